@@ -1,0 +1,71 @@
+# fairsched: PGXS build. `make test` and `make demo` are the README's two commands; they set up
+# everything (packages, build, install, a throwaway cluster) through scripts/.
+
+EXTENSION   = fairsched
+EXTVERSION  = 0.1.0
+MODULE_big  = fairsched
+
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o
+OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
+
+# install-script pieces, in order
+SQL_MODULES = fairsched resvec
+SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
+DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+
+REGRESS      = extension resvec resvec_parallel
+REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+
+PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg
+# PostgreSQL 15 headers have inline functions with unused parameters; the core is built with
+# the full -Wextra by the unit-test target
+PG_CFLAGS   = -Wall -Wextra -Werror -Wno-unused-parameter
+EXTRA_CLEAN = build results regression.diffs regression.out
+
+PG_CONFIG ?= $(firstword $(wildcard /usr/lib/postgresql/15/bin/pg_config) pg_config)
+PGXS := $(shell $(PG_CONFIG) --pgxs 2>/dev/null)
+
+ifneq ($(wildcard $(PGXS)),)
+include $(PGXS)
+else
+all:
+	@echo "PostgreSQL server development files not found; run 'make test' or 'make demo'," >&2
+	@echo "which install them, or: apt-get install postgresql-15 postgresql-server-dev-15" >&2
+	@exit 1
+endif
+
+$(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
+	cat $^ > $@
+
+# ---- the README's commands, and the pieces they are made of -----------------------------
+.PHONY: test demo bench unit fuzz deps
+
+test:
+	@scripts/test.sh
+
+demo:
+	@scripts/demo.sh
+
+bench:
+	@scripts/bench.sh
+
+# core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_resvec.c
+CORE_SRCS = $(CORE_OBJS:.o=.c)
+UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
+
+build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.h) test/unit/unit.h
+	@mkdir -p build
+	$(or $(UNIT_CC),cc) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
+
+unit: build/unit_tests
+	build/unit_tests
+
+# libFuzzer harnesses, one per core parser
+FUZZ_TARGETS = resvec
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core
+
+build/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS) $(wildcard src/core/*.h)
+	@mkdir -p build
+	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lm

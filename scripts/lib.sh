@@ -1,0 +1,96 @@
+# scripts/lib.sh: what `make test`, `make demo`, `make bench` and CI share: the Debian packages,
+# the build and install, and a throwaway PostgreSQL cluster. Source it; do not run it.
+#
+# The cluster lives in a fresh temporary directory, listens only on a Unix socket there (on a
+# port no other server uses), is owned by the `postgres` user when we are root (initdb refuses
+# root), and is stopped and removed on exit, also when a step fails.
+
+PG_BIN=/usr/lib/postgresql/15/bin
+PG_CONFIG=$PG_BIN/pg_config
+export PG_CONFIG
+
+FS_PACKAGES="postgresql-15 postgresql-server-dev-15 make gcc clang libclang-rt-14-dev valgrind"
+
+fs_log() { printf '\n==> %s\n' "$*"; }
+
+# Install the Debian packages that are missing (as root); otherwise say how and stop.
+fs_deps() {
+    local missing="" p
+    for p in $FS_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' \
+            || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "fairsched needs these Debian packages:$missing" >&2
+        echo "install them as root with:" >&2
+        echo "    apt-get update && apt-get install -y --no-install-recommends$missing" >&2
+        exit 1
+    fi
+    fs_log "installing Debian packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# Build with -Wall -Wextra -Werror and install the extension.
+fs_build_install() {
+    fs_log "building and installing the extension"
+    make -s PG_CONFIG="$PG_CONFIG" >/dev/null
+    if [ "$(id -u)" = 0 ]; then
+        make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+    else
+        sudo -n make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+    fi
+}
+
+# Run a command as the cluster owner.
+fs_as_owner() {
+    if [ "$(id -u)" = 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+FS_CLUSTER_DIR=""
+
+fs_cluster_stop() {
+    [ -n "$FS_CLUSTER_DIR" ] || return 0
+    if [ -f "$FS_CLUSTER_DIR/data/postmaster.pid" ]; then
+        fs_as_owner "$PG_BIN/pg_ctl" -D "$FS_CLUSTER_DIR/data" -m immediate -w stop >/dev/null 2>&1 || true
+    fi
+    rm -rf "$FS_CLUSTER_DIR"
+    FS_CLUSTER_DIR=""
+}
+
+fs_free_port() {
+    local p
+    for p in $(seq $((50000 + RANDOM % 10000)) 60999); do
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+            echo "$p"
+            return 0
+        fi
+    done
+    return 1
+}
+
+# Start a throwaway cluster and export PGHOST, PGPORT, PGUSER for psql and pg_regress.
+fs_cluster_start() {
+    FS_CLUSTER_DIR=$(mktemp -d /tmp/fairsched-cluster.XXXXXX)
+    trap fs_cluster_stop EXIT
+    trap 'exit 130' INT TERM
+    chmod 755 "$FS_CLUSTER_DIR"
+    [ "$(id -u)" = 0 ] && chown postgres: "$FS_CLUSTER_DIR"
+    local port
+    port=$(fs_free_port)
+    fs_log "starting a throwaway cluster in $FS_CLUSTER_DIR (socket only, port $port)"
+    fs_as_owner "$PG_BIN/initdb" -D "$FS_CLUSTER_DIR/data" -U postgres -A trust \
+        --no-locale -E UTF8 >"$FS_CLUSTER_DIR/initdb.log" 2>&1 \
+        || { cat "$FS_CLUSTER_DIR/initdb.log" >&2; return 1; }
+    fs_as_owner "$PG_BIN/pg_ctl" -D "$FS_CLUSTER_DIR/data" -l "$FS_CLUSTER_DIR/server.log" -w \
+        -o "-c listen_addresses='' -k $FS_CLUSTER_DIR -p $port -c fsync=off" start >/dev/null \
+        || { cat "$FS_CLUSTER_DIR/server.log" >&2; return 1; }
+    export PGHOST="$FS_CLUSTER_DIR" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+}

@@ -1,0 +1,214 @@
+/*
+ * fs_core.c: error records, the string builder and number text shared by every core module.
+ * Number text is independent of locale as long as LC_NUMERIC is "C", which the PostgreSQL
+ * backend guarantees and the unit tests and fuzzers never change.
+ */
+#include "fs_core.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+fs_error_clear(fs_error *err)
+{
+	err->status = FS_OK;
+	err->message[0] = '\0';
+	err->detail[0] = '\0';
+	err->hint[0] = '\0';
+}
+
+fs_status
+fs_fail(fs_error *err, fs_status status, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->status = status;
+	err->detail[0] = '\0';
+	err->hint[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+void
+fs_error_detail(fs_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	va_end(ap);
+}
+
+void
+fs_error_hint(fs_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->hint, sizeof(err->hint), fmt, ap);
+	va_end(ap);
+}
+
+void
+fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max)
+{
+	size_t n = len < max ? len : max;
+
+	if (n + 4 > cap)
+		n = cap > 4 ? cap - 4 : 0;
+	memcpy(dst, s, n);
+	if (n < len)
+	{
+		memcpy(dst + n, "...", 3);
+		n += 3;
+	}
+	dst[n] = '\0';
+}
+
+void
+fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve)
+{
+	sb->a = a;
+	sb->cap = reserve < 16 ? 16 : reserve;
+	sb->data = a->alloc(a->ctx, sb->cap);
+	sb->len = 0;
+	sb->data[0] = '\0';
+}
+
+static void
+fs_sb_reserve(fs_sb *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	size_t cap = sb->cap;
+	char *data;
+
+	if (need <= cap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	data = sb->a->alloc(sb->a->ctx, cap);
+	memcpy(data, sb->data, sb->len + 1);
+	sb->a->release(sb->a->ctx, sb->data);
+	sb->data = data;
+	sb->cap = cap;
+}
+
+void
+fs_sb_append(fs_sb *sb, const char *s, size_t n)
+{
+	fs_sb_reserve(sb, n);
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void
+fs_sb_appendf(fs_sb *sb, const char *fmt, ...)
+{
+	char small[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t) n < sizeof(small))
+	{
+		fs_sb_append(sb, small, (size_t) n);
+		return;
+	}
+	fs_sb_reserve(sb, (size_t) n);
+	va_start(ap, fmt);
+	vsnprintf(sb->data + sb->len, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t) n;
+}
+
+void
+fs_sb_append_double(fs_sb *sb, double v)
+{
+	char buf[FS_DOUBLE_BUFLEN];
+	int n = fs_format_double(v, buf);
+
+	fs_sb_append(sb, buf, (size_t) n);
+}
+
+int
+fs_format_double(double v, char *buf)
+{
+	int prec;
+	int exp10;
+	char *e;
+
+	if (v == 0)
+	{
+		/* -0 and 0 print alike: amounts are canonicalised to +0 on input */
+		buf[0] = '0';
+		buf[1] = '\0';
+		return 1;
+	}
+	/* the fewest significant digits that read back exactly; 17 always do */
+	for (prec = 1; prec < 17; prec++)
+	{
+		snprintf(buf, FS_DOUBLE_BUFLEN, "%.*e", prec - 1, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, FS_DOUBLE_BUFLEN, "%.*e", prec - 1, v);
+	e = strchr(buf, 'e');
+	exp10 = atoi(e + 1);
+	/* positional notation where PostgreSQL's float8out uses it, exponent notation elsewhere */
+	if (exp10 >= -4 && exp10 < 15)
+		return snprintf(buf, FS_DOUBLE_BUFLEN, "%.*f", prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0,
+						v);
+	return snprintf(buf, FS_DOUBLE_BUFLEN, "%.*g", prec, v);
+}
+
+size_t
+fs_scan_number(const char *s, size_t len, double *value)
+{
+	char local[1024];
+	size_t i = 0;
+	size_t digits = 0;
+
+	if (i < len && (s[i] == '+' || s[i] == '-'))
+		i++;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++, digits++;
+	if (i < len && s[i] == '.')
+	{
+		i++;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++, digits++;
+	}
+	if (digits == 0)
+		return 0;
+	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	{
+		size_t j = i + 1;
+		size_t expdigits = 0;
+
+		if (j < len && (s[j] == '+' || s[j] == '-'))
+			j++;
+		while (j < len && s[j] >= '0' && s[j] <= '9')
+			j++, expdigits++;
+		/* "4e" or "4eb" is not an exponent: leave it for the caller (a unit suffix, or junk) */
+		if (expdigits > 0)
+			i = j;
+	}
+	if (i >= sizeof(local))
+	{
+		*value = NAN;
+		return i;
+	}
+	memcpy(local, s, i);
+	local[i] = '\0';
+	*value = strtod(local, NULL);
+	return i;
+}

@@ -1,0 +1,87 @@
+/*
+ * fs_core.h: the interface every src/core module shares: the allocator, the error record,
+ * a small string builder and locale-independent number formatting and parsing.
+ * Nothing here includes postgres.h; the glue (src/pg) points the allocator at palloc.
+ */
+#ifndef FS_CORE_H
+#define FS_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where core memory comes from: palloc in the server, malloc in unit tests and fuzzers. */
+typedef struct fs_allocator
+{
+	void *(*alloc)(void *ctx, size_t size); /* never returns NULL for a size the caller checked */
+	void (*release)(void *ctx, void *ptr);
+	void *ctx;
+} fs_allocator;
+
+/* Error categories; the glue maps each to one SQLSTATE. */
+typedef enum fs_status
+{
+	FS_OK = 0,
+	FS_ERR_SYNTAX,	/* malformed text input (22P02) */
+	FS_ERR_RANGE,	/* a number out of range: NaN, infinity, overflow (22003) */
+	FS_ERR_VALUE,	/* a well-formed but invalid argument (22023) */
+	FS_ERR_KIND,	/* amounts of different kinds combined (42804) */
+	FS_ERR_DIVZERO, /* division by zero (22012) */
+	FS_ERR_BINARY,	/* malformed binary input (22P03) */
+	FS_ERR_LIMIT	/* a size limit exceeded (54000) */
+} fs_status;
+
+#define FS_MSG_LEN 512
+
+/* An error as the core reports it: a primary message, and a DETAIL and HINT that may be empty. */
+typedef struct fs_error
+{
+	fs_status status;
+	char message[FS_MSG_LEN];
+	char detail[FS_MSG_LEN];
+	char hint[FS_MSG_LEN];
+} fs_error;
+
+#if defined(__GNUC__)
+#define FS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define FS_PRINTF(f, a)
+#endif
+
+void fs_error_clear(fs_error *err);
+/* Set status and primary message; returns the status so callers can `return fs_fail(...)`. */
+fs_status fs_fail(fs_error *err, fs_status status, const char *fmt, ...) FS_PRINTF(3, 4);
+void fs_error_detail(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
+void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
+/* Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "...". */
+void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max);
+
+/* A growable string in allocator memory. */
+typedef struct fs_sb
+{
+	const fs_allocator *a;
+	char *data;
+	size_t len;
+	size_t cap;
+} fs_sb;
+
+void fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve);
+void fs_sb_append(fs_sb *sb, const char *s, size_t n);
+void fs_sb_appendf(fs_sb *sb, const char *fmt, ...) FS_PRINTF(2, 3);
+void fs_sb_append_double(fs_sb *sb, double v);
+
+/*
+ * Shortest decimal text that reads back as exactly `v` (finite only), in "C" notation
+ * independent of locale and of extra_float_digits. buf needs FS_DOUBLE_BUFLEN bytes.
+ */
+#define FS_DOUBLE_BUFLEN 32
+int fs_format_double(double v, char *buf);
+
+/*
+ * Scan a decimal number ([+-]digits[.digits][e[+-]digits], at least one digit) at s[0..len).
+ * Returns the number of bytes consumed (0 if none) and stores the value, which may be
+ * infinite when the text overflows; the caller decides what to do with that.
+ */
+size_t fs_scan_number(const char *s, size_t len, double *value);
+
+#endif

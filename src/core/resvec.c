@@ -1,0 +1,949 @@
+/*
+ * resvec.c: resource vectors: the text grammar (PBS and SLURM forms), canonical output,
+ * the encoded form and its arithmetic. Every function runs in time linear in its inputs,
+ * except building from unsorted items (n log n).
+ */
+#include "resvec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENTRY_OVERHEAD (2 + sizeof(double))
+
+static const char *const kind_names[] = {"count", "size", "duration"};
+
+const char *
+fs_kind_name(int kind)
+{
+	return (kind >= 0 && kind <= FS_KIND_LAST) ? kind_names[kind] : "unknown";
+}
+
+int
+fs_kind_from_name(const char *name)
+{
+	int k;
+
+	for (k = 0; k <= FS_KIND_LAST; k++)
+		if (strcmp(name, kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* ---------------------------------------------------------------- encoded form */
+
+uint32_t
+fs_rv_count(const uint8_t *rv)
+{
+	uint32_t n;
+
+	memcpy(&n, rv, sizeof(n));
+	return n;
+}
+
+void
+fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv)
+{
+	it->left = fs_rv_count(rv);
+	it->p = rv + sizeof(uint32_t);
+}
+
+bool
+fs_rv_next(fs_rv_iter *it, fs_rv_item *item)
+{
+	if (it->left == 0)
+		return false;
+	item->kind = it->p[0];
+	item->namelen = it->p[1];
+	item->name = (const char *) it->p + 2;
+	memcpy(&item->amount, it->p + 2 + item->namelen, sizeof(double));
+	item->pos = 0;
+	it->p += ENTRY_OVERHEAD + item->namelen;
+	it->left--;
+	return true;
+}
+
+static int
+name_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	if (c != 0)
+		return c;
+	return (alen > blen) - (alen < blen);
+}
+
+static int
+item_cmp(const void *x, const void *y)
+{
+	const fs_rv_item *a = x;
+	const fs_rv_item *b = y;
+
+	return name_cmp(a->name, a->namelen, b->name, b->namelen);
+}
+
+/* Writers that produce the encoded form entry by entry. */
+typedef struct rv_writer
+{
+	uint8_t *base; /* start of the allocation */
+	uint8_t *rv;   /* start of the encoded form (base + reserve) */
+	uint8_t *p;
+	uint32_t count;
+} rv_writer;
+
+static void
+writer_init(rv_writer *w, const fs_allocator *a, size_t reserve, size_t maxlen)
+{
+	w->base = a->alloc(a->ctx, reserve + maxlen);
+	memset(w->base, 0, reserve);
+	w->rv = w->base + reserve;
+	w->p = w->rv + sizeof(uint32_t);
+	w->count = 0;
+}
+
+static void
+writer_put(rv_writer *w, const char *name, size_t namelen, int kind, double amount)
+{
+	if (amount == 0)
+		amount = 0; /* -0 becomes +0 so that equal vectors are byte-equal */
+	w->p[0] = (uint8_t) kind;
+	w->p[1] = (uint8_t) namelen;
+	memcpy(w->p + 2, name, namelen);
+	memcpy(w->p + 2 + namelen, &amount, sizeof(double));
+	w->p += ENTRY_OVERHEAD + namelen;
+	w->count++;
+}
+
+static void
+writer_finish(rv_writer *w, uint8_t **out, size_t *outlen)
+{
+	memcpy(w->rv, &w->count, sizeof(uint32_t));
+	*out = w->base;
+	*outlen = (size_t) (w->p - w->rv);
+}
+
+static size_t
+encoded_len(const uint8_t *rv)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+	size_t len = sizeof(uint32_t);
+
+	fs_rv_iter_init(&it, rv);
+	while (fs_rv_next(&it, &item))
+		len += ENTRY_OVERHEAD + item.namelen;
+	return len;
+}
+
+/* ---------------------------------------------------------------- names and amounts */
+
+static bool
+is_name_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool
+is_name_char(unsigned char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '/' || c == ':' ||
+		   c == '-';
+}
+
+static bool
+is_space(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* 1-based character (not byte) position of byte offset `off` in UTF-8 text. */
+static size_t
+char_pos(const char *text, size_t off)
+{
+	size_t pos = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (((unsigned char) text[i] & 0xC0) != 0x80)
+			pos++;
+	return pos;
+}
+
+static fs_status
+check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
+{
+	char shown[80];
+	size_t i;
+
+	fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+	if (it->namelen == 0)
+		return fs_fail(err, bad, "resource name must not be empty");
+	if (it->namelen > FS_RV_NAME_MAX)
+	{
+		fs_fail(err, bad, "resource name \"%s\" is too long", shown);
+		fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", it->namelen,
+						FS_RV_NAME_MAX);
+		return bad;
+	}
+	for (i = 0; i < it->namelen; i++)
+	{
+		unsigned char c = (unsigned char) it->name[i];
+
+		if (i == 0 ? !is_name_start(c) : !is_name_char(c))
+		{
+			fs_fail(err, bad, "invalid resource name \"%s\"", shown);
+			fs_error_detail(err,
+							"A name starts with a letter or \"_\" and continues with letters, "
+							"digits and \"_ . / : -\".");
+			return bad;
+		}
+	}
+	if (it->kind < 0 || it->kind > FS_KIND_LAST)
+		return fs_fail(err, bad, "resource \"%s\" has an unknown kind %d", shown, it->kind);
+	if (!isfinite(it->amount))
+	{
+		fs_fail(err, FS_ERR_RANGE, "amount of resource \"%s\" is not finite", shown);
+		fs_error_hint(err, "Amounts must be finite numbers; NaN and Infinity are not allowed.");
+		return FS_ERR_RANGE;
+	}
+	return FS_OK;
+}
+
+fs_status
+fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, size_t reserve,
+			uint8_t **out, size_t *outlen, fs_error *err)
+{
+	rv_writer w;
+	size_t maxlen = sizeof(uint32_t);
+	size_t i;
+	fs_status st;
+
+	for (i = 0; i < n; i++)
+	{
+		st = check_item(&items[i], bad, err);
+		if (st != FS_OK)
+			return st;
+		maxlen += ENTRY_OVERHEAD + items[i].namelen;
+	}
+	if (n > UINT32_MAX)
+		return fs_fail(err, FS_ERR_LIMIT, "too many resources in one vector");
+	if (n > 1)
+		qsort(items, n, sizeof(fs_rv_item), item_cmp);
+	for (i = 1; i < n; i++)
+	{
+		if (item_cmp(&items[i - 1], &items[i]) == 0)
+		{
+			char shown[80];
+			size_t pos = items[i].pos > items[i - 1].pos ? items[i].pos : items[i - 1].pos;
+
+			fs_quote_excerpt(shown, sizeof(shown), items[i].name, items[i].namelen, 63);
+			fs_fail(err, bad, "resource \"%s\" appears more than once", shown);
+			if (pos > 0)
+				fs_error_detail(err, "The second \"%s\" is at character %zu.", shown, pos);
+			fs_error_hint(err, "Give each resource once; add the amounts first if needed.");
+			return bad;
+		}
+	}
+	writer_init(&w, a, reserve, maxlen);
+	for (i = 0; i < n; i++)
+		writer_put(&w, items[i].name, items[i].namelen, items[i].kind, items[i].amount);
+	writer_finish(&w, out, outlen);
+	return FS_OK;
+}
+
+static bool
+ieq(const char *s, size_t len, const char *word)
+{
+	size_t i;
+
+	if (strlen(word) != len)
+		return false;
+	for (i = 0; i < len; i++)
+	{
+		char c = s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char) (c - 'A' + 'a');
+		if (c != word[i])
+			return false;
+	}
+	return true;
+}
+
+static const struct
+{
+	const char *suffix;
+	int shift;
+} size_units[] = {{"b", 0},	  {"k", 10},  {"kb", 10}, {"m", 20},  {"mb", 20}, {"g", 30},
+				  {"gb", 30}, {"t", 40},  {"tb", 40}, {"p", 50},  {"pb", 50}};
+
+/* Seconds from "[[H:]MM:]SS" (at least one colon; the sign is handled by the caller). */
+static bool
+parse_duration(const char *s, size_t len, double *seconds)
+{
+	double fields[3];
+	int nfields = 0;
+	size_t i = 0;
+
+	while (i <= len)
+	{
+		size_t start = i;
+		size_t digits = 0;
+		double v;
+
+		if (nfields == 3)
+			return false;
+		while (i < len && s[i] != ':')
+			i++;
+		/* every field is unsigned; only the last may have a fraction or an exponent */
+		if (i < len)
+		{
+			size_t j;
+
+			for (j = start; j < i; j++)
+			{
+				if (s[j] < '0' || s[j] > '9')
+					return false;
+				digits++;
+			}
+			if (digits == 0)
+				return false;
+			if (fs_scan_number(s + start, i - start, &v) != i - start)
+				return false;
+		}
+		else
+		{
+			if (start == len || s[start] == '+' || s[start] == '-')
+				return false;
+			if (fs_scan_number(s + start, len - start, &v) != len - start)
+				return false;
+		}
+		fields[nfields++] = v;
+		i++; /* past the colon, or past the end */
+	}
+	if (nfields < 2)
+		return false;
+	if (nfields == 2)
+		*seconds = fields[0] * 60 + fields[1];
+	else
+		*seconds = fields[0] * 3600 + fields[1] * 60 + fields[2];
+	return true;
+}
+
+fs_status
+fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, int *kind,
+				   fs_error *err)
+{
+	char shown[80];
+	double v = 0;
+	size_t used;
+	size_t u;
+
+	fs_quote_excerpt(shown, sizeof(shown), s, len, 60);
+	if (memchr(s, ':', len) != NULL)
+	{
+		size_t off = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+
+		if (!parse_duration(s + off, len - off, &v))
+		{
+			fs_fail(err, FS_ERR_SYNTAX, "invalid duration \"%s\" for %s", shown, what);
+			fs_error_hint(err, "Write a duration as [[HH:]MM:]SS, for example 01:30:00.");
+			return FS_ERR_SYNTAX;
+		}
+		if (off == 1 && s[0] == '-')
+			v = -v;
+		*kind = FS_KIND_DURATION;
+	}
+	else
+	{
+		used = fs_scan_number(s, len, &v);
+		if (used == 0)
+		{
+			size_t skip = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+
+			if (ieq(s + skip, len - skip, "nan") || ieq(s + skip, len - skip, "inf") ||
+				ieq(s + skip, len - skip, "infinity"))
+			{
+				fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is not finite", shown, what);
+				fs_error_hint(err, "Amounts must be finite numbers; NaN and Infinity are not allowed.");
+				return FS_ERR_RANGE;
+			}
+			fs_fail(err, FS_ERR_SYNTAX, "invalid amount \"%s\" for %s", shown, what);
+			fs_error_detail(err, "An amount is a number such as 4, 2.5 or 1e6, optionally "
+								 "with a size unit (8gb) or written as a duration (01:00:00).");
+			return FS_ERR_SYNTAX;
+		}
+		if (isnan(v))
+		{
+			fs_fail(err, FS_ERR_SYNTAX, "amount \"%s\" for %s is too long", shown, what);
+			return FS_ERR_SYNTAX;
+		}
+		*kind = FS_KIND_COUNT;
+		if (used < len)
+		{
+			const char *unit = s + used;
+			size_t ulen = len - used;
+			bool known = false;
+
+			for (u = 0; u < sizeof(size_units) / sizeof(size_units[0]); u++)
+			{
+				if (ieq(unit, ulen, size_units[u].suffix))
+				{
+					v = ldexp(v, size_units[u].shift);
+					known = true;
+					break;
+				}
+			}
+			if (!known)
+			{
+				char ushown[40];
+
+				fs_quote_excerpt(ushown, sizeof(ushown), unit, ulen, 20);
+				fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown,
+						shown, what);
+				fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
+								   "in any case; they are powers of 1024.");
+				return FS_ERR_SYNTAX;
+			}
+			*kind = FS_KIND_SIZE;
+		}
+	}
+	if (!isfinite(v))
+	{
+		fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is out of range", shown, what);
+		fs_error_detail(err, "The amount does not fit in a double precision number.");
+		return FS_ERR_RANGE;
+	}
+	*amount = v == 0 ? 0 : v;
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- text input */
+
+typedef struct parse_state
+{
+	const char *text;
+	size_t len;
+	size_t i;
+	fs_error *err;
+} parse_state;
+
+static fs_status
+syntax_error(parse_state *ps, size_t at, const char *what)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), ps->text, ps->len, 200);
+	fs_fail(ps->err, FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"%s\"", shown);
+	if (at >= ps->len)
+		fs_error_detail(ps->err, "%s at end of input.", what);
+	else
+		fs_error_detail(ps->err, "%s at character %zu.", what, char_pos(ps->text, at));
+	fs_error_hint(ps->err, "Write resources as name=amount separated by commas, for example "
+						   "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
+	return FS_ERR_SYNTAX;
+}
+
+static void
+skip_space(parse_state *ps)
+{
+	while (ps->i < ps->len && is_space((unsigned char) ps->text[ps->i]))
+		ps->i++;
+}
+
+fs_status
+fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve, uint8_t **out,
+			size_t *outlen, fs_error *err)
+{
+	parse_state ps = {text, len, 0, err};
+	fs_rv_item *items;
+	size_t cap = 1;
+	size_t n = 0;
+	size_t i;
+	bool braced = false;
+	fs_status st = FS_OK;
+
+	/* an upper bound on the number of entries: one per comma, plus one */
+	for (i = 0; i < len; i++)
+		if (text[i] == ',')
+			cap++;
+	items = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
+
+	skip_space(&ps);
+	if (ps.i < len && text[ps.i] == '{')
+	{
+		braced = true;
+		ps.i++;
+		skip_space(&ps);
+	}
+	if (!(ps.i == len || (braced && text[ps.i] == '}')))
+	{
+		for (;;)
+		{
+			fs_rv_item *it = &items[n];
+			size_t start;
+			char what[100];
+			char shown[80];
+
+			skip_space(&ps);
+			start = ps.i;
+			if (ps.i >= len || !is_name_start((unsigned char) text[ps.i]))
+			{
+				st = syntax_error(&ps, ps.i,
+								  ps.i < len && text[ps.i] == '='
+									  ? "Missing resource name before \"=\""
+									  : "Expected a resource name (a letter or \"_\" first)");
+				break;
+			}
+			while (ps.i < len && is_name_char((unsigned char) text[ps.i]))
+				ps.i++;
+			it->name = text + start;
+			it->namelen = ps.i - start;
+			it->pos = char_pos(text, start);
+			fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+			if (it->namelen > FS_RV_NAME_MAX)
+			{
+				syntax_error(&ps, start, "Resource name too long");
+				fs_error_detail(err, "Resource name \"%s\" at character %zu is %zu bytes long; at "
+									 "most %d are allowed.",
+								shown, it->pos, it->namelen, FS_RV_NAME_MAX);
+				st = FS_ERR_SYNTAX;
+				break;
+			}
+			skip_space(&ps);
+			if (ps.i >= len || text[ps.i] != '=')
+			{
+				char msg[140];
+
+				snprintf(msg, sizeof(msg), "Expected \"=\" after resource name \"%s\"", shown);
+				st = syntax_error(&ps, ps.i, msg);
+				break;
+			}
+			ps.i++;
+			skip_space(&ps);
+			start = ps.i;
+			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' &&
+				   !is_space((unsigned char) text[ps.i]))
+				ps.i++;
+			if (ps.i == start)
+			{
+				char msg[140];
+
+				snprintf(msg, sizeof(msg), "Missing amount for resource \"%s\"", shown);
+				st = syntax_error(&ps, start, msg);
+				break;
+			}
+			snprintf(what, sizeof(what), "resource \"%s\"", shown);
+			st = fs_rv_parse_amount(text + start, ps.i - start, what, &it->amount, &it->kind, err);
+			if (st != FS_OK)
+			{
+				char moved[FS_MSG_LEN];
+
+				/* keep the amount's message and say where it is */
+				memcpy(moved, err->detail, sizeof(moved));
+				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,
+								moved[0] ? " " : "", char_pos(text, start));
+				break;
+			}
+			n++;
+			skip_space(&ps);
+			if (ps.i < len && text[ps.i] == ',')
+			{
+				ps.i++;
+				continue;
+			}
+			if (ps.i == len || (braced && text[ps.i] == '}'))
+				break;
+			st = syntax_error(&ps, ps.i, "Expected \",\" between resources");
+			break;
+		}
+	}
+	if (st == FS_OK && braced)
+	{
+		if (ps.i >= len || text[ps.i] != '}')
+			st = syntax_error(&ps, ps.i, "Expected \"}\"");
+		else
+		{
+			ps.i++;
+			skip_space(&ps);
+			if (ps.i < len)
+				st = syntax_error(&ps, ps.i, "Unexpected text after \"}\"");
+		}
+	}
+	if (st == FS_OK)
+		st = fs_rv_build(items, n, FS_ERR_SYNTAX, a, reserve, out, outlen, err);
+	a->release(a->ctx, items);
+	return st;
+}
+
+/* ---------------------------------------------------------------- text output */
+
+static void
+format_size(fs_sb *sb, double v)
+{
+	static const char *const units[] = {"b", "kb", "mb", "gb", "tb", "pb"};
+	int u;
+
+	if (v != 0)
+	{
+		for (u = 5; u >= 1; u--)
+		{
+			double q = ldexp(v, -10 * u);
+
+			if (q == floor(q) && ldexp(q, 10 * u) == v)
+			{
+				fs_sb_append_double(sb, q);
+				fs_sb_append(sb, units[u], strlen(units[u]));
+				return;
+			}
+		}
+	}
+	fs_sb_append_double(sb, v);
+	fs_sb_append(sb, "b", 1);
+}
+
+static void
+format_duration(fs_sb *sb, double v)
+{
+	double h, m, s;
+
+	if (v < 0)
+	{
+		fs_sb_append(sb, "-", 1);
+		v = -v;
+	}
+	h = floor(v / 3600);
+	m = floor((v - h * 3600) / 60);
+	s = v - h * 3600 - m * 60;
+	if (h < 1e15 && s >= 0 && s < 60 && m >= 0 && m < 60 && h * 3600 + m * 60 + s == v)
+		fs_sb_appendf(sb, "%02.0f:%02.0f:%s", h, m, s < 10 ? "0" : "");
+	else
+	{
+		/* too large or too fine to split exactly: all seconds in the last field */
+		fs_sb_append(sb, "00:00:", 6);
+		s = v;
+	}
+	fs_sb_append_double(sb, s);
+}
+
+void
+fs_rv_format_amount(fs_sb *sb, double amount, int kind)
+{
+	if (kind == FS_KIND_SIZE)
+		format_size(sb, amount);
+	else if (kind == FS_KIND_DURATION)
+		format_duration(sb, amount);
+	else
+		fs_sb_append_double(sb, amount);
+}
+
+void
+fs_rv_format(fs_sb *sb, const uint8_t *rv)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+	bool first = true;
+
+	fs_rv_iter_init(&it, rv);
+	while (fs_rv_next(&it, &item))
+	{
+		if (!first)
+			fs_sb_append(sb, ",", 1);
+		first = false;
+		fs_sb_append(sb, item.name, item.namelen);
+		fs_sb_append(sb, "=", 1);
+		fs_rv_format_amount(sb, item.amount, item.kind);
+	}
+}
+
+/* ---------------------------------------------------------------- arithmetic */
+
+static fs_status
+kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x, const fs_rv_item *y)
+{
+	char shown[80];
+
+	fs_quote_excerpt(shown, sizeof(shown), x->name, x->namelen, 63);
+	fs_fail(err, FS_ERR_KIND, "cannot %s amounts of different kinds for resource \"%s\"", op,
+			shown);
+	fs_error_detail(err, "The left amount is a %s and the right one a %s.", fs_kind_name(x->kind),
+					fs_kind_name(y->kind));
+	fs_error_hint(err, "Write both amounts alike: a size with a unit (8gb), a duration as "
+					   "HH:MM:SS, or a plain count.");
+	return FS_ERR_KIND;
+}
+
+static fs_status
+overflow(fs_error *err, const fs_rv_item *x)
+{
+	char shown[80];
+
+	fs_quote_excerpt(shown, sizeof(shown), x->name, x->namelen, 63);
+	fs_fail(err, FS_ERR_RANGE, "value out of range: amount of resource \"%s\" overflows", shown);
+	fs_error_detail(err, "The result does not fit in a double precision number.");
+	return FS_ERR_RANGE;
+}
+
+fs_status
+fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *alloc,
+		  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
+{
+	fs_rv_iter ia, ib;
+	fs_rv_item x, y;
+	bool hx, hy;
+	rv_writer w;
+
+	writer_init(&w, alloc, reserve, encoded_len(a) + encoded_len(b));
+	fs_rv_iter_init(&ia, a);
+	fs_rv_iter_init(&ib, b);
+	hx = fs_rv_next(&ia, &x);
+	hy = fs_rv_next(&ib, &y);
+	while (hx || hy)
+	{
+		int c = !hx ? 1 : !hy ? -1 : name_cmp(x.name, x.namelen, y.name, y.namelen);
+
+		if (c < 0)
+		{
+			writer_put(&w, x.name, x.namelen, x.kind, x.amount);
+			hx = fs_rv_next(&ia, &x);
+		}
+		else if (c > 0)
+		{
+			writer_put(&w, y.name, y.namelen, y.kind, sign * y.amount);
+			hy = fs_rv_next(&ib, &y);
+		}
+		else
+		{
+			double r = x.amount + sign * y.amount;
+
+			if (x.kind != y.kind || !isfinite(r))
+			{
+				alloc->release(alloc->ctx, w.base);
+				return x.kind != y.kind ? kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y)
+										: overflow(err, &x);
+			}
+			writer_put(&w, x.name, x.namelen, x.kind, r);
+			hx = fs_rv_next(&ia, &x);
+			hy = fs_rv_next(&ib, &y);
+		}
+	}
+	writer_finish(&w, out, outlen);
+	return FS_OK;
+}
+
+int
+fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err)
+{
+	uint8_t *p = state + sizeof(uint32_t);
+	const uint8_t *q = v + sizeof(uint32_t);
+	const uint8_t *end = state + statelen;
+
+	if (statelen != vlen || memcmp(state, v, sizeof(uint32_t)) != 0)
+		return 0;
+	/* first pass: same kinds and names everywhere, so the state is untouched on a mismatch */
+	while (p < end)
+	{
+		size_t head = 2 + p[1];
+
+		if (memcmp(p, q, head) != 0)
+			return 0;
+		p += head + sizeof(double);
+		q += head + sizeof(double);
+	}
+	p = state + sizeof(uint32_t);
+	q = v + sizeof(uint32_t);
+	while (p < end)
+	{
+		size_t head = 2 + p[1];
+		double x, y;
+
+		memcpy(&x, p + head, sizeof(double));
+		memcpy(&y, q + head, sizeof(double));
+		x += y;
+		if (!isfinite(x))
+		{
+			fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
+
+			overflow(err, &item);
+			return -1;
+		}
+		if (x == 0)
+			x = 0;
+		memcpy(p + head, &x, sizeof(double));
+		p += head + sizeof(double);
+		q += head + sizeof(double);
+	}
+	return 1;
+}
+
+fs_status
+fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *alloc,
+			size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
+{
+	fs_rv_iter it;
+	fs_rv_item x;
+	rv_writer w;
+
+	if (!isfinite(factor))
+	{
+		fs_fail(err, FS_ERR_RANGE, "cannot %s a resource vector by a non-finite number",
+				divide ? "divide" : "multiply");
+		fs_error_hint(err, "Use a finite factor.");
+		return FS_ERR_RANGE;
+	}
+	if (divide && factor == 0)
+	{
+		fs_fail(err, FS_ERR_DIVZERO, "division by zero");
+		fs_error_detail(err, "A resource vector was divided by 0.");
+		return FS_ERR_DIVZERO;
+	}
+	writer_init(&w, alloc, reserve, encoded_len(v));
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &x))
+	{
+		double r = divide ? x.amount / factor : x.amount * factor;
+
+		if (!isfinite(r))
+		{
+			alloc->release(alloc->ctx, w.base);
+			return overflow(err, &x);
+		}
+		writer_put(&w, x.name, x.namelen, x.kind, r);
+	}
+	writer_finish(&w, out, outlen);
+	return FS_OK;
+}
+
+int
+fs_rv_cmp(const uint8_t *a, const uint8_t *b)
+{
+	fs_rv_iter ia, ib;
+	fs_rv_item x, y;
+
+	fs_rv_iter_init(&ia, a);
+	fs_rv_iter_init(&ib, b);
+	for (;;)
+	{
+		bool hx = fs_rv_next(&ia, &x);
+		bool hy = fs_rv_next(&ib, &y);
+		int c;
+
+		if (!hx || !hy)
+			return (int) hx - (int) hy;
+		c = name_cmp(x.name, x.namelen, y.name, y.namelen);
+		if (c != 0)
+			return c;
+		if (x.kind != y.kind)
+			return x.kind < y.kind ? -1 : 1;
+		if (x.amount != y.amount)
+			return x.amount < y.amount ? -1 : 1;
+	}
+}
+
+fs_status
+fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *err)
+{
+	fs_rv_iter ia, ib;
+	fs_rv_item x, y;
+	bool hx, hy;
+
+	*fits = true;
+	fs_rv_iter_init(&ia, a);
+	fs_rv_iter_init(&ib, b);
+	hx = fs_rv_next(&ia, &x);
+	hy = fs_rv_next(&ib, &y);
+	while (hx || hy)
+	{
+		int c = !hx ? 1 : !hy ? -1 : name_cmp(x.name, x.namelen, y.name, y.namelen);
+
+		if (c < 0)
+		{
+			if (x.amount > 0)
+				*fits = false;
+			hx = fs_rv_next(&ia, &x);
+		}
+		else if (c > 0)
+		{
+			if (y.amount < 0)
+				*fits = false;
+			hy = fs_rv_next(&ib, &y);
+		}
+		else
+		{
+			if (x.kind != y.kind)
+				return kind_mismatch(err, "compare", &x, &y);
+			if (x.amount > y.amount)
+				*fits = false;
+			hx = fs_rv_next(&ia, &x);
+			hy = fs_rv_next(&ib, &y);
+		}
+	}
+	return FS_OK;
+}
+
+bool
+fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *item)
+{
+	fs_rv_iter it;
+
+	fs_rv_iter_init(&it, rv);
+	while (fs_rv_next(&it, item))
+	{
+		int c = name_cmp(item->name, item->namelen, name, namelen);
+
+		if (c == 0)
+			return true;
+		if (c > 0)
+			break;
+	}
+	return false;
+}
+
+fs_status
+fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
+			   bool *found, fs_error *err)
+{
+	fs_rv_iter iv, it;
+	fs_rv_item x, y;
+	bool hx, hy;
+	double best = 0;
+
+	*found = false;
+	fs_rv_iter_init(&iv, v);
+	fs_rv_iter_init(&it, total);
+	hx = fs_rv_next(&iv, &x);
+	hy = fs_rv_next(&it, &y);
+	while (hx && hy)
+	{
+		int c = name_cmp(x.name, x.namelen, y.name, y.namelen);
+
+		if (c < 0)
+			hx = fs_rv_next(&iv, &x);
+		else if (c > 0)
+			hy = fs_rv_next(&it, &y);
+		else
+		{
+			if (y.amount > 0)
+			{
+				double r;
+
+				if (x.kind != y.kind)
+					return kind_mismatch(err, "divide", &x, &y);
+				r = x.amount / y.amount;
+				if (!isfinite(r))
+					return overflow(err, &x);
+				if (!*found || r > best)
+				{
+					best = r;
+					*which = x;
+					*found = true;
+				}
+			}
+			hx = fs_rv_next(&iv, &x);
+			hy = fs_rv_next(&it, &y);
+		}
+	}
+	*share = best;
+	return FS_OK;
+}

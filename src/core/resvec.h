@@ -1,0 +1,103 @@
+/*
+ * resvec.h: resource vectors (ncpus=4,mem=8gb,walltime=01:00:00): parsing, canonical text,
+ * the encoded form stored inside the SQL type, and the arithmetic on it.
+ *
+ * Encoded form (native byte order, no alignment assumed; read through memcpy):
+ *   uint32 count, then `count` entries sorted by name (byte order), each
+ *   uint8 kind, uint8 name length, name bytes, float64 amount.
+ * It is canonical: equal vectors have equal bytes (names sorted, -0 stored as +0).
+ */
+#ifndef FS_RESVEC_H
+#define FS_RESVEC_H
+
+#include "fs_core.h"
+
+#include <stdbool.h>
+
+#define FS_RV_NAME_MAX 63
+
+typedef enum fs_kind
+{
+	FS_KIND_COUNT = 0,	/* plain number */
+	FS_KIND_SIZE = 1,	/* bytes, written with b/kb/mb/gb/tb/pb */
+	FS_KIND_DURATION = 2 /* seconds, written as [[H:]MM:]SS */
+} fs_kind;
+
+#define FS_KIND_LAST FS_KIND_DURATION
+
+/* One entry; `name` points into the input or the encoded form and is not NUL-terminated. */
+typedef struct fs_rv_item
+{
+	const char *name;
+	size_t namelen;
+	int kind;
+	double amount;
+	size_t pos; /* 1-based character position in text input, 0 when not from text */
+} fs_rv_item;
+
+typedef struct fs_rv_iter
+{
+	const uint8_t *p;
+	uint32_t left;
+} fs_rv_iter;
+
+const char *fs_kind_name(int kind);
+/* The kind named by `name` ("count", "size", "duration"), or -1. */
+int fs_kind_from_name(const char *name);
+
+uint32_t fs_rv_count(const uint8_t *rv);
+void fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv);
+bool fs_rv_next(fs_rv_iter *it, fs_rv_item *item);
+
+/*
+ * Validate items (names, finiteness, duplicates), sort them by name and encode them into new
+ * allocator memory that starts with `reserve` free bytes for the caller's header. Problems are
+ * reported with status `bad` (syntax for text, binary for wire input, value for arrays).
+ */
+fs_status fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a,
+					  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+
+/* Parse text input (the full grammar of SPEC section 1). */
+fs_status fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
+					  uint8_t **out, size_t *outlen, fs_error *err);
+
+/* Parse one amount ("8gb", "01:00:00", "4"); `what` names it in messages. */
+fs_status fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount,
+							 int *kind, fs_error *err);
+
+/* Canonical text of one amount and of a whole vector. */
+void fs_rv_format_amount(fs_sb *sb, double amount, int kind);
+void fs_rv_format(fs_sb *sb, const uint8_t *rv);
+
+/* a + sign * b over the union of names (sign is +1 or -1). */
+fs_status fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *alloc,
+					size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+
+/*
+ * state += v in place when both have the same names and kinds in the same order (the common case
+ * of an aggregate over uniform rows). Returns 1 when done, 0 when the shapes differ (state is
+ * untouched), -1 on overflow (err set; state may be partly updated and must be discarded).
+ */
+int fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err);
+
+/* v * factor, or v / factor when `divide`. */
+fs_status fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *alloc,
+					  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+
+/* A total order consistent with equality of the encoded form. */
+int fs_rv_cmp(const uint8_t *a, const uint8_t *b);
+
+/* *fits = every amount of a is <= the same amount of b (absent counts as 0). */
+fs_status fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *err);
+
+/* Look up one resource; false when absent. */
+bool fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *item);
+
+/*
+ * Dominant share of v in total: max over resources of v_r / total_r, ignoring resources absent
+ * from total or not positive there. *found is false (and *share 0) when no resource counts.
+ */
+fs_status fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
+						 bool *found, fs_error *err);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * fs_pg.h: what every glue module shares: the core allocator pointed at palloc, and the
+ * translation of core errors into ereport.
+ */
+#ifndef FS_PG_H
+#define FS_PG_H
+
+#include "postgres.h"
+
+#include "fs_core.h"
+
+/* Allocates in CurrentMemoryContext. */
+extern const fs_allocator fs_pg_alloc;
+
+/* Raise a core error with the SQLSTATE of its category. */
+void fs_pg_raise(const fs_error *err) pg_attribute_noreturn();
+
+/* Raise `err` unless `st` is FS_OK. */
+static inline void
+fs_pg_check(fs_status st, const fs_error *err)
+{
+	if (st != FS_OK)
+		fs_pg_raise(err);
+}
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * unit.h: a minimal runner for the src/core unit tests (no server). Each test file exports
+ * test_<module>(); unit_main.c calls them all and prints "N passed, N failed" last.
+ */
+#ifndef FS_UNIT_H
+#define FS_UNIT_H
+
+#include "fs_core.h"
+
+#include <stdbool.h>
+
+extern const fs_allocator unit_alloc;
+
+bool unit_check(bool ok, const char *what, const char *file, int line);
+bool unit_check_str(const char *got, const char *want, const char *what, const char *file, int line);
+bool unit_check_dbl(double got, double want, double tol, const char *what, const char *file,
+					int line);
+
+#define CHECK(cond) unit_check((cond), #cond, __FILE__, __LINE__)
+#define CHECK_STR(got, want) unit_check_str((got), (want), #got, __FILE__, __LINE__)
+#define CHECK_DBL(got, want, tol) unit_check_dbl((got), (want), (tol), #got, __FILE__, __LINE__)
+
+/* A deterministic generator for property tests. */
+uint64_t unit_rand(uint64_t *state);
+
+void test_resvec(void);
+
+#endif

@@ -1,0 +1,91 @@
+/* unit_main.c: runs every core unit test and prints the totals. */
+#include "unit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed;
+static int failed;
+
+static void *
+unit_malloc(void *ctx, size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	(void) ctx;
+	if (p == NULL)
+	{
+		fprintf(stderr, "out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+static void
+unit_free(void *ctx, void *ptr)
+{
+	(void) ctx;
+	free(ptr);
+}
+
+const fs_allocator unit_alloc = {unit_malloc, unit_free, NULL};
+
+static bool
+record(bool ok)
+{
+	if (ok)
+		passed++;
+	else
+		failed++;
+	return ok;
+}
+
+bool
+unit_check(bool ok, const char *what, const char *file, int line)
+{
+	if (!ok)
+		printf("FAIL %s:%d: %s\n", file, line, what);
+	return record(ok);
+}
+
+bool
+unit_check_str(const char *got, const char *want, const char *what, const char *file, int line)
+{
+	bool ok = got != NULL && strcmp(got, want) == 0;
+
+	if (!ok)
+		printf("FAIL %s:%d: %s is \"%s\", want \"%s\"\n", file, line, what, got ? got : "(null)",
+			   want);
+	return record(ok);
+}
+
+bool
+unit_check_dbl(double got, double want, double tol, const char *what, const char *file, int line)
+{
+	bool ok = fabs(got - want) <= tol || got == want;
+
+	if (!ok)
+		printf("FAIL %s:%d: %s is %.17g, want %.17g\n", file, line, what, got, want);
+	return record(ok);
+}
+
+uint64_t
+unit_rand(uint64_t *state)
+{
+	/* splitmix64 */
+	uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+int
+main(void)
+{
+	test_resvec();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

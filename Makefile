@@ -15,7 +15,7 @@ SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
 REGRESS      = extension resvec resvec_parallel
-REGRESS_OPTS = --inputdir=. --load-extension=$(EXTENSION)
+REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg
 # PostgreSQL 15 headers have inline functions with unused parameters; the core is built with

@@ -606,7 +606,9 @@ format_size(fs_sb *sb, double v)
 static void
 format_duration(fs_sb *sb, double v)
 {
+	char buf[FS_DOUBLE_BUFLEN + 8];
 	double h, m, s;
+	int digits;
 
 	if (v < 0)
 	{
@@ -616,15 +618,22 @@ format_duration(fs_sb *sb, double v)
 	h = floor(v / 3600);
 	m = floor((v - h * 3600) / 60);
 	s = v - h * 3600 - m * 60;
-	if (h < 1e15 && s >= 0 && s < 60 && m >= 0 && m < 60 && h * 3600 + m * 60 + s == v)
-		fs_sb_appendf(sb, "%02.0f:%02.0f:%s", h, m, s < 10 ? "0" : "");
-	else
+	if (h < 1e15 && s >= 0 && s < 60 && m >= 0 && m < 60)
 	{
-		/* too large or too fine to split exactly: all seconds in the last field */
-		fs_sb_append(sb, "00:00:", 6);
-		s = v;
+		/* the fewest decimals of the seconds that read back as exactly v */
+		for (digits = 0; digits <= 17; digits++)
+		{
+			snprintf(buf, sizeof(buf), "%0*.*f", digits > 0 ? digits + 3 : 2, digits, s);
+			if (h * 3600 + m * 60 + strtod(buf, NULL) == v)
+			{
+				fs_sb_appendf(sb, "%02.0f:%02.0f:%s", h, m, buf);
+				return;
+			}
+		}
 	}
-	fs_sb_append_double(sb, s);
+	/* too large or too fine to split exactly: all seconds in the last field */
+	fs_sb_append(sb, "00:00:", 6);
+	fs_sb_append_double(sb, v);
 }
 
 void

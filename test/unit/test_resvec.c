@@ -157,6 +157,10 @@ test_grammar(void)
 	check_canon("w=0:75", "w=00:01:15");
 	check_canon("w=-01:00:00", "w=-01:00:00");
 	check_canon("w=0:0:0", "w=00:00:00");
+	check_canon("w=01:02:03.000001", "w=01:02:03.000001");
+	check_canon("w=0:0:1e-9", "w=00:00:00.000000001");
+	check_canon("w=0:0:1e20", "w=00:00:1e+20");
+	check_canon("w=0:0:59.99999999999999", "w=00:00:59.99999999999999");
 	/* names sort by bytes, uppercase first */
 	check_canon("b=1,B=2,a=3", "B=2,a=3,b=1");
 }

@@ -620,6 +620,12 @@ format_duration(fs_sb *sb, double v)
 	s = v - h * 3600 - m * 60;
 	if (h < 1e15 && s >= 0 && s < 60 && m >= 0 && m < 60)
 	{
+		if (s == floor(s) && h * 3600 + m * 60 + s == v)
+		{
+			/* whole seconds, the usual case: no search for digits */
+			fs_sb_appendf(sb, "%02.0f:%02.0f:%02d", h, m, (int) s);
+			return;
+		}
 		/* the fewest decimals of the seconds that read back as exactly v */
 		for (digits = 0; digits <= 17; digits++)
 		{

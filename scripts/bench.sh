@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# `make bench`: run the workloads in test/bench/ at growing sizes against a throwaway cluster
+# and print one table: fairsched's time, the plain-SQL baseline's time, and their ratio.
+# BENCH_ROWS (default "1000000 5000000 10000000") and BENCH_COPY_ROWS (default 1000000) scale it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+BENCH_ROWS=${BENCH_ROWS:-"1000000 5000000 10000000"}
+BENCH_COPY_ROWS=${BENCH_COPY_ROWS:-1000000}
+
+fs_deps
+fs_build_install
+fs_cluster_start
+fs_as_owner "$PG_BIN/pg_ctl" -D "$FS_CLUSTER_DIR/data" -w \
+    -o "-c listen_addresses='' -k $FS_CLUSTER_DIR -p $PGPORT -c fsync=off -c shared_buffers=1GB -c work_mem=256MB -c max_wal_size=8GB -c jit=off" \
+    restart >/dev/null
+"$PG_BIN/createdb" fairsched_bench
+psql_bench() {
+    PGDATABASE=fairsched_bench "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off "$@"
+}
+psql_bench -c "CREATE EXTENSION fairsched" -f test/bench/bench_lib.sql
+for w in test/bench/*.sql; do
+    [ "$(basename "$w")" = bench_lib.sql ] && continue
+    fs_log "benchmark $(basename "$w" .sql)"
+    psql_bench -v rows="$BENCH_ROWS" -v copy_rows="$BENCH_COPY_ROWS" -v dir="$FS_CLUSTER_DIR" \
+        -o /dev/null -f "$w"
+done
+fs_log "results (best of 3 runs; ratio = fairsched / baseline, lower is better)"
+psql_bench -c "
+SELECT workload, rows, round(fairsched_ms::numeric, 1) AS fairsched_ms,
+       baseline, round(baseline_ms::numeric, 1) AS baseline_ms,
+       round((fairsched_ms / baseline_ms)::numeric, 2) AS ratio,
+       round(rows / (fairsched_ms / 1000))::bigint AS fairsched_rows_per_s
+FROM bench_results ORDER BY seq"

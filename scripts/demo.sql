@@ -1,0 +1,52 @@
+-- The demo that `make demo` prints. Each section grows with a feature.
+\set QUIET on
+CREATE EXTENSION fairsched;
+SET search_path = public, fairsched;
+
+\echo
+\echo '================================================================================'
+\echo ' fairsched: fair-share scheduling values, computed in SQL over accounting data'
+\echo '================================================================================'
+\echo
+\echo '1. Resource vectors (type resvec). PBS and SLURM write job resources differently;'
+\echo '   fairsched reads both forms verbatim and prints one canonical form:'
+\echo
+
+SELECT source, raw, raw::resvec AS canonical
+FROM (VALUES
+    ('PBS resources_used', 'ncpus=4,mem=8gb,walltime=01:00:00'),
+    ('SLURM AllocTRES',    'cpu=4,mem=16G,node=1,gres/gpu:a100=1,billing=4'),
+    ('PBS Resource_List',  'ncpus=16,mem=1536mb,ngpus=2,walltime=12:00:00')
+) AS t(source, raw);
+
+\echo '   Sizes are bytes (powers of 1024), durations are seconds, plain numbers are counts:'
+SELECT name, amount, kind FROM resvec_each('ncpus=4,mem=8gb,walltime=01:00:00');
+
+\echo '2. A small accounting table: jobs with the resources they used.'
+CREATE TABLE jobs (id int, owner text, used resvec);
+INSERT INTO jobs VALUES
+    (1, 'alice', 'ncpus=32,mem=64gb,walltime=02:00:00'),
+    (2, 'alice', 'ncpus=8,mem=16gb,walltime=00:30:00'),
+    (3, 'bob',   'ncpus=4,mem=200gb,walltime=04:00:00'),
+    (4, 'carol', 'ncpus=16,mem=32gb,ngpus=4,walltime=01:00:00'),
+    (5, 'bob',   'ncpus=2,mem=4gb,walltime=00:10:00');
+SELECT * FROM jobs ORDER BY id;
+
+\echo '   Per owner, sum(resvec) adds vectors elementwise (a missing resource counts as 0):'
+SELECT owner, count(*) AS jobs, sum(used) AS total FROM jobs GROUP BY owner ORDER BY owner;
+
+\echo '3. Dominant share (DRF, YTsaurus): the largest fraction of any one cluster resource.'
+\echo '   Cluster: ncpus=64, mem=256gb, ngpus=8 (walltime is not a cluster resource: ignored).'
+SELECT owner,
+       round(dominant_share(sum(used), 'ncpus=64,mem=256gb,ngpus=8')::numeric, 3) AS dominant_share,
+       dominant_resource(sum(used), 'ncpus=64,mem=256gb,ngpus=8') AS dominant_resource
+FROM jobs GROUP BY owner ORDER BY dominant_share DESC;
+
+\echo '4. Fits: which jobs fit on a 16-core, 64 GB node with 4 GPUs and a 24-hour limit.'
+SELECT id, owner, used,
+       used <@ 'ncpus=16,mem=64gb,ngpus=4,walltime=24:00:00' AS fits_on_node
+FROM jobs ORDER BY id;
+
+\echo '5. Scaling: a charge of 1.5 times the resources used, and one resource read out.'
+SELECT id, used * 1.5 AS charged, (used -> 'mem') / 2^30 AS mem_gib
+FROM jobs ORDER BY id;

@@ -27,3 +27,11 @@ BEGIN
     INSERT INTO bench_results (workload, rows, fairsched_ms, baseline, baseline_ms)
     VALUES (workload, rows, bench_ms(ours, reps), baseline, bench_ms(theirs, reps));
 END $$;
+
+CREATE OR REPLACE FUNCTION bench_assert(ok boolean, what text) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    IF ok IS NOT TRUE THEN
+        RAISE EXCEPTION 'benchmark sanity check failed: %', what;
+    END IF;
+END $$;

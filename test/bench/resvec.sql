@@ -8,43 +8,45 @@ SET max_parallel_workers_per_gather = 0;  -- per-row cost, one core
 \set o_f8 :dir/out_float8.txt
 
 SELECT max(n) AS max_rows FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n \gset
-CREATE UNLOGGED TABLE b_jobs AS
-SELECT i AS id,
-       format('ncpus=%s,mem=%smb,walltime=%s', i % 64 + 1, (i % 256 + 1) * 512,
-              make_interval(secs => i % 86400))::resvec AS alloc,
-       (i % 64 + 1)::float8 AS ncpus,
-       ((i % 256 + 1) * 512 * 1048576.0)::float8 AS mem,
-       (i % 86400)::float8 AS walltime
-FROM generate_series(1, :max_rows) AS i;
-VACUUM ANALYZE b_jobs;
+-- one table per size, so that no run pays for scanning rows it does not aggregate
+CREATE FUNCTION pg_temp.make_jobs(tab text, n bigint) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format($q$
+        CREATE UNLOGGED TABLE %I AS
+        SELECT i AS id,
+               format('ncpus=%%s,mem=%%smb,walltime=%%s', i %% 64 + 1, (i %% 256 + 1) * 512,
+                      make_interval(secs => i %% 86400))::fairsched.resvec AS alloc,
+               (i %% 64 + 1)::float8 AS ncpus,
+               ((i %% 256 + 1) * 512 * 1048576.0)::float8 AS mem,
+               (i %% 86400)::float8 AS walltime
+        FROM generate_series(1, %s) AS i$q$, tab, n);
+END $$;
+SELECT pg_temp.make_jobs('b_jobs_' || n, n) FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n;
+SELECT format('VACUUM ANALYZE %I', 'b_jobs_' || n) FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n \gexec
 
 -- sanity: both sides compute the same totals
-DO $$
-BEGIN
-    IF (SELECT sum(alloc) <> resvec(ARRAY['ncpus', 'mem', 'walltime'],
-                                    ARRAY[sum(ncpus), sum(mem), sum(walltime)],
-                                    ARRAY['count', 'size', 'duration'])
-        FROM b_jobs WHERE id <= 100000) THEN
-        RAISE EXCEPTION 'sum(resvec) and the native sums disagree';
-    END IF;
-END $$;
+SELECT bench_assert(sum(alloc) = resvec(ARRAY['ncpus', 'mem', 'walltime'],
+                                         ARRAY[sum(ncpus), sum(mem), sum(walltime)],
+                                         ARRAY['count', 'size', 'duration']),
+                    'sum(resvec) and the native sums disagree')
+FROM (SELECT * FROM b_jobs_:max_rows LIMIT 100000) AS s;
 
 SELECT bench_record('sum(resvec), 3 resources', n,
-                    format('SELECT fairsched.sum(alloc) FROM b_jobs WHERE id <= %s', n),
+                    format('SELECT fairsched.sum(alloc) FROM b_jobs_%s', n),
                     'sum(a), sum(b), sum(c) over float8',
-                    format('SELECT sum(ncpus), sum(mem), sum(walltime) FROM b_jobs WHERE id <= %s', n))
+                    format('SELECT sum(ncpus), sum(mem), sum(walltime) FROM b_jobs_%s', n))
 FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n ORDER BY n;
 
 SET max_parallel_workers_per_gather = 2;
 SELECT bench_record('sum(resvec), parallel (2 workers)', :max_rows,
-                    'SELECT fairsched.sum(alloc) FROM b_jobs',
+                    'SELECT fairsched.sum(alloc) FROM b_jobs_' || :max_rows,
                     'native sums, parallel (2 workers)',
-                    'SELECT sum(ncpus), sum(mem), sum(walltime) FROM b_jobs');
+                    'SELECT sum(ncpus), sum(mem), sum(walltime) FROM b_jobs_' || :max_rows);
 SET max_parallel_workers_per_gather = 0;
 
 -- COPY: resvec literals as written in accounting records, against three float8 columns
-COPY (SELECT alloc FROM b_jobs WHERE id <= :copy_rows) TO :'f_rv';
-COPY (SELECT ncpus, mem, walltime FROM b_jobs WHERE id <= :copy_rows) TO :'f_f8';
+COPY (SELECT alloc FROM b_jobs_:max_rows LIMIT :copy_rows) TO :'f_rv';
+COPY (SELECT ncpus, mem, walltime FROM b_jobs_:max_rows LIMIT :copy_rows) TO :'f_f8';
 CREATE UNLOGGED TABLE b_copy_rv (alloc fairsched.resvec);
 CREATE UNLOGGED TABLE b_copy_f8 (ncpus float8, mem float8, walltime float8);
 SELECT bench_record('COPY FROM of resvec literals', :copy_rows,
@@ -56,4 +58,5 @@ SELECT bench_record('COPY TO (output) of resvec', :copy_rows,
                     'COPY TO of 3 float8 columns',
                     format('COPY b_copy_f8 TO %L', :'o_f8'));
 
-DROP TABLE b_jobs, b_copy_rv, b_copy_f8;
+DROP TABLE b_copy_rv, b_copy_f8;
+SELECT format('DROP TABLE %I', 'b_jobs_' || n) FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n \gexec

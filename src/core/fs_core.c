@@ -186,7 +186,7 @@ fs_format_double(double v, char *buf)
 	/* positional notation where PostgreSQL's float8out uses it, exponent notation elsewhere */
 	if (exp10 >= -4 && exp10 < 15)
 		return snprintf(buf, FS_DOUBLE_BUFLEN, "%.*f", prec - 1 - exp10 > 0 ? prec - 1 - exp10 : 0,
-						v);
+		                v);
 	return snprintf(buf, FS_DOUBLE_BUFLEN, "%.*g", prec, v);
 }
 

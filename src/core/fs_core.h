@@ -22,13 +22,13 @@ typedef struct fs_allocator
 typedef enum fs_status
 {
 	FS_OK = 0,
-	FS_ERR_SYNTAX,	/* malformed text input (22P02) */
-	FS_ERR_RANGE,	/* a number out of range: NaN, infinity, overflow (22003) */
-	FS_ERR_VALUE,	/* a well-formed but invalid argument (22023) */
-	FS_ERR_KIND,	/* amounts of different kinds combined (42804) */
+	FS_ERR_SYNTAX,  /* malformed text input (22P02) */
+	FS_ERR_RANGE,   /* a number out of range: NaN, infinity, overflow (22003) */
+	FS_ERR_VALUE,   /* a well-formed but invalid argument (22023) */
+	FS_ERR_KIND,    /* amounts of different kinds combined (42804) */
 	FS_ERR_DIVZERO, /* division by zero (22012) */
-	FS_ERR_BINARY,	/* malformed binary input (22P03) */
-	FS_ERR_LIMIT	/* a size limit exceeded (54000) */
+	FS_ERR_BINARY,  /* malformed binary input (22P03) */
+	FS_ERR_LIMIT    /* a size limit exceeded (54000) */
 } fs_status;
 
 #define FS_MSG_LEN 512

@@ -148,7 +148,7 @@ static bool
 is_name_char(unsigned char c)
 {
 	return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '/' || c == ':' ||
-		   c == '-';
+	       c == '-';
 }
 
 static bool
@@ -183,7 +183,7 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 	{
 		fs_fail(err, bad, "resource name \"%s\" is too long", shown);
 		fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", it->namelen,
-						FS_RV_NAME_MAX);
+		                FS_RV_NAME_MAX);
 		return bad;
 	}
 	for (i = 0; i < it->namelen; i++)
@@ -193,9 +193,8 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 		if (i == 0 ? !is_name_start(c) : !is_name_char(c))
 		{
 			fs_fail(err, bad, "invalid resource name \"%s\"", shown);
-			fs_error_detail(err,
-							"A name starts with a letter or \"_\" and continues with letters, "
-							"digits and \"_ . / : -\".");
+			fs_error_detail(err, "A name starts with a letter or \"_\" and continues with letters, "
+			                     "digits and \"_ . / : -\".");
 			return bad;
 		}
 	}
@@ -212,7 +211,7 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 
 fs_status
 fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, size_t reserve,
-			uint8_t **out, size_t *outlen, fs_error *err)
+            uint8_t **out, size_t *outlen, fs_error *err)
 {
 	rv_writer w;
 	size_t maxlen = sizeof(uint32_t);
@@ -275,8 +274,8 @@ static const struct
 {
 	const char *suffix;
 	int shift;
-} size_units[] = {{"b", 0},	  {"k", 10},  {"kb", 10}, {"m", 20},  {"mb", 20}, {"g", 30},
-				  {"gb", 30}, {"t", 40},  {"tb", 40}, {"p", 50},  {"pb", 50}};
+} size_units[] = {{"b", 0},   {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20}, {"g", 30},
+                  {"gb", 30}, {"t", 40}, {"tb", 40}, {"p", 50}, {"pb", 50}};
 
 /* Seconds from "[[H:]MM:]SS" (at least one colon; the sign is handled by the caller). */
 static bool
@@ -333,7 +332,7 @@ parse_duration(const char *s, size_t len, double *seconds)
 
 fs_status
 fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, int *kind,
-				   fs_error *err)
+                   fs_error *err)
 {
 	char shown[80];
 	double v = 0;
@@ -363,15 +362,16 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 			size_t skip = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
 
 			if (ieq(s + skip, len - skip, "nan") || ieq(s + skip, len - skip, "inf") ||
-				ieq(s + skip, len - skip, "infinity"))
+			    ieq(s + skip, len - skip, "infinity"))
 			{
 				fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is not finite", shown, what);
-				fs_error_hint(err, "Amounts must be finite numbers; NaN and Infinity are not allowed.");
+				fs_error_hint(err,
+				              "Amounts must be finite numbers; NaN and Infinity are not allowed.");
 				return FS_ERR_RANGE;
 			}
 			fs_fail(err, FS_ERR_SYNTAX, "invalid amount \"%s\" for %s", shown, what);
 			fs_error_detail(err, "An amount is a number such as 4, 2.5 or 1e6, optionally "
-								 "with a size unit (8gb) or written as a duration (01:00:00).");
+			                     "with a size unit (8gb) or written as a duration (01:00:00).");
 			return FS_ERR_SYNTAX;
 		}
 		if (isnan(v))
@@ -401,9 +401,9 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 
 				fs_quote_excerpt(ushown, sizeof(ushown), unit, ulen, 20);
 				fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown,
-						shown, what);
+				        shown, what);
 				fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
-								   "in any case; they are powers of 1024.");
+				                   "in any case; they are powers of 1024.");
 				return FS_ERR_SYNTAX;
 			}
 			*kind = FS_KIND_SIZE;
@@ -441,7 +441,7 @@ syntax_error(parse_state *ps, size_t at, const char *what)
 	else
 		fs_error_detail(ps->err, "%s at character %zu.", what, char_pos(ps->text, at));
 	fs_error_hint(ps->err, "Write resources as name=amount separated by commas, for example "
-						   "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
+	                       "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
 	return FS_ERR_SYNTAX;
 }
 
@@ -454,7 +454,7 @@ skip_space(parse_state *ps)
 
 fs_status
 fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve, uint8_t **out,
-			size_t *outlen, fs_error *err)
+            size_t *outlen, fs_error *err)
 {
 	parse_state ps = {text, len, 0, err};
 	fs_rv_item *items;
@@ -491,9 +491,9 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			if (ps.i >= len || !is_name_start((unsigned char) text[ps.i]))
 			{
 				st = syntax_error(&ps, ps.i,
-								  ps.i < len && text[ps.i] == '='
-									  ? "Missing resource name before \"=\""
-									  : "Expected a resource name (a letter or \"_\" first)");
+				                  ps.i < len && text[ps.i] == '='
+				                      ? "Missing resource name before \"=\""
+				                      : "Expected a resource name (a letter or \"_\" first)");
 				break;
 			}
 			while (ps.i < len && is_name_char((unsigned char) text[ps.i]))
@@ -505,9 +505,10 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			if (it->namelen > FS_RV_NAME_MAX)
 			{
 				syntax_error(&ps, start, "Resource name too long");
-				fs_error_detail(err, "Resource name \"%s\" at character %zu is %zu bytes long; at "
-									 "most %d are allowed.",
-								shown, it->pos, it->namelen, FS_RV_NAME_MAX);
+				fs_error_detail(err,
+				                "Resource name \"%s\" at character %zu is %zu bytes long; at "
+				                "most %d are allowed.",
+				                shown, it->pos, it->namelen, FS_RV_NAME_MAX);
 				st = FS_ERR_SYNTAX;
 				break;
 			}
@@ -524,7 +525,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			skip_space(&ps);
 			start = ps.i;
 			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' &&
-				   !is_space((unsigned char) text[ps.i]))
+			       !is_space((unsigned char) text[ps.i]))
 				ps.i++;
 			if (ps.i == start)
 			{
@@ -543,7 +544,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				/* keep the amount's message and say where it is */
 				memcpy(moved, err->detail, sizeof(moved));
 				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,
-								moved[0] ? " " : "", char_pos(text, start));
+				                moved[0] ? " " : "", char_pos(text, start));
 				break;
 			}
 			n++;
@@ -681,11 +682,11 @@ kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x, const fs_rv_it
 
 	fs_quote_excerpt(shown, sizeof(shown), x->name, x->namelen, 63);
 	fs_fail(err, FS_ERR_KIND, "cannot %s amounts of different kinds for resource \"%s\"", op,
-			shown);
+	        shown);
 	fs_error_detail(err, "The left amount is a %s and the right one a %s.", fs_kind_name(x->kind),
-					fs_kind_name(y->kind));
+	                fs_kind_name(y->kind));
 	fs_error_hint(err, "Write both amounts alike: a size with a unit (8gb), a duration as "
-					   "HH:MM:SS, or a plain count.");
+	                   "HH:MM:SS, or a plain count.");
 	return FS_ERR_KIND;
 }
 
@@ -702,7 +703,7 @@ overflow(fs_error *err, const fs_rv_item *x)
 
 fs_status
 fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *alloc,
-		  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
+          size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
 {
 	fs_rv_iter ia, ib;
 	fs_rv_item x, y;
@@ -736,7 +737,7 @@ fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *a
 			{
 				alloc->release(alloc->ctx, w.base);
 				return x.kind != y.kind ? kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y)
-										: overflow(err, &x);
+				                        : overflow(err, &x);
 			}
 			writer_put(&w, x.name, x.namelen, x.kind, r);
 			hx = fs_rv_next(&ia, &x);
@@ -793,8 +794,8 @@ fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen
 }
 
 fs_status
-fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *alloc,
-			size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
+fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *alloc, size_t reserve,
+            uint8_t **out, size_t *outlen, fs_error *err)
 {
 	fs_rv_iter it;
 	fs_rv_item x;
@@ -803,7 +804,7 @@ fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *al
 	if (!isfinite(factor))
 	{
 		fs_fail(err, FS_ERR_RANGE, "cannot %s a resource vector by a non-finite number",
-				divide ? "divide" : "multiply");
+		        divide ? "divide" : "multiply");
 		fs_error_hint(err, "Use a finite factor.");
 		return FS_ERR_RANGE;
 	}
@@ -917,7 +918,7 @@ fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *item)
 
 fs_status
 fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
-			   bool *found, fs_error *err)
+               bool *found, fs_error *err)
 {
 	fs_rv_iter iv, it;
 	fs_rv_item x, y;

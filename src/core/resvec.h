@@ -18,8 +18,8 @@
 
 typedef enum fs_kind
 {
-	FS_KIND_COUNT = 0,	/* plain number */
-	FS_KIND_SIZE = 1,	/* bytes, written with b/kb/mb/gb/tb/pb */
+	FS_KIND_COUNT = 0,   /* plain number */
+	FS_KIND_SIZE = 1,    /* bytes, written with b/kb/mb/gb/tb/pb */
 	FS_KIND_DURATION = 2 /* seconds, written as [[H:]MM:]SS */
 } fs_kind;
 
@@ -55,15 +55,15 @@ bool fs_rv_next(fs_rv_iter *it, fs_rv_item *item);
  * reported with status `bad` (syntax for text, binary for wire input, value for arrays).
  */
 fs_status fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a,
-					  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+                      size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
 /* Parse text input (the full grammar of SPEC section 1). */
 fs_status fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
-					  uint8_t **out, size_t *outlen, fs_error *err);
+                      uint8_t **out, size_t *outlen, fs_error *err);
 
 /* Parse one amount ("8gb", "01:00:00", "4"); `what` names it in messages. */
-fs_status fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount,
-							 int *kind, fs_error *err);
+fs_status fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, int *kind,
+                             fs_error *err);
 
 /* Canonical text of one amount and of a whole vector. */
 void fs_rv_format_amount(fs_sb *sb, double amount, int kind);
@@ -71,18 +71,19 @@ void fs_rv_format(fs_sb *sb, const uint8_t *rv);
 
 /* a + sign * b over the union of names (sign is +1 or -1). */
 fs_status fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *alloc,
-					size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+                    size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
 /*
  * state += v in place when both have the same names and kinds in the same order (the common case
  * of an aggregate over uniform rows). Returns 1 when done, 0 when the shapes differ (state is
  * untouched), -1 on overflow (err set; state may be partly updated and must be discarded).
  */
-int fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err);
+int fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
+                      fs_error *err);
 
 /* v * factor, or v / factor when `divide`. */
 fs_status fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *alloc,
-					  size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
+                      size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
 /* A total order consistent with equality of the encoded form. */
 int fs_rv_cmp(const uint8_t *a, const uint8_t *b);
@@ -98,6 +99,6 @@ bool fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *
  * from total or not positive there. *found is false (and *share 0) when no resource counts.
  */
 fs_status fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
-						 bool *found, fs_error *err);
+                         bool *found, fs_error *err);
 
 #endif

@@ -53,7 +53,7 @@ void
 fs_pg_raise(const fs_error *err)
 {
 	ereport(ERROR, (errcode(fs_pg_sqlstate(err->status)), errmsg_internal("%s", err->message),
-					err->detail[0] ? errdetail_internal("%s", err->detail) : 0,
-					err->hint[0] ? errhint("%s", err->hint) : 0));
+	                err->detail[0] ? errdetail_internal("%s", err->detail) : 0,
+	                err->hint[0] ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
 }

@@ -18,8 +18,8 @@
 
 #define RESVEC_BINARY_VERSION 1
 
-#define RV_DATA(v) ((const uint8_t *) VARDATA_ANY(v))
-#define RV_LEN(v) VARSIZE_ANY_EXHDR(v)
+#define RV_DATA(v)          ((const uint8_t *) VARDATA_ANY(v))
+#define RV_LEN(v)           VARSIZE_ANY_EXHDR(v)
 #define PG_GETARG_RESVEC(n) PG_GETARG_VARLENA_PP(n)
 
 /* Turn core output (VARHDRSZ reserved bytes, then the encoded form) into a varlena. */
@@ -90,21 +90,21 @@ rv_decode_binary(StringInfo buf)
 
 	if (buf->len - buf->cursor < 5)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-						errmsg("invalid binary value for type resvec: value is truncated"),
-						errdetail("The value has %d bytes; the header alone needs 5.",
-								  buf->len - buf->cursor)));
+		                errmsg("invalid binary value for type resvec: value is truncated"),
+		                errdetail("The value has %d bytes; the header alone needs 5.",
+		                          buf->len - buf->cursor)));
 	version = pq_getmsgbyte(buf);
 	if (version != RESVEC_BINARY_VERSION)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-						errmsg("unsupported binary format version %d for type resvec", version),
-						errhint("This server reads version %d; send the value as text instead.",
-								RESVEC_BINARY_VERSION)));
+		                errmsg("unsupported binary format version %d for type resvec", version),
+		                errhint("This server reads version %d; send the value as text instead.",
+		                        RESVEC_BINARY_VERSION)));
 	count = pq_getmsgint(buf, 4);
 	/* every entry needs at least 11 bytes: kind, length, a one-byte name, the amount */
 	if (count < 0 || count > (buf->len - buf->cursor) / 11 + 1)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-						errmsg("invalid binary value for type resvec: bad entry count %d", count),
-						errdetail("%d bytes remain after the header.", buf->len - buf->cursor)));
+		                errmsg("invalid binary value for type resvec: bad entry count %d", count),
+		                errdetail("%d bytes remain after the header.", buf->len - buf->cursor)));
 	items = palloc(sizeof(fs_rv_item) * (count > 0 ? count : 1));
 	for (i = 0; i < count; i++)
 	{
@@ -113,9 +113,9 @@ rv_decode_binary(StringInfo buf)
 
 		if (remain < 2 || remain < 2 + (unsigned char) buf->data[buf->cursor + 1] + 8)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-							errmsg("invalid binary value for type resvec: value is truncated"),
-							errdetail("Entry %d of %d is cut short: only %d bytes remain.", i + 1,
-									  count, remain)));
+			                errmsg("invalid binary value for type resvec: value is truncated"),
+			                errdetail("Entry %d of %d is cut short: only %d bytes remain.", i + 1,
+			                          count, remain)));
 		items[i].kind = pq_getmsgbyte(buf);
 		namelen = pq_getmsgbyte(buf);
 		items[i].name = pq_getmsgbytes(buf, namelen);
@@ -127,9 +127,9 @@ rv_decode_binary(StringInfo buf)
 		uint8_t *out;
 		size_t outlen;
 
-		fs_pg_check(fs_rv_build(items, count, FS_ERR_BINARY, &fs_pg_alloc, VARHDRSZ, &out,
-								&outlen, &err),
-					&err);
+		fs_pg_check(
+		    fs_rv_build(items, count, FS_ERR_BINARY, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err),
+		    &err);
 		pfree(items);
 		return rv_finish(out, outlen);
 	}
@@ -157,8 +157,8 @@ resvec_from_binary(PG_FUNCTION_ARGS)
 	v = rv_decode_binary(&buf);
 	if (buf.cursor != buf.len)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-						errmsg("invalid binary value for type resvec: %d trailing bytes",
-							   buf.len - buf.cursor)));
+		                errmsg("invalid binary value for type resvec: %d trailing bytes",
+		                       buf.len - buf.cursor)));
 	PG_RETURN_POINTER(v);
 }
 
@@ -194,9 +194,8 @@ rv_add_datum(struct varlena *a, struct varlena *b, double sign)
 	uint8_t *out;
 	size_t outlen;
 
-	fs_pg_check(fs_rv_add(RV_DATA(a), RV_DATA(b), sign, &fs_pg_alloc, VARHDRSZ, &out, &outlen,
-						  &err),
-				&err);
+	fs_pg_check(
+	    fs_rv_add(RV_DATA(a), RV_DATA(b), sign, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
 	return PointerGetDatum(rv_finish(out, outlen));
 }
 
@@ -221,9 +220,8 @@ rv_scale_datum(struct varlena *v, double factor, bool divide)
 	uint8_t *out;
 	size_t outlen;
 
-	fs_pg_check(fs_rv_scale(RV_DATA(v), factor, divide, &fs_pg_alloc, VARHDRSZ, &out, &outlen,
-							&err),
-				&err);
+	fs_pg_check(
+	    fs_rv_scale(RV_DATA(v), factor, divide, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
 	return PointerGetDatum(rv_finish(out, outlen));
 }
 
@@ -434,16 +432,16 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 		deconstruct_array(kinds, TEXTOID, -1, false, TYPALIGN_INT, &kd, &kn, &nk);
 	if (na != n || (kinds && nk != n))
 		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-						errmsg("resvec arrays have different lengths: %d names, %d amounts%s", n,
-							   na, kinds ? psprintf(", %d kinds", nk) : ""),
-						errhint("Give one amount (and one kind) per name.")));
+		                errmsg("resvec arrays have different lengths: %d names, %d amounts%s", n,
+		                       na, kinds ? psprintf(", %d kinds", nk) : ""),
+		                errhint("Give one amount (and one kind) per name.")));
 	items = palloc(sizeof(fs_rv_item) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)
 	{
 		if (nn[i] || an[i] || (kinds && kn[i]))
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-							errmsg("resvec arrays must not contain NULL (element %d)", i + 1),
-							errhint("Leave a resource out instead of giving it a NULL.")));
+			                errmsg("resvec arrays must not contain NULL (element %d)", i + 1),
+			                errhint("Leave a resource out instead of giving it a NULL.")));
 		items[i].name = VARDATA_ANY(DatumGetPointer(nd[i]));
 		items[i].namelen = VARSIZE_ANY_EXHDR(DatumGetPointer(nd[i]));
 		items[i].amount = DatumGetFloat8(ad[i]);
@@ -456,8 +454,8 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 			items[i].kind = fs_kind_from_name(k);
 			if (items[i].kind < 0)
 				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-								errmsg("unknown resource kind \"%s\" (element %d)", k, i + 1),
-								errhint("Valid kinds are count, size and duration.")));
+				                errmsg("unknown resource kind \"%s\" (element %d)", k, i + 1),
+				                errhint("Valid kinds are count, size and duration.")));
 		}
 	}
 	PG_RETURN_POINTER(rv_build(items, n, FS_ERR_VALUE));
@@ -511,10 +509,10 @@ resvec_from_jsonb(PG_FUNCTION_ARGS)
 
 	if (!JB_ROOT_IS_OBJECT(jb) || JB_ROOT_IS_SCALAR(jb))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("cannot convert a jsonb %s to resvec",
-							   JB_ROOT_IS_SCALAR(jb) ? "scalar" : "array"),
-						errhint("Use an object of resource names and amounts, for example "
-								"{\"ncpus\": 4, \"mem\": \"8gb\"}.")));
+		                errmsg("cannot convert a jsonb %s to resvec",
+		                       JB_ROOT_IS_SCALAR(jb) ? "scalar" : "array"),
+		                errhint("Use an object of resource names and amounts, for example "
+		                        "{\"ncpus\": 4, \"mem\": \"8gb\"}.")));
 	items = palloc(sizeof(fs_rv_item) * (JB_ROOT_COUNT(jb) + 1));
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
@@ -537,17 +535,17 @@ resvec_from_jsonb(PG_FUNCTION_ARGS)
 			{
 				items[n].kind = FS_KIND_COUNT;
 				items[n].amount = DatumGetFloat8(
-					DirectFunctionCall1(numeric_float8, NumericGetDatum(v.val.numeric)));
+				    DirectFunctionCall1(numeric_float8, NumericGetDatum(v.val.numeric)));
 			}
 			else if (v.type == jbvString)
 				fs_pg_check(fs_rv_parse_amount(v.val.string.val, v.val.string.len, what,
-											   &items[n].amount, &items[n].kind, &err),
-							&err);
+				                               &items[n].amount, &items[n].kind, &err),
+				            &err);
 			else
 				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-								errmsg("cannot convert the jsonb value of %s to an amount", what),
-								errhint("Give a number, or a string such as \"8gb\" or "
-										"\"01:00:00\".")));
+				                errmsg("cannot convert the jsonb value of %s to an amount", what),
+				                errhint("Give a number, or a string such as \"8gb\" or "
+				                        "\"01:00:00\".")));
 			n++;
 		}
 	}
@@ -569,11 +567,11 @@ resvec_sum_accum(PG_FUNCTION_ARGS)
 	struct varlena *v = PG_GETARG_RESVEC(1);
 
 	if (AggCheckCallContext(fcinfo, NULL) && !VARATT_IS_COMPRESSED(state) &&
-		!VARATT_IS_EXTERNAL(state))
+	    !VARATT_IS_EXTERNAL(state))
 	{
 		fs_error err;
 		int done = fs_rv_add_inplace((uint8_t *) VARDATA_ANY(state), RV_LEN(state), RV_DATA(v),
-									 RV_LEN(v), &err);
+		                             RV_LEN(v), &err);
 
 		if (done < 0)
 			fs_pg_raise(&err);

@@ -123,7 +123,7 @@ test_grammar(void)
 {
 	/* both accounting forms load verbatim */
 	check_canon("cpu=4,mem=16G,node=1,gres/gpu:a100=1,billing=4",
-				"billing=4,cpu=4,gres/gpu:a100=1,mem=16gb,node=1");
+	            "billing=4,cpu=4,gres/gpu:a100=1,mem=16gb,node=1");
 	check_canon("ncpus=4,mem=8gb,walltime=01:00:00", "mem=8gb,ncpus=4,walltime=01:00:00");
 	check_canon("", "");
 	check_canon("   ", "");
@@ -185,7 +185,7 @@ test_errors(void)
 	check_error("a=1,b=2,a=3", FS_ERR_SYNTAX, "resource \"a\" appears more than once");
 	check_error("a=1,b=2,a=3", FS_ERR_SYNTAX, "at character 9");
 	check_error("abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij1234=1", FS_ERR_SYNTAX,
-				"is 64 bytes long");
+	            "is 64 bytes long");
 	check_error("1a=1", FS_ERR_SYNTAX, "Expected a resource name");
 	check_error("a=1 b=2", FS_ERR_SYNTAX, "Expected \",\" between resources at character 5");
 	check_error("{a=1", FS_ERR_SYNTAX, "Expected \"}\" at end");
@@ -283,7 +283,7 @@ test_arithmetic(void)
 
 	/* get */
 	CHECK(fs_rv_get(a, "mem", 3, &which) && which.amount == 8589934592.0 &&
-		  which.kind == FS_KIND_SIZE);
+	      which.kind == FS_KIND_SIZE);
 	CHECK(!fs_rv_get(a, "me", 2, &which));
 	CHECK(!fs_rv_get(a, "zzz", 3, &which));
 
@@ -391,11 +391,11 @@ test_amounts_and_doubles(void)
 	CHECK(fs_scan_number("+", 1, &v) == 0);
 
 	CHECK(fs_rv_parse_amount("8gb", 3, "x", &v, &kind, &err) == FS_OK && kind == FS_KIND_SIZE &&
-		  v == 8589934592.0);
+	      v == 8589934592.0);
 	CHECK(fs_rv_parse_amount("01:02:03.5", 10, "x", &v, &kind, &err) == FS_OK &&
-		  kind == FS_KIND_DURATION && v == 3723.5);
+	      kind == FS_KIND_DURATION && v == 3723.5);
 	CHECK(fs_rv_parse_amount("7", 1, "x", &v, &kind, &err) == FS_OK && kind == FS_KIND_COUNT &&
-		  v == 7);
+	      v == 7);
 	CHECK(fs_rv_parse_amount("7 gb", 4, "x", &v, &kind, &err) == FS_ERR_SYNTAX);
 	CHECK(strcmp(fs_kind_name(FS_KIND_DURATION), "duration") == 0);
 	CHECK(fs_kind_from_name("size") == FS_KIND_SIZE && fs_kind_from_name("bytes") == -1);
@@ -405,8 +405,8 @@ test_amounts_and_doubles(void)
 static void
 test_round_trip_property(void)
 {
-	static const char *const names[] = {"ncpus", "mem", "walltime", "ngpus", "gres/gpu:a100",
-										"billing", "x.y", "_z", "A", "vmem"};
+	static const char *const names[] = {"ncpus",   "mem", "walltime", "ngpus", "gres/gpu:a100",
+	                                    "billing", "x.y", "_z",       "A",     "vmem"};
 	uint64_t seed = 42;
 	int round;
 	int bad = 0;

@@ -12,12 +12,13 @@
 extern const fs_allocator unit_alloc;
 
 bool unit_check(bool ok, const char *what, const char *file, int line);
-bool unit_check_str(const char *got, const char *want, const char *what, const char *file, int line);
+bool unit_check_str(const char *got, const char *want, const char *what, const char *file,
+                    int line);
 bool unit_check_dbl(double got, double want, double tol, const char *what, const char *file,
-					int line);
+                    int line);
 
-#define CHECK(cond) unit_check((cond), #cond, __FILE__, __LINE__)
-#define CHECK_STR(got, want) unit_check_str((got), (want), #got, __FILE__, __LINE__)
+#define CHECK(cond)               unit_check((cond), #cond, __FILE__, __LINE__)
+#define CHECK_STR(got, want)      unit_check_str((got), (want), #got, __FILE__, __LINE__)
 #define CHECK_DBL(got, want, tol) unit_check_dbl((got), (want), (tol), #got, __FILE__, __LINE__)
 
 /* A deterministic generator for property tests. */

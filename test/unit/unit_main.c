@@ -57,7 +57,7 @@ unit_check_str(const char *got, const char *want, const char *what, const char *
 
 	if (!ok)
 		printf("FAIL %s:%d: %s is \"%s\", want \"%s\"\n", file, line, what, got ? got : "(null)",
-			   want);
+		       want);
 	return record(ok);
 }
 

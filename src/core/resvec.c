@@ -123,8 +123,8 @@ writer_finish(rv_writer *w, uint8_t **out, size_t *outlen)
 	*outlen = (size_t) (w->p - w->rv);
 }
 
-static size_t
-encoded_len(const uint8_t *rv)
+size_t
+fs_rv_size(const uint8_t *rv)
 {
 	fs_rv_iter it;
 	fs_rv_item item;
@@ -673,6 +673,49 @@ fs_rv_format(fs_sb *sb, const uint8_t *rv)
 	}
 }
 
+/*
+ * Walk two vectors together in name order, like a merge join: each step yields the next name
+ * with its entry on the left, on the right, or on both sides (NULL where absent).
+ */
+typedef struct rv_merge
+{
+	fs_rv_iter ia, ib;
+	fs_rv_item x, y;
+	bool hx, hy;
+} rv_merge;
+
+static void
+merge_init(rv_merge *m, const uint8_t *a, const uint8_t *b)
+{
+	fs_rv_iter_init(&m->ia, a);
+	fs_rv_iter_init(&m->ib, b);
+	m->hx = fs_rv_next(&m->ia, &m->x);
+	m->hy = fs_rv_next(&m->ib, &m->y);
+}
+
+static bool
+merge_next(rv_merge *m, fs_rv_item *x, fs_rv_item *y, bool *hx, bool *hy)
+{
+	int c;
+
+	if (!m->hx && !m->hy)
+		return false;
+	c = !m->hx ? 1 : !m->hy ? -1 : name_cmp(m->x.name, m->x.namelen, m->y.name, m->y.namelen);
+	*hx = c <= 0;
+	*hy = c >= 0;
+	if (*hx)
+	{
+		*x = m->x;
+		m->hx = fs_rv_next(&m->ia, &m->x);
+	}
+	if (*hy)
+	{
+		*y = m->y;
+		m->hy = fs_rv_next(&m->ib, &m->y);
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------- arithmetic */
 
 static fs_status
@@ -705,43 +748,32 @@ fs_status
 fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *alloc,
           size_t reserve, uint8_t **out, size_t *outlen, fs_error *err)
 {
-	fs_rv_iter ia, ib;
+	rv_merge m;
 	fs_rv_item x, y;
 	bool hx, hy;
 	rv_writer w;
 
-	writer_init(&w, alloc, reserve, encoded_len(a) + encoded_len(b));
-	fs_rv_iter_init(&ia, a);
-	fs_rv_iter_init(&ib, b);
-	hx = fs_rv_next(&ia, &x);
-	hy = fs_rv_next(&ib, &y);
-	while (hx || hy)
+	writer_init(&w, alloc, reserve, fs_rv_size(a) + fs_rv_size(b));
+	merge_init(&m, a, b);
+	while (merge_next(&m, &x, &y, &hx, &hy))
 	{
-		int c = !hx ? 1 : !hy ? -1 : name_cmp(x.name, x.namelen, y.name, y.namelen);
+		fs_status st = FS_OK;
+		double r;
 
-		if (c < 0)
-		{
+		if (!hy)
 			writer_put(&w, x.name, x.namelen, x.kind, x.amount);
-			hx = fs_rv_next(&ia, &x);
-		}
-		else if (c > 0)
-		{
+		else if (!hx)
 			writer_put(&w, y.name, y.namelen, y.kind, sign * y.amount);
-			hy = fs_rv_next(&ib, &y);
-		}
+		else if (x.kind != y.kind)
+			st = kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y);
+		else if (!isfinite(r = x.amount + sign * y.amount))
+			st = overflow(err, &x);
 		else
-		{
-			double r = x.amount + sign * y.amount;
-
-			if (x.kind != y.kind || !isfinite(r))
-			{
-				alloc->release(alloc->ctx, w.base);
-				return x.kind != y.kind ? kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y)
-				                        : overflow(err, &x);
-			}
 			writer_put(&w, x.name, x.namelen, x.kind, r);
-			hx = fs_rv_next(&ia, &x);
-			hy = fs_rv_next(&ib, &y);
+		if (st != FS_OK)
+		{
+			alloc->release(alloc->ctx, w.base);
+			return st;
 		}
 	}
 	writer_finish(&w, out, outlen);
@@ -814,7 +846,7 @@ fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *al
 		fs_error_detail(err, "A resource vector was divided by 0.");
 		return FS_ERR_DIVZERO;
 	}
-	writer_init(&w, alloc, reserve, encoded_len(v));
+	writer_init(&w, alloc, reserve, fs_rv_size(v));
 	fs_rv_iter_init(&it, v);
 	while (fs_rv_next(&it, &x))
 	{
@@ -860,40 +892,18 @@ fs_rv_cmp(const uint8_t *a, const uint8_t *b)
 fs_status
 fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *err)
 {
-	fs_rv_iter ia, ib;
+	rv_merge m;
 	fs_rv_item x, y;
 	bool hx, hy;
 
 	*fits = true;
-	fs_rv_iter_init(&ia, a);
-	fs_rv_iter_init(&ib, b);
-	hx = fs_rv_next(&ia, &x);
-	hy = fs_rv_next(&ib, &y);
-	while (hx || hy)
+	merge_init(&m, a, b);
+	while (merge_next(&m, &x, &y, &hx, &hy))
 	{
-		int c = !hx ? 1 : !hy ? -1 : name_cmp(x.name, x.namelen, y.name, y.namelen);
-
-		if (c < 0)
-		{
-			if (x.amount > 0)
-				*fits = false;
-			hx = fs_rv_next(&ia, &x);
-		}
-		else if (c > 0)
-		{
-			if (y.amount < 0)
-				*fits = false;
-			hy = fs_rv_next(&ib, &y);
-		}
-		else
-		{
-			if (x.kind != y.kind)
-				return kind_mismatch(err, "compare", &x, &y);
-			if (x.amount > y.amount)
-				*fits = false;
-			hx = fs_rv_next(&ia, &x);
-			hy = fs_rv_next(&ib, &y);
-		}
+		if (hx && hy && x.kind != y.kind)
+			return kind_mismatch(err, "compare", &x, &y);
+		if ((hx ? x.amount : 0) > (hy ? y.amount : 0))
+			*fits = false;
 	}
 	return FS_OK;
 }
@@ -920,44 +930,29 @@ fs_status
 fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
                bool *found, fs_error *err)
 {
-	fs_rv_iter iv, it;
+	rv_merge m;
 	fs_rv_item x, y;
 	bool hx, hy;
 	double best = 0;
 
 	*found = false;
-	fs_rv_iter_init(&iv, v);
-	fs_rv_iter_init(&it, total);
-	hx = fs_rv_next(&iv, &x);
-	hy = fs_rv_next(&it, &y);
-	while (hx && hy)
+	merge_init(&m, v, total);
+	while (merge_next(&m, &x, &y, &hx, &hy))
 	{
-		int c = name_cmp(x.name, x.namelen, y.name, y.namelen);
+		double r;
 
-		if (c < 0)
-			hx = fs_rv_next(&iv, &x);
-		else if (c > 0)
-			hy = fs_rv_next(&it, &y);
-		else
+		if (!hx || !hy || y.amount <= 0)
+			continue;
+		if (x.kind != y.kind)
+			return kind_mismatch(err, "divide", &x, &y);
+		r = x.amount / y.amount;
+		if (!isfinite(r))
+			return overflow(err, &x);
+		if (!*found || r > best)
 		{
-			if (y.amount > 0)
-			{
-				double r;
-
-				if (x.kind != y.kind)
-					return kind_mismatch(err, "divide", &x, &y);
-				r = x.amount / y.amount;
-				if (!isfinite(r))
-					return overflow(err, &x);
-				if (!*found || r > best)
-				{
-					best = r;
-					*which = x;
-					*found = true;
-				}
-			}
-			hx = fs_rv_next(&iv, &x);
-			hy = fs_rv_next(&it, &y);
+			best = r;
+			*which = x;
+			*found = true;
 		}
 	}
 	*share = best;

@@ -46,6 +46,8 @@ const char *fs_kind_name(int kind);
 int fs_kind_from_name(const char *name);
 
 uint32_t fs_rv_count(const uint8_t *rv);
+/* Length in bytes of the encoded form. */
+size_t fs_rv_size(const uint8_t *rv);
 void fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv);
 bool fs_rv_next(fs_rv_iter *it, fs_rv_item *item);
 

@@ -25,18 +25,6 @@ fz_free(void *ctx, void *ptr)
 
 static const fs_allocator fz = {fz_alloc, fz_free, NULL};
 
-static size_t
-encoded_len(const uint8_t *rv)
-{
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	fs_rv_iter_init(&it, rv);
-	while (fs_rv_next(&it, &item))
-		;
-	return (size_t) (it.p - rv);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
@@ -54,7 +42,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* a failure must say why */
 		return 0;
 	}
-	if (len != encoded_len(rv))
+	if (len != fs_rv_size(rv))
 		abort();
 	fs_sb_init(&sb, &fz, 16);
 	fs_rv_format(&sb, rv);

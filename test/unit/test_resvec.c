@@ -76,18 +76,6 @@ parse(const char *in)
 	return rv;
 }
 
-static size_t
-rv_len(const uint8_t *rv)
-{
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	fs_rv_iter_init(&it, rv);
-	while (fs_rv_next(&it, &item))
-		;
-	return (size_t) (it.p - rv);
-}
-
 static char *
 text_of(const uint8_t *rv)
 {
@@ -110,7 +98,7 @@ check_op(const char *a, const char *b, double sign, const char *want)
 		char *t = text_of(r);
 
 		CHECK_STR(t, want);
-		CHECK(len == rv_len(r));
+		CHECK(len == fs_rv_size(r));
 		free(t);
 		free(r);
 	}
@@ -251,7 +239,7 @@ test_arithmetic(void)
 	{
 		uint8_t *z = parse("x=0,m=-4gb");
 
-		CHECK(len == rv_len(z) && memcmp(r, z, len) == 0);
+		CHECK(len == fs_rv_size(z) && memcmp(r, z, len) == 0);
 		free(z);
 		free(r);
 	}
@@ -316,20 +304,20 @@ test_inplace_and_order(void)
 	uint8_t *w = parse("a=2,c=1");
 	uint8_t *k = parse("a=2,b=1");
 	uint8_t *big = parse("a=1e308,b=0gb");
-	size_t sl = rv_len(s);
+	size_t sl = fs_rv_size(s);
 	fs_error err;
 	char *t;
 
-	CHECK(fs_rv_add_inplace(s, sl, v, rv_len(v), &err) == 1);
+	CHECK(fs_rv_add_inplace(s, sl, v, fs_rv_size(v), &err) == 1);
 	t = text_of(s);
 	CHECK_STR(t, "a=3,b=3gb");
 	free(t);
-	CHECK(fs_rv_add_inplace(s, sl, w, rv_len(w), &err) == 0);
-	CHECK(fs_rv_add_inplace(s, sl, k, rv_len(k), &err) == 0);
+	CHECK(fs_rv_add_inplace(s, sl, w, fs_rv_size(w), &err) == 0);
+	CHECK(fs_rv_add_inplace(s, sl, k, fs_rv_size(k), &err) == 0);
 	t = text_of(s);
 	CHECK_STR(t, "a=3,b=3gb");
 	free(t);
-	CHECK(fs_rv_add_inplace(big, rv_len(big), big, rv_len(big), &err) == -1);
+	CHECK(fs_rv_add_inplace(big, fs_rv_size(big), big, fs_rv_size(big), &err) == -1);
 
 	/* the order is total and consistent with equality */
 	CHECK(fs_rv_cmp(s, s) == 0);

@@ -5,16 +5,16 @@ EXTENSION   = fairsched
 EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
-CORE_OBJS   = src/core/fs_core.o src/core/resvec.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o src/pg/sharepath.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec
+SQL_MODULES = fairsched resvec sharepath
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel
+REGRESS      = extension resvec resvec_parallel sharepath
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg
@@ -51,7 +51,7 @@ bench:
 	@scripts/bench.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
-UNIT_SRCS = test/unit/unit_main.c test/unit/test_resvec.c
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_resvec.c test/unit/test_sharepath.c
 CORE_SRCS = $(CORE_OBJS:.o=.c)
 UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
 
@@ -63,7 +63,7 @@ unit: build/unit_tests
 	build/unit_tests
 
 # libFuzzer harnesses, one per core parser
-FUZZ_TARGETS = resvec
+FUZZ_TARGETS = resvec sharepath
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core
 
 build/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS) $(wildcard src/core/*.h)

@@ -57,3 +57,12 @@ fs_pg_raise(const fs_error *err)
 	                err->hint[0] ? errhint("%s", err->hint) : 0));
 	pg_unreachable();
 }
+
+struct varlena *
+fs_pg_varlena(uint8_t *base, size_t len)
+{
+	struct varlena *v = (struct varlena *) base;
+
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return v;
+}

@@ -22,16 +22,6 @@
 #define RV_LEN(v)           VARSIZE_ANY_EXHDR(v)
 #define PG_GETARG_RESVEC(n) PG_GETARG_VARLENA_PP(n)
 
-/* Turn core output (VARHDRSZ reserved bytes, then the encoded form) into a varlena. */
-static struct varlena *
-rv_finish(uint8_t *base, size_t len)
-{
-	struct varlena *v = (struct varlena *) base;
-
-	SET_VARSIZE(v, VARHDRSZ + len);
-	return v;
-}
-
 static struct varlena *
 rv_parse_text(const char *s, size_t len)
 {
@@ -40,7 +30,7 @@ rv_parse_text(const char *s, size_t len)
 	size_t outlen;
 
 	fs_pg_check(fs_rv_parse(s, len, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
-	return rv_finish(out, outlen);
+	return fs_pg_varlena(out, outlen);
 }
 
 static struct varlena *
@@ -51,7 +41,7 @@ rv_build(fs_rv_item *items, size_t n, fs_status bad)
 	size_t outlen;
 
 	fs_pg_check(fs_rv_build(items, n, bad, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
-	return rv_finish(out, outlen);
+	return fs_pg_varlena(out, outlen);
 }
 
 PG_FUNCTION_INFO_V1(resvec_in);
@@ -131,7 +121,7 @@ rv_decode_binary(StringInfo buf)
 		    fs_rv_build(items, count, FS_ERR_BINARY, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err),
 		    &err);
 		pfree(items);
-		return rv_finish(out, outlen);
+		return fs_pg_varlena(out, outlen);
 	}
 }
 
@@ -196,7 +186,7 @@ rv_add_datum(struct varlena *a, struct varlena *b, double sign)
 
 	fs_pg_check(
 	    fs_rv_add(RV_DATA(a), RV_DATA(b), sign, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
-	return PointerGetDatum(rv_finish(out, outlen));
+	return PointerGetDatum(fs_pg_varlena(out, outlen));
 }
 
 PG_FUNCTION_INFO_V1(resvec_add);
@@ -222,7 +212,7 @@ rv_scale_datum(struct varlena *v, double factor, bool divide)
 
 	fs_pg_check(
 	    fs_rv_scale(RV_DATA(v), factor, divide, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
-	return PointerGetDatum(rv_finish(out, outlen));
+	return PointerGetDatum(fs_pg_varlena(out, outlen));
 }
 
 PG_FUNCTION_INFO_V1(resvec_mul);

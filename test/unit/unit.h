@@ -25,5 +25,6 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 uint64_t unit_rand(uint64_t *state);
 
 void test_resvec(void);
+void test_sharepath(void);
 
 #endif

@@ -86,6 +86,7 @@ int
 main(void)
 {
 	test_resvec();
+	test_sharepath();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

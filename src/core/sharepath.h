@@ -1,0 +1,69 @@
+/*
+ * sharepath.h: a node's path in a share tree (physics."alice.smith@example.org"): parsing,
+ * canonical text, the encoded form and path algebra.
+ *
+ * Encoded form (no alignment assumed): uint16 label count, then per label uint8 length (1..255)
+ * and the label bytes, root first. The root is the path with no labels. The form is canonical,
+ * so equal paths have equal bytes.
+ */
+#ifndef FS_SHAREPATH_H
+#define FS_SHAREPATH_H
+
+#include "fs_core.h"
+
+#include <stdbool.h>
+
+#define FS_SP_LABEL_MAX 255
+#define FS_SP_DEPTH_MAX 1024
+
+typedef struct fs_sp_iter
+{
+	const uint8_t *p;
+	uint32_t left;
+} fs_sp_iter;
+
+uint32_t fs_sp_nlevel(const uint8_t *sp);
+size_t fs_sp_size(const uint8_t *sp);
+void fs_sp_iter_init(fs_sp_iter *it, const uint8_t *sp);
+bool fs_sp_next(fs_sp_iter *it, const char **label, size_t *len);
+
+/* Parse text; every syntax error names the 1-based character position. */
+fs_status fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
+                      uint8_t **out, size_t *outlen, fs_error *err);
+
+/* Canonical text: labels quoted only when they need it. */
+void fs_sp_format(fs_sb *sb, const uint8_t *sp);
+void fs_sp_format_label(fs_sb *sb, const char *label, size_t len);
+
+/* Pre-order: label by label in byte order, a path directly before its descendants. */
+int fs_sp_cmp(const uint8_t *a, const uint8_t *b);
+
+/* true if a is an ancestor of b or equal to it. */
+bool fs_sp_is_ancestor(const uint8_t *a, const uint8_t *b);
+
+/* Number of leading labels a and b share (the depth of their lowest common ancestor). */
+uint32_t fs_sp_common(const uint8_t *a, const uint8_t *b);
+
+/* Labels [start, start + count) of sp as a new path (the caller checks the range). */
+void fs_sp_slice(const uint8_t *sp, uint32_t start, uint32_t count, const fs_allocator *a,
+                 size_t reserve, uint8_t **out, size_t *outlen);
+
+/*
+ * subpath with ltree's conventions: a negative offset counts from the end; a NULL length
+ * (has_len false) runs to the end; a negative length leaves that many labels off the end.
+ */
+fs_status fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t len,
+                        const fs_allocator *a, size_t reserve, uint8_t **out, size_t *outlen,
+                        fs_error *err);
+
+/* Build a path from labels (each 1..255 bytes, at most 1024 of them). */
+fs_status fs_sp_from_labels(const char *const *labels, const size_t *lens, size_t n,
+                            const fs_allocator *a, size_t reserve, uint8_t **out, size_t *outlen,
+                            fs_error *err);
+
+/* a || b, where b is a path or (when label != NULL) a single label. */
+fs_status fs_sp_concat(const uint8_t *a, const uint8_t *b, const char *label, size_t labellen,
+                       const fs_allocator *alloc, size_t reserve, uint8_t **out, size_t *outlen,
+                       fs_error *err);
+
+#endif

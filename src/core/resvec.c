@@ -251,6 +251,45 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 	return FS_OK;
 }
 
+fs_status
+fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err)
+{
+	const uint8_t *p = data + sizeof(uint32_t);
+	const uint8_t *end = data + len;
+	fs_rv_item prev = {NULL, 0, 0, 0, 0};
+	uint32_t count, i;
+
+	if (len < sizeof(uint32_t))
+		return fs_fail(err, bad, "resource vector is truncated");
+	count = fs_rv_count(data);
+	for (i = 0; i < count; i++)
+	{
+		fs_rv_item it;
+		fs_status st;
+
+		if (end - p < 2 || (size_t) (end - p) < ENTRY_OVERHEAD + p[1])
+			return fs_fail(err, bad, "resource vector is truncated at entry %u of %u", i + 1,
+			               count);
+		it.kind = p[0];
+		it.namelen = p[1];
+		it.name = (const char *) p + 2;
+		memcpy(&it.amount, p + 2 + it.namelen, sizeof(double));
+		it.pos = 0;
+		st = check_item(&it, bad, err);
+		if (st != FS_OK)
+			return st;
+		if (it.amount == 0 && signbit(it.amount))
+			return fs_fail(err, bad, "resource vector holds a negative zero");
+		if (i > 0 && item_cmp(&prev, &it) >= 0)
+			return fs_fail(err, bad, "resource vector entries are not in canonical order");
+		prev = it;
+		p += ENTRY_OVERHEAD + it.namelen;
+	}
+	if (p != end)
+		return fs_fail(err, bad, "resource vector has %zu trailing bytes", (size_t) (end - p));
+	return FS_OK;
+}
+
 static bool
 ieq(const char *s, size_t len, const char *word)
 {

@@ -59,6 +59,9 @@ bool fs_rv_next(fs_rv_iter *it, fs_rv_item *item);
 fs_status fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a,
                       size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
+/* Check untrusted encoded bytes: bounds, names, kinds, finite amounts, names strictly ascending. */
+fs_status fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err);
+
 /* Parse text input (the full grammar of SPEC section 1). */
 fs_status fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
                       uint8_t **out, size_t *outlen, fs_error *err);

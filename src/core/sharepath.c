@@ -255,6 +255,51 @@ fs_sp_format(fs_sb *sb, const uint8_t *sp)
 	}
 }
 
+void
+fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap)
+{
+	fs_sp_iter it;
+	const char *l;
+	size_t n, i, used = 0;
+	bool cut = false;
+
+	fs_sp_iter_init(&it, sp);
+	while (!cut && fs_sp_next(&it, &l, &n))
+	{
+		bool plain = true;
+		size_t need;
+
+		for (i = 0; i < n; i++)
+			plain = plain && is_plain((unsigned char) l[i]);
+		need = (used > 0) + n + (plain ? 0 : 2);
+		for (i = 0; i < n && !plain; i++)
+			need += l[i] == '"';
+		if (used + need + 4 > cap)
+		{
+			cut = true;
+			break;
+		}
+		if (used > 0)
+			buf[used++] = '.';
+		if (!plain)
+			buf[used++] = '"';
+		for (i = 0; i < n; i++)
+		{
+			if (l[i] == '"')
+				buf[used++] = '"';
+			buf[used++] = l[i];
+		}
+		if (!plain)
+			buf[used++] = '"';
+	}
+	if (cut && cap >= 4)
+	{
+		memcpy(buf + used, "...", 3);
+		used += 3;
+	}
+	buf[used] = '\0';
+}
+
 int
 fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 {

@@ -34,6 +34,8 @@ fs_status fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_
 /* Canonical text: labels quoted only when they need it. */
 void fs_sp_format(fs_sb *sb, const uint8_t *sp);
 void fs_sp_format_label(fs_sb *sb, const char *label, size_t len);
+/* The canonical text cut to fit buf (cap bytes, ending in "..." when cut), for messages. */
+void fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap);
 
 /* Pre-order: label by label in byte order, a path directly before its descendants. */
 int fs_sp_cmp(const uint8_t *a, const uint8_t *b);

@@ -26,5 +26,6 @@ uint64_t unit_rand(uint64_t *state);
 
 void test_resvec(void);
 void test_sharepath(void);
+void test_sharetree(void);
 
 #endif

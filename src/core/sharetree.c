@@ -1,0 +1,1221 @@
+/*
+ * sharetree.c: share and pool trees. Rows are merged into nodes found through an open-addressing
+ * hash on the path (O(1) per row when the node exists); missing ancestors are created on the way.
+ * fs_tree_prepare sorts the nodes into pre-order (O(n log n)) and rolls usage up (O(n)).
+ * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 8 bytes of hash slots.
+ */
+#include "sharetree.h"
+
+#include "resvec.h"
+#include "sharepath.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLAT_VERSION 1
+#define FLAT_HEADER  8 /* version, kind, 2 reserved bytes, uint32 node count */
+#define ARENA_CHUNK  65536
+
+typedef struct arena_chunk
+{
+	struct arena_chunk *next;
+	size_t used;
+	size_t cap;
+	/* data follows */
+} arena_chunk;
+
+struct fs_tree
+{
+	fs_allocator a;
+	fs_tree_kind kind;
+	fs_tnode *nodes;
+	uint32_t n;
+	uint32_t cap;
+	uint32_t *slots; /* node index + 1; 0 is empty */
+	uint32_t nslots; /* a power of two, at least twice n */
+	arena_chunk *arena;
+	size_t arena_bytes;
+	/* derived by fs_tree_prepare, valid while `prepared` */
+	bool prepared;
+	uint32_t *order;    /* pre-order position -> node index */
+	uint32_t *position; /* node index -> pre-order position */
+	uint8_t *leaf;      /* by position */
+	double *total;      /* by position */
+	uint8_t **total_vec[2];
+};
+
+/* ---------------------------------------------------------------- memory */
+
+static void *
+t_alloc(fs_tree *t, size_t size)
+{
+	return t->a.alloc(t->a.ctx, size);
+}
+
+static void
+t_free(fs_tree *t, void *p)
+{
+	if (p)
+		t->a.release(t->a.ctx, p);
+}
+
+static uint8_t *
+arena_copy(fs_tree *t, const uint8_t *src, size_t len)
+{
+	arena_chunk *c = t->arena;
+	uint8_t *dst;
+
+	if (c == NULL || c->cap - c->used < len)
+	{
+		size_t cap = len > ARENA_CHUNK ? len : ARENA_CHUNK;
+
+		c = t_alloc(t, sizeof(arena_chunk) + cap);
+		c->next = t->arena;
+		c->used = 0;
+		c->cap = cap;
+		t->arena = c;
+		t->arena_bytes += sizeof(arena_chunk) + cap;
+	}
+	dst = (uint8_t *) (c + 1) + c->used;
+	memcpy(dst, src, len);
+	c->used += len;
+	return dst;
+}
+
+static void
+unprepare(fs_tree *t)
+{
+	uint32_t i;
+	int w;
+
+	if (!t->prepared)
+		return;
+	for (w = 0; w < 2; w++)
+	{
+		if (t->total_vec[w])
+		{
+			for (i = 0; i < t->n; i++)
+				t_free(t, t->total_vec[w][i]);
+			t_free(t, t->total_vec[w]);
+			t->total_vec[w] = NULL;
+		}
+	}
+	t_free(t, t->order);
+	t_free(t, t->position);
+	t_free(t, t->leaf);
+	t_free(t, t->total);
+	t->order = t->position = NULL;
+	t->leaf = NULL;
+	t->total = NULL;
+	t->prepared = false;
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+/* FNV-1a over the label bytes; the label bytes alone identify a path (they hold the lengths). */
+static uint32_t
+key_hash(const uint8_t *key, size_t len)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ key[i]) * 16777619u;
+	return h;
+}
+
+static int64_t
+lookup(const fs_tree *t, const uint8_t *key, size_t len, uint32_t h)
+{
+	uint32_t mask = t->nslots - 1;
+	uint32_t s = h & mask;
+
+	for (;;)
+	{
+		uint32_t v = t->slots[s];
+		const fs_tnode *nd;
+
+		if (v == 0)
+			return -1;
+		nd = &t->nodes[v - 1];
+		if (nd->hash == h && nd->pathlen - 2 == len && memcmp(nd->path + 2, key, len) == 0)
+			return v - 1;
+		s = (s + 1) & mask;
+	}
+}
+
+static void
+slots_insert(uint32_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
+{
+	uint32_t s = h & (nslots - 1);
+
+	while (slots[s] != 0)
+		s = (s + 1) & (nslots - 1);
+	slots[s] = idx + 1;
+}
+
+static void
+grow(fs_tree *t)
+{
+	if (t->n == t->cap)
+	{
+		uint32_t cap = t->cap * 2;
+		fs_tnode *nodes = t_alloc(t, sizeof(fs_tnode) * cap);
+
+		memcpy(nodes, t->nodes, sizeof(fs_tnode) * t->n);
+		t_free(t, t->nodes);
+		t->nodes = nodes;
+		t->cap = cap;
+	}
+	if ((size_t) (t->n + 1) * 2 > t->nslots)
+	{
+		uint32_t nslots = t->nslots * 2;
+		uint32_t *slots = t_alloc(t, sizeof(uint32_t) * nslots);
+		uint32_t i;
+
+		memset(slots, 0, sizeof(uint32_t) * nslots);
+		for (i = 0; i < t->n; i++)
+			slots_insert(slots, nslots, t->nodes[i].hash, i);
+		t_free(t, t->slots);
+		t->slots = slots;
+		t->nslots = nslots;
+	}
+}
+
+static uint32_t
+new_node(fs_tree *t, const uint8_t *path, size_t pathlen, uint32_t h, int32_t parent)
+{
+	fs_tnode *nd;
+
+	grow(t);
+	nd = &t->nodes[t->n];
+	memset(nd, 0, sizeof(*nd));
+	nd->path = arena_copy(t, path, pathlen);
+	nd->pathlen = (uint32_t) pathlen;
+	nd->hash = h;
+	nd->parent = parent;
+	slots_insert(t->slots, t->nslots, h, t->n);
+	return t->n++;
+}
+
+/* The node for `path`, created with its missing ancestors. */
+static uint32_t
+find_or_create(fs_tree *t, const uint8_t *path)
+{
+	uint32_t ends[FS_SP_DEPTH_MAX + 1];
+	uint32_t n = fs_sp_nlevel(path);
+	uint32_t k, i;
+	size_t off = 2;
+	int64_t found;
+	uint8_t header[2];
+
+	ends[0] = 2;
+	for (i = 1; i <= n; i++)
+	{
+		off += 1 + path[off];
+		ends[i] = (uint32_t) off;
+	}
+	found = lookup(t, path + 2, ends[n] - 2, key_hash(path + 2, ends[n] - 2));
+	if (found >= 0)
+		return (uint32_t) found;
+	/* the deepest ancestor that exists (the root always does) */
+	for (k = n; k-- > 0;)
+	{
+		found = lookup(t, path + 2, ends[k] - 2, key_hash(path + 2, ends[k] - 2));
+		if (found >= 0)
+			break;
+	}
+	for (i = k + 1; i <= n; i++)
+	{
+		uint16_t c = (uint16_t) i;
+		uint8_t *p;
+		size_t len = ends[i];
+
+		/* the prefix path of i labels: a new count, then the first i labels' bytes */
+		memcpy(header, &c, 2);
+		p = t_alloc(t, len);
+		memcpy(p, header, 2);
+		memcpy(p + 2, path + 2, len - 2);
+		found = new_node(t, p, len, key_hash(p + 2, len - 2), (int32_t) found);
+		t_free(t, p);
+	}
+	return (uint32_t) found;
+}
+
+fs_tree *
+fs_tree_new(const fs_allocator *a, fs_tree_kind kind)
+{
+	fs_tree *t = a->alloc(a->ctx, sizeof(fs_tree));
+	static const uint8_t root[2] = {0, 0};
+
+	memset(t, 0, sizeof(*t));
+	t->a = *a;
+	t->kind = kind;
+	t->cap = 16;
+	t->nodes = t_alloc(t, sizeof(fs_tnode) * t->cap);
+	t->nslots = 32;
+	t->slots = t_alloc(t, sizeof(uint32_t) * t->nslots);
+	memset(t->slots, 0, sizeof(uint32_t) * t->nslots);
+	new_node(t, root, 2, key_hash(root + 2, 0), -1);
+	return t;
+}
+
+void
+fs_tree_free(fs_tree *t)
+{
+	uint32_t i;
+	arena_chunk *c = t->arena;
+
+	unprepare(t);
+	for (i = 0; i < t->n; i++)
+	{
+		t_free(t, t->nodes[i].usage_vec);
+		t_free(t, t->nodes[i].demand_vec);
+	}
+	while (c)
+	{
+		arena_chunk *next = c->next;
+
+		t_free(t, c);
+		c = next;
+	}
+	t_free(t, t->nodes);
+	t_free(t, t->slots);
+	t->a.release(t->a.ctx, t);
+}
+
+fs_tree_kind
+fs_tree_get_kind(const fs_tree *t)
+{
+	return t->kind;
+}
+
+size_t
+fs_tree_memory(const fs_tree *t)
+{
+	return sizeof(fs_tree) + sizeof(fs_tnode) * t->cap + sizeof(uint32_t) * t->nslots +
+	       t->arena_bytes;
+}
+
+/* ---------------------------------------------------------------- merging rows */
+
+static void
+path_text(const uint8_t *path, char *buf, size_t cap)
+{
+	fs_sp_format_buf(path, buf, cap);
+}
+
+static fs_status
+bad_number(fs_error *err, const uint8_t *path, const char *what, double v)
+{
+	char p[200];
+
+	path_text(path, p, sizeof(p));
+	if (!isfinite(v))
+		fs_fail(err, FS_ERR_RANGE, "%s of node \"%s\" is not finite", what, p);
+	else
+		fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" is negative: %g", what, p, v);
+	fs_error_hint(err, "Shares, weights, ratios and usage must be finite and not negative.");
+	return err->status;
+}
+
+static fs_status
+conflict(fs_error *err, const uint8_t *path, const char *what, const char *old, const char *new)
+{
+	char p[200];
+
+	path_text(path, p, sizeof(p));
+	fs_fail(err, FS_ERR_VALUE, "conflicting %s for node \"%s\": %s and %s", what, p, old, new);
+	fs_error_hint(err, "Give each node's %s once, or the same value on every row.", what);
+	return FS_ERR_VALUE;
+}
+
+static fs_status
+merge_value(fs_tnode *nd, uint32_t flag, double *slot, double v, const char *what, fs_error *err)
+{
+	char a[FS_DOUBLE_BUFLEN], b[FS_DOUBLE_BUFLEN];
+
+	if ((nd->flags & flag) && *slot != v)
+	{
+		fs_format_double(*slot, a);
+		fs_format_double(v, b);
+		return conflict(err, nd->path, what, a, b);
+	}
+	nd->flags |= flag;
+	*slot = v;
+	return FS_OK;
+}
+
+static fs_status
+add_vec(fs_tree *t, uint8_t **slot, const uint8_t *v, const char *what, const uint8_t *path,
+        fs_error *err)
+{
+	uint8_t *sum;
+	size_t len;
+	fs_status st;
+
+	if (v == NULL)
+		return FS_OK;
+	if (*slot == NULL)
+	{
+		*slot = t_alloc(t, fs_rv_size(v));
+		memcpy(*slot, v, fs_rv_size(v));
+		return FS_OK;
+	}
+	st = fs_rv_add(*slot, v, 1, &t->a, 0, &sum, &len, err);
+	if (st != FS_OK)
+	{
+		char p[200];
+		char moved[FS_MSG_LEN];
+
+		path_text(path, p, sizeof(p));
+		memcpy(moved, err->message, sizeof(moved));
+		fs_fail(err, st, "%s (in the %s of node \"%s\")", moved, what, p);
+		return st;
+	}
+	t_free(t, *slot);
+	*slot = sum;
+	return FS_OK;
+}
+
+static bool
+vec_negative(const uint8_t *v, const char **name, size_t *namelen)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	if (v == NULL)
+		return false;
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &item))
+	{
+		if (item.amount < 0)
+		{
+			*name = item.name;
+			*namelen = item.namelen;
+			return true;
+		}
+	}
+	return false;
+}
+
+static fs_status
+check_row(const fs_tree *t, const fs_tree_row *r, fs_error *err)
+{
+	const char *name;
+	size_t namelen;
+	int w;
+
+	if (!isfinite(r->usage) || r->usage < 0)
+		return bad_number(err, r->path, "usage", r->usage);
+	if (r->has_shares && (!isfinite(r->shares) || r->shares < 0))
+		return bad_number(err, r->path, t->kind == FS_TREE_POOL ? "weight" : "shares", r->shares);
+	if (r->has_min && (!isfinite(r->min_share) || r->min_share < 0))
+		return bad_number(err, r->path, "min_share_ratio", r->min_share);
+	if (r->has_max && (!isfinite(r->max_share) || r->max_share < 0))
+		return bad_number(err, r->path, "max_share_ratio", r->max_share);
+	for (w = 0; w < 2; w++)
+	{
+		if (vec_negative(w ? r->demand_vec : r->usage_vec, &name, &namelen))
+		{
+			char p[200];
+
+			path_text(r->path, p, sizeof(p));
+			fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" has a negative amount of \"%.*s\"",
+			        w ? "demand" : "usage", p, (int) namelen, name);
+			fs_error_hint(err, "Usage and demand vectors must not be negative.");
+			return FS_ERR_VALUE;
+		}
+	}
+	return FS_OK;
+}
+
+fs_status
+fs_tree_add(fs_tree *t, const fs_tree_row *r, fs_error *err)
+{
+	fs_tnode *nd;
+	uint32_t idx;
+	fs_status st = check_row(t, r, err);
+
+	if (st != FS_OK)
+		return st;
+	unprepare(t);
+	idx = find_or_create(t, r->path); /* may move t->nodes: read it only afterwards */
+	nd = &t->nodes[idx];
+	if (r->usage != 0)
+	{
+		double u = nd->usage + r->usage;
+
+		if (!isfinite(u))
+		{
+			char p[200];
+
+			path_text(r->path, p, sizeof(p));
+			fs_fail(err, FS_ERR_RANGE, "value out of range: usage of node \"%s\" overflows", p);
+			return FS_ERR_RANGE;
+		}
+		nd->usage = u;
+	}
+	if (r->from_parent)
+	{
+		if ((nd->flags & FS_TN_DECLARED) && !(nd->flags & FS_TN_PARENT))
+		{
+			char a[FS_DOUBLE_BUFLEN];
+
+			fs_format_double(nd->shares, a);
+			return conflict(err, nd->path, "shares", a, "parent");
+		}
+		nd->flags |= FS_TN_DECLARED | FS_TN_PARENT;
+		nd->shares = 0;
+	}
+	else if (r->has_shares)
+	{
+		if (nd->flags & FS_TN_PARENT)
+		{
+			char b[FS_DOUBLE_BUFLEN];
+
+			fs_format_double(r->shares, b);
+			return conflict(err, nd->path, "shares", "parent", b);
+		}
+		st = merge_value(nd, FS_TN_DECLARED, &nd->shares, r->shares,
+		                 t->kind == FS_TREE_POOL ? "weight" : "shares", err);
+	}
+	if (st == FS_OK && r->has_min)
+		st = merge_value(nd, FS_TN_HAS_MIN, &nd->min_share, r->min_share, "min_share_ratio", err);
+	if (st == FS_OK && r->has_max)
+		st = merge_value(nd, FS_TN_HAS_MAX, &nd->max_share, r->max_share, "max_share_ratio", err);
+	if (st == FS_OK)
+		st = add_vec(t, &nd->usage_vec, r->usage_vec, "usage", nd->path, err);
+	if (st == FS_OK)
+		st = add_vec(t, &nd->demand_vec, r->demand_vec, "demand", nd->path, err);
+	return st;
+}
+
+static void
+node_row(const fs_tnode *nd, fs_tree_row *r)
+{
+	r->path = nd->path;
+	r->from_parent = (nd->flags & FS_TN_PARENT) != 0;
+	r->has_shares = (nd->flags & FS_TN_DECLARED) && !r->from_parent;
+	r->shares = nd->shares;
+	r->usage = nd->usage;
+	r->has_min = (nd->flags & FS_TN_HAS_MIN) != 0;
+	r->min_share = nd->min_share;
+	r->has_max = (nd->flags & FS_TN_HAS_MAX) != 0;
+	r->max_share = nd->max_share;
+	r->usage_vec = nd->usage_vec;
+	r->demand_vec = nd->demand_vec;
+}
+
+static const char *
+kind_name(fs_tree_kind k)
+{
+	return k == FS_TREE_POOL ? "pool tree" : "share tree";
+}
+
+fs_status
+fs_tree_merge(fs_tree *dst, const fs_tree *src, fs_error *err)
+{
+	uint32_t i;
+
+	if (dst->kind != src->kind)
+	{
+		fs_fail(err, FS_ERR_VALUE, "cannot merge a %s with a %s", kind_name(dst->kind),
+		        kind_name(src->kind));
+		fs_error_hint(err, "Merge trees built by the same aggregate (share_tree or pool_tree).");
+		return FS_ERR_VALUE;
+	}
+	/* in src's creation order, so that parents exist before their children */
+	for (i = 0; i < src->n; i++)
+	{
+		fs_tree_row r;
+		fs_status st;
+
+		node_row(&src->nodes[i], &r);
+		st = fs_tree_add(dst, &r, err);
+		if (st != FS_OK)
+			return st;
+	}
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- pre-order and rollups */
+
+static int
+node_ptr_cmp(const void *x, const void *y)
+{
+	const fs_tnode *a = *(const fs_tnode *const *) x;
+	const fs_tnode *b = *(const fs_tnode *const *) y;
+
+	return fs_sp_cmp(a->path, b->path);
+}
+
+fs_status
+fs_tree_prepare(fs_tree *t, fs_error *err)
+{
+	const fs_tnode **sorted;
+	uint32_t i;
+	int w;
+
+	if (t->prepared)
+		return FS_OK;
+	sorted = t_alloc(t, sizeof(fs_tnode *) * t->n);
+	for (i = 0; i < t->n; i++)
+		sorted[i] = &t->nodes[i];
+	qsort(sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp);
+	t->order = t_alloc(t, sizeof(uint32_t) * t->n);
+	t->position = t_alloc(t, sizeof(uint32_t) * t->n);
+	t->leaf = t_alloc(t, t->n);
+	t->total = t_alloc(t, sizeof(double) * t->n);
+	for (i = 0; i < t->n; i++)
+	{
+		uint32_t idx = (uint32_t) (sorted[i] - t->nodes);
+
+		t->order[i] = idx;
+		t->position[idx] = i;
+		t->leaf[i] = 1;
+		t->total[i] = t->nodes[idx].usage;
+	}
+	t_free(t, sorted);
+	/* children follow their parent in pre-order: add totals bottom-up in reverse */
+	for (i = t->n; i-- > 1;)
+	{
+		uint32_t pp = t->position[t->nodes[t->order[i]].parent];
+
+		t->total[pp] += t->total[i];
+		t->leaf[pp] = 0;
+		if (!isfinite(t->total[pp]))
+		{
+			char p[200];
+
+			path_text(t->nodes[t->order[pp]].path, p, sizeof(p));
+			fs_fail(err, FS_ERR_RANGE, "value out of range: total usage below \"%s\" overflows", p);
+			t->prepared = true;
+			unprepare(t);
+			return FS_ERR_RANGE;
+		}
+	}
+	t->prepared = true;
+	if (t->kind != FS_TREE_POOL)
+		return FS_OK;
+	for (w = 0; w < 2; w++)
+	{
+		static const uint8_t empty[4] = {0, 0, 0, 0};
+
+		t->total_vec[w] = t_alloc(t, sizeof(uint8_t *) * t->n);
+		for (i = 0; i < t->n; i++)
+		{
+			const uint8_t *own =
+			    w ? t->nodes[t->order[i]].demand_vec : t->nodes[t->order[i]].usage_vec;
+			size_t len = fs_rv_size(own ? own : empty);
+
+			t->total_vec[w][i] = t_alloc(t, len);
+			memcpy(t->total_vec[w][i], own ? own : empty, len);
+		}
+		for (i = t->n; i-- > 1;)
+		{
+			uint32_t pp = t->position[t->nodes[t->order[i]].parent];
+			uint8_t *sum;
+			size_t len;
+			fs_status st =
+			    fs_rv_add(t->total_vec[w][pp], t->total_vec[w][i], 1, &t->a, 0, &sum, &len, err);
+
+			if (st != FS_OK)
+			{
+				unprepare(t);
+				return st;
+			}
+			t_free(t, t->total_vec[w][pp]);
+			t->total_vec[w][pp] = sum;
+		}
+	}
+	return FS_OK;
+}
+
+uint32_t
+fs_tree_count(const fs_tree *t)
+{
+	return t->n;
+}
+
+const fs_tnode *
+fs_tree_node(const fs_tree *t, uint32_t i)
+{
+	return &t->nodes[t->order[i]];
+}
+
+uint32_t
+fs_tree_parent_pos(const fs_tree *t, uint32_t i)
+{
+	return t->position[t->nodes[t->order[i]].parent];
+}
+
+bool
+fs_tree_is_leaf(const fs_tree *t, uint32_t i)
+{
+	return t->leaf[i] != 0;
+}
+
+double
+fs_tree_total(const fs_tree *t, uint32_t i)
+{
+	return t->total[i];
+}
+
+const uint8_t *
+fs_tree_total_vec(const fs_tree *t, uint32_t i, bool demand)
+{
+	return t->total_vec[demand ? 1 : 0] ? t->total_vec[demand ? 1 : 0][i] : NULL;
+}
+
+/* ---------------------------------------------------------------- flat form */
+
+/*
+ * Flat form: uint8 version, uint8 kind, 2 zero bytes, uint32 node count, then the nodes in
+ * pre-order: the encoded sharepath, uint8 flags, float64 shares, float64 own usage and, in pool
+ * trees, float64 min and max share ratio and two uint32-length-prefixed resvecs (usage, demand;
+ * length 0 when absent). Numbers in native byte order; no alignment.
+ */
+static size_t
+vec_len(const uint8_t *v)
+{
+	return v ? fs_rv_size(v) : 0;
+}
+
+size_t
+fs_tree_flat_size(const fs_tree *t)
+{
+	size_t size = FLAT_HEADER;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+	{
+		const fs_tnode *nd = &t->nodes[i];
+
+		size += nd->pathlen + 1 + 2 * sizeof(double);
+		if (t->kind == FS_TREE_POOL)
+			size += 2 * sizeof(double) + 2 * sizeof(uint32_t) + vec_len(nd->usage_vec) +
+			        vec_len(nd->demand_vec);
+	}
+	return size;
+}
+
+static uint8_t *
+put(uint8_t *p, const void *v, size_t len)
+{
+	memcpy(p, v, len);
+	return p + len;
+}
+
+void
+fs_tree_flatten(const fs_tree *t, uint8_t *out)
+{
+	uint8_t *p = out;
+	uint32_t i;
+
+	*p++ = FLAT_VERSION;
+	*p++ = (uint8_t) t->kind;
+	*p++ = 0;
+	*p++ = 0;
+	p = put(p, &t->n, sizeof(uint32_t));
+	for (i = 0; i < t->n; i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+		uint8_t flags = (uint8_t) nd->flags;
+
+		p = put(p, nd->path, nd->pathlen);
+		*p++ = flags;
+		p = put(p, &nd->shares, sizeof(double));
+		p = put(p, &nd->usage, sizeof(double));
+		if (t->kind == FS_TREE_POOL)
+		{
+			int w;
+
+			p = put(p, &nd->min_share, sizeof(double));
+			p = put(p, &nd->max_share, sizeof(double));
+			for (w = 0; w < 2; w++)
+			{
+				const uint8_t *v = w ? nd->demand_vec : nd->usage_vec;
+				uint32_t len = (uint32_t) vec_len(v);
+
+				p = put(p, &len, sizeof(uint32_t));
+				if (len)
+					p = put(p, v, len);
+			}
+		}
+	}
+}
+
+typedef struct reader
+{
+	const uint8_t *p;
+	const uint8_t *end;
+} reader;
+
+static bool
+take(reader *r, void *dst, size_t len)
+{
+	if ((size_t) (r->end - r->p) < len)
+		return false;
+	memcpy(dst, r->p, len);
+	r->p += len;
+	return true;
+}
+
+/* A path from untrusted bytes: bounds, label lengths, depth. Returns its length or 0. */
+static size_t
+read_path(reader *r)
+{
+	uint16_t n;
+	size_t off = 2;
+	uint32_t i;
+
+	if (r->end - r->p < 2)
+		return 0;
+	memcpy(&n, r->p, 2);
+	if (n > FS_SP_DEPTH_MAX)
+		return 0;
+	for (i = 0; i < n; i++)
+	{
+		if ((size_t) (r->end - r->p) <= off || r->p[off] == 0 ||
+		    (size_t) (r->end - r->p) < off + 1 + r->p[off])
+			return 0;
+		off += 1 + r->p[off];
+	}
+	return off;
+}
+
+static fs_status
+corrupt(fs_error *err, const char *what, uint32_t node)
+{
+	fs_fail(err, FS_ERR_BINARY, "invalid binary value for type sharetree: %s", what);
+	fs_error_detail(err, "The problem is at node %u.", node + 1);
+	return FS_ERR_BINARY;
+}
+
+fs_status
+fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+                  fs_error *err)
+{
+	reader r = {data, data + len};
+	uint8_t head[4];
+	uint32_t n, i;
+	fs_tree *t;
+	const uint8_t *prev = NULL;
+
+	if (!take(&r, head, 4) || !take(&r, &n, 4))
+		return corrupt(err, "header is truncated", 0);
+	if (head[0] != FLAT_VERSION)
+	{
+		fs_fail(err, FS_ERR_BINARY, "unsupported format version %d for type sharetree", head[0]);
+		fs_error_hint(err, "This server reads version %d; send the value as text instead.",
+		              FLAT_VERSION);
+		return FS_ERR_BINARY;
+	}
+	if ((head[1] != FS_TREE_SHARE && head[1] != FS_TREE_POOL) || head[2] || head[3])
+		return corrupt(err, "unknown tree kind", 0);
+	if (n == 0 || n > len / 19)
+		return corrupt(err, "bad node count", 0);
+	t = fs_tree_new(a, (fs_tree_kind) head[1]);
+	for (i = 0; i < n; i++)
+	{
+		fs_tree_row row;
+		uint8_t flags;
+		const uint8_t *path = r.p;
+		size_t plen = read_path(&r);
+		uint8_t *vecs[2] = {NULL, NULL};
+		fs_status st = FS_OK;
+		int w;
+
+		if (plen == 0)
+			st = corrupt(err, "malformed path", i);
+		else if (i == 0 ? fs_sp_nlevel(path) != 0 : fs_sp_cmp(prev, path) >= 0)
+			st = corrupt(err, "nodes out of pre-order", i);
+		r.p += plen;
+		memset(&row, 0, sizeof(row));
+		row.path = path;
+		if (st == FS_OK &&
+		    (!take(&r, &flags, 1) || !take(&r, &row.shares, 8) || !take(&r, &row.usage, 8)))
+			st = corrupt(err, "value is truncated", i);
+		if (st == FS_OK && (flags & ~FS_TN_ALL))
+			st = corrupt(err, "unknown node flags", i);
+		if (st == FS_OK && t->kind == FS_TREE_POOL)
+		{
+			if (!take(&r, &row.min_share, 8) || !take(&r, &row.max_share, 8))
+				st = corrupt(err, "value is truncated", i);
+			for (w = 0; w < 2 && st == FS_OK; w++)
+			{
+				uint32_t vlen;
+
+				if (!take(&r, &vlen, 4) || (size_t) (r.end - r.p) < vlen)
+					st = corrupt(err, "value is truncated", i);
+				else if (vlen > 0)
+				{
+					st = fs_rv_validate(r.p, vlen, FS_ERR_BINARY, err);
+					vecs[w] = (uint8_t *) r.p;
+					r.p += vlen;
+				}
+			}
+		}
+		if (st == FS_OK && t->kind != FS_TREE_POOL && (flags & (FS_TN_HAS_MIN | FS_TN_HAS_MAX)))
+			st = corrupt(err, "pool flags in a share tree", i);
+		if (st == FS_OK)
+		{
+			row.from_parent = (flags & FS_TN_PARENT) != 0;
+			row.has_shares = (flags & FS_TN_DECLARED) && !row.from_parent;
+			row.has_min = (flags & FS_TN_HAS_MIN) != 0;
+			row.has_max = (flags & FS_TN_HAS_MAX) != 0;
+			row.usage_vec = vecs[0];
+			row.demand_vec = vecs[1];
+			if ((flags & FS_TN_PARENT) && !(flags & FS_TN_DECLARED))
+				st = corrupt(err, "inconsistent node flags", i);
+			else if (!row.has_shares && row.shares != 0)
+				st = corrupt(err, "shares given for an undeclared node", i);
+			else if (fs_tree_add(t, &row, err) != FS_OK)
+				st = err->status;
+		}
+		if (st != FS_OK)
+		{
+			fs_tree_free(t);
+			return st;
+		}
+		prev = path;
+	}
+	if (r.p != r.end)
+	{
+		fs_tree_free(t);
+		return corrupt(err, "trailing bytes after the last node", n - 1);
+	}
+	if (t->n != n)
+	{
+		fs_tree_free(t);
+		return corrupt(err, "a node's parent is missing", n - 1);
+	}
+	*out = t;
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- text form */
+
+static void
+format_optional(fs_sb *sb, bool stated, double v)
+{
+	if (stated)
+		fs_sb_append_double(sb, v);
+	else
+		fs_sb_append(sb, "*", 1);
+}
+
+void
+fs_tree_format(fs_sb *sb, const fs_tree *t)
+{
+	uint32_t i;
+
+	fs_sb_append(sb, t->kind == FS_TREE_POOL ? "pool{" : "share{", t->kind == FS_TREE_POOL ? 5 : 6);
+	for (i = 0; i < t->n; i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+
+		if (i > 0)
+			fs_sb_append(sb, ",", 1);
+		fs_sp_format(sb, nd->path);
+		fs_sb_append(sb, "=", 1);
+		if (nd->flags & FS_TN_PARENT)
+			fs_sb_append(sb, "parent", 6);
+		else
+			format_optional(sb, (nd->flags & FS_TN_DECLARED) != 0, nd->shares);
+		if (t->kind == FS_TREE_POOL)
+		{
+			int w;
+
+			fs_sb_append(sb, "/", 1);
+			format_optional(sb, (nd->flags & FS_TN_HAS_MIN) != 0, nd->min_share);
+			fs_sb_append(sb, "/", 1);
+			format_optional(sb, (nd->flags & FS_TN_HAS_MAX) != 0, nd->max_share);
+			for (w = 0; w < 2; w++)
+			{
+				const uint8_t *v = w ? nd->demand_vec : nd->usage_vec;
+
+				fs_sb_append(sb, "/{", 2);
+				if (v)
+					fs_rv_format(sb, v);
+				fs_sb_append(sb, "}", 1);
+			}
+		}
+		else
+		{
+			fs_sb_append(sb, "/", 1);
+			fs_sb_append_double(sb, nd->usage);
+		}
+	}
+	fs_sb_append(sb, "}", 1);
+}
+
+typedef struct tparse
+{
+	const char *text;
+	size_t len;
+	size_t i;
+	const fs_allocator *a;
+	fs_error *err;
+} tparse;
+
+static size_t
+t_char_pos(const char *text, size_t off)
+{
+	size_t pos = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (((unsigned char) text[i] & 0xC0) != 0x80)
+			pos++;
+	return pos;
+}
+
+static fs_status
+t_syntax(tparse *ps, const char *what)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), ps->text, ps->len, 200);
+	fs_fail(ps->err, FS_ERR_SYNTAX, "invalid input syntax for type sharetree: \"%s\"", shown);
+	if (ps->i >= ps->len)
+		fs_error_detail(ps->err, "%s at end of input.", what);
+	else
+		fs_error_detail(ps->err, "%s at character %zu.", what, t_char_pos(ps->text, ps->i));
+	fs_error_hint(ps->err, "A sharetree reads share{path=shares/usage,...} or "
+	                       "pool{path=weight/min/max/{usage}/{demand},...}; \"*\" marks a value "
+	                       "that was never stated.");
+	return FS_ERR_SYNTAX;
+}
+
+static void
+t_space(tparse *ps)
+{
+	while (ps->i < ps->len && (ps->text[ps->i] == ' ' || ps->text[ps->i] == '\t' ||
+	                           ps->text[ps->i] == '\n' || ps->text[ps->i] == '\r'))
+		ps->i++;
+}
+
+static bool
+t_lit(tparse *ps, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (ps->len - ps->i >= n && memcmp(ps->text + ps->i, lit, n) == 0)
+	{
+		ps->i += n;
+		return true;
+	}
+	return false;
+}
+
+/* A number, or "*" (stated = false); `parent` allowed where parent_ok. */
+static fs_status
+t_value(tparse *ps, const char *what, bool *stated, double *v, bool parent_ok, bool *is_parent)
+{
+	size_t used;
+
+	t_space(ps);
+	*stated = false;
+	if (parent_ok)
+		*is_parent = false;
+	if (t_lit(ps, "*"))
+		return FS_OK;
+	if (parent_ok && t_lit(ps, "parent"))
+	{
+		*is_parent = true;
+		return FS_OK;
+	}
+	used = fs_scan_number(ps->text + ps->i, ps->len - ps->i, v);
+	if (used == 0)
+	{
+		char msg[80];
+
+		snprintf(msg, sizeof(msg), "Expected a number or \"*\" for the %s", what);
+		return t_syntax(ps, msg);
+	}
+	if (!isfinite(*v))
+	{
+		char msg[80];
+
+		snprintf(msg, sizeof(msg), "The %s is out of range", what);
+		return t_syntax(ps, msg);
+	}
+	ps->i += used;
+	*stated = true;
+	return FS_OK;
+}
+
+static fs_status
+t_expect(tparse *ps, char c)
+{
+	char msg[32];
+
+	t_space(ps);
+	if (ps->i < ps->len && ps->text[ps->i] == c)
+	{
+		ps->i++;
+		return FS_OK;
+	}
+	snprintf(msg, sizeof(msg), "Expected \"%c\"", c);
+	return t_syntax(ps, msg);
+}
+
+static fs_status
+t_vector(tparse *ps, uint8_t **out)
+{
+	size_t start, len;
+	fs_status st = t_expect(ps, '{');
+
+	if (st != FS_OK)
+		return st;
+	start = ps->i;
+	while (ps->i < ps->len && ps->text[ps->i] != '}')
+		ps->i++;
+	if (ps->i >= ps->len)
+		return t_syntax(ps, "Unterminated resource vector");
+	st = fs_rv_parse(ps->text + start, ps->i - start, ps->a, 0, out, &len, ps->err);
+	ps->i++;
+	if (st == FS_OK && fs_rv_count(*out) == 0)
+	{
+		ps->a->release(ps->a->ctx, *out);
+		*out = NULL;
+	}
+	return st;
+}
+
+static fs_status
+t_entry(tparse *ps, fs_tree *t, uint8_t **prev)
+{
+	size_t start, plen;
+	uint8_t *path = NULL;
+	uint8_t *vecs[2] = {NULL, NULL};
+	fs_tree_row row;
+	bool quoted = false;
+	fs_status st;
+	int w;
+
+	memset(&row, 0, sizeof(row));
+	t_space(ps);
+	start = ps->i;
+	while (ps->i < ps->len && (quoted || ps->text[ps->i] != '='))
+	{
+		if (ps->text[ps->i] == '"')
+			quoted = !quoted;
+		ps->i++;
+	}
+	if (ps->i >= ps->len)
+		return t_syntax(ps, "Expected \"=\" after a node path");
+	plen = ps->i - start;
+	while (plen > 0 && (ps->text[start + plen - 1] == ' ' || ps->text[start + plen - 1] == '\t'))
+		plen--;
+	st = fs_sp_parse(ps->text + start, plen, ps->a, 0, &path, &plen, ps->err);
+	if (st != FS_OK)
+	{
+		char moved[FS_MSG_LEN];
+
+		memcpy(moved, ps->err->detail, sizeof(moved));
+		ps->i = start;
+		t_syntax(ps, "Invalid node path");
+		fs_error_detail(ps->err, "Invalid node path at character %zu: %s",
+		                t_char_pos(ps->text, start), moved);
+		return FS_ERR_SYNTAX;
+	}
+	ps->i++;
+	row.path = path;
+	/* strictly increasing paths: every node once, in pre-order, as fs_tree_format writes */
+	if (*prev != NULL && fs_sp_cmp(*prev, path) >= 0)
+	{
+		ps->i = start;
+		st = t_syntax(ps, "Nodes must be listed once each, in pre-order (sorted by path)");
+	}
+	if (st == FS_OK)
+		st = t_value(ps, t->kind == FS_TREE_POOL ? "weight" : "shares", &row.has_shares,
+		             &row.shares, t->kind != FS_TREE_POOL, &row.from_parent);
+	if (st == FS_OK && t->kind == FS_TREE_POOL)
+	{
+		st = t_expect(ps, '/');
+		if (st == FS_OK)
+			st = t_value(ps, "min share ratio", &row.has_min, &row.min_share, false, NULL);
+		if (st == FS_OK)
+			st = t_expect(ps, '/');
+		if (st == FS_OK)
+			st = t_value(ps, "max share ratio", &row.has_max, &row.max_share, false, NULL);
+		for (w = 0; w < 2 && st == FS_OK; w++)
+		{
+			st = t_expect(ps, '/');
+			if (st == FS_OK)
+				st = t_vector(ps, &vecs[w]);
+		}
+		row.usage_vec = vecs[0];
+		row.demand_vec = vecs[1];
+	}
+	else if (st == FS_OK)
+	{
+		bool stated;
+
+		st = t_expect(ps, '/');
+		if (st == FS_OK)
+			st = t_value(ps, "usage", &stated, &row.usage, false, NULL);
+		if (st == FS_OK && !stated)
+			st = t_syntax(ps, "Usage must be a number");
+	}
+	if (st == FS_OK)
+		st = fs_tree_add(t, &row, ps->err);
+	for (w = 0; w < 2; w++)
+		if (vecs[w])
+			ps->a->release(ps->a->ctx, vecs[w]);
+	if (*prev)
+		ps->a->release(ps->a->ctx, *prev);
+	*prev = path;
+	return st;
+}
+
+fs_status
+fs_tree_parse(const fs_allocator *a, const char *text, size_t len, fs_tree **out, fs_error *err)
+{
+	tparse ps = {text, len, 0, a, err};
+	fs_tree_kind kind;
+	fs_tree *t;
+	uint8_t *prev = NULL;
+	fs_status st = FS_OK;
+
+	t_space(&ps);
+	if (t_lit(&ps, "share{"))
+		kind = FS_TREE_SHARE;
+	else if (t_lit(&ps, "pool{"))
+		kind = FS_TREE_POOL;
+	else
+		return t_syntax(&ps, "Expected \"share{\" or \"pool{\"");
+	t = fs_tree_new(a, kind);
+	t_space(&ps);
+	if (!t_lit(&ps, "}"))
+	{
+		for (;;)
+		{
+			st = t_entry(&ps, t, &prev);
+			if (st != FS_OK)
+				break;
+			t_space(&ps);
+			if (t_lit(&ps, ","))
+				continue;
+			st = t_expect(&ps, '}');
+			break;
+		}
+	}
+	t_space(&ps);
+	if (st == FS_OK && ps.i < len)
+		st = t_syntax(&ps, "Unexpected text after \"}\"");
+	if (prev)
+		a->release(a->ctx, prev);
+	if (st != FS_OK)
+	{
+		fs_tree_free(t);
+		return st;
+	}
+	*out = t;
+	return FS_OK;
+}

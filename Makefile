@@ -6,11 +6,11 @@ EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
 CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o src/pg/sharepath.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath
+SQL_MODULES = fairsched resvec sharepath sharetree
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 

@@ -1,0 +1,359 @@
+/*
+ * sharetree.c (glue): the fairsched.sharetree type and its aggregates share_tree and pool_tree,
+ * tree_nodes and merge. Inside an aggregate the tree is an expanded object (a hash table in its
+ * own memory context) that the transition function updates in place; PostgreSQL flattens it
+ * only when it leaves the aggregate (a parallel worker's partial state, a stored value).
+ */
+#include "fs_pg.h"
+
+#include "fmgr.h"
+#include "funcapi.h"
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+#include "utils/expandeddatum.h"
+#include "utils/memutils.h"
+
+#include "resvec.h"
+#include "sharepath.h"
+#include "sharetree.h"
+
+typedef struct ExpandedTree
+{
+	ExpandedObjectHeader hdr;
+	fs_tree *tree;
+	fs_allocator alloc;
+} ExpandedTree;
+
+static void *
+et_palloc(void *ctx, size_t size)
+{
+	return MemoryContextAllocExtended((MemoryContext) ctx, size, MCXT_ALLOC_HUGE);
+}
+
+static void
+et_pfree(void *ctx, void *ptr)
+{
+	(void) ctx;
+	pfree(ptr);
+}
+
+static Size
+et_get_flat_size(ExpandedObjectHeader *eohptr)
+{
+	ExpandedTree *et = (ExpandedTree *) eohptr;
+	fs_error err;
+
+	fs_pg_check(fs_tree_prepare(et->tree, &err), &err);
+	return add_size(VARHDRSZ, fs_tree_flat_size(et->tree));
+}
+
+static void
+et_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
+{
+	ExpandedTree *et = (ExpandedTree *) eohptr;
+
+	fs_tree_flatten(et->tree, (uint8_t *) result + VARHDRSZ);
+	SET_VARSIZE(result, allocated_size);
+}
+
+static const ExpandedObjectMethods et_methods = {et_get_flat_size, et_flatten_into};
+
+/* A new, empty expanded tree whose memory context is a child of `parent`. */
+static ExpandedTree *
+et_new(MemoryContext parent, fs_tree_kind kind)
+{
+	MemoryContext ctx =
+	    AllocSetContextCreate(parent, "fairsched sharetree", ALLOCSET_DEFAULT_SIZES);
+	ExpandedTree *et = MemoryContextAlloc(ctx, sizeof(ExpandedTree));
+
+	EOH_init_header(&et->hdr, &et_methods, ctx);
+	et->alloc.alloc = et_palloc;
+	et->alloc.release = et_pfree;
+	et->alloc.ctx = ctx;
+	et->tree = fs_tree_new(&et->alloc, kind);
+	return et;
+}
+
+/* Read a tree argument: the expanded object itself, or one built from the flat value. */
+static fs_tree *
+st_read(Datum d)
+{
+	struct varlena *v;
+	fs_tree *t;
+	fs_error err;
+
+	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
+		return ((ExpandedTree *) DatumGetEOHP(d))->tree;
+	v = PG_DETOAST_DATUM_PACKED(d);
+	fs_pg_check(fs_tree_from_flat(&fs_pg_alloc, (const uint8_t *) VARDATA_ANY(v),
+	                              VARSIZE_ANY_EXHDR(v), &t, &err),
+	            &err);
+	return t;
+}
+
+/* A flat varlena of a tree, in CurrentMemoryContext. */
+static struct varlena *
+st_flat(fs_tree *t)
+{
+	fs_error err;
+	size_t size;
+	struct varlena *v;
+
+	fs_pg_check(fs_tree_prepare(t, &err), &err);
+	size = add_size(VARHDRSZ, fs_tree_flat_size(t));
+	v = palloc(size);
+	fs_tree_flatten(t, (uint8_t *) VARDATA(v));
+	SET_VARSIZE(v, size);
+	return v;
+}
+
+/*
+ * The transition state of a tree aggregate, to update in place: the expanded object the
+ * previous call returned, or a new one (first row, or a flat partial state to combine into).
+ */
+static ExpandedTree *
+st_agg_state(FunctionCallInfo fcinfo, fs_tree_kind kind, const char *fname)
+{
+	MemoryContext aggctx;
+	ExpandedTree *et;
+	Datum d;
+
+	if (!AggCheckCallContext(fcinfo, &aggctx))
+		elog(ERROR, "%s called in non-aggregate context", fname);
+	if (PG_ARGISNULL(0))
+		return et_new(aggctx, kind);
+	d = PG_GETARG_DATUM(0);
+	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
+		return (ExpandedTree *) DatumGetEOHP(d);
+	et = et_new(aggctx, kind);
+	{
+		fs_error err;
+
+		fs_pg_check(fs_tree_merge(et->tree, st_read(d), &err), &err);
+	}
+	return et;
+}
+
+static const uint8_t *
+path_arg(FunctionCallInfo fcinfo, int n)
+{
+	return (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(n));
+}
+
+/* share_tree(path, shares, usage [, shares_from_parent]) transition */
+PG_FUNCTION_INFO_V1(share_tree_accum);
+Datum
+share_tree_accum(PG_FUNCTION_ARGS)
+{
+	ExpandedTree *et;
+	fs_tree_row row;
+	fs_error err;
+
+	if (PG_ARGISNULL(1))
+	{
+		/* a row without a path names no node */
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	et = st_agg_state(fcinfo, FS_TREE_SHARE, "share_tree_accum");
+	memset(&row, 0, sizeof(row));
+	row.path = path_arg(fcinfo, 1);
+	row.has_shares = !PG_ARGISNULL(2);
+	row.shares = row.has_shares ? PG_GETARG_FLOAT8(2) : 0;
+	row.usage = PG_ARGISNULL(3) ? 0 : PG_GETARG_FLOAT8(3);
+	row.from_parent = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
+	fs_pg_check(fs_tree_add(et->tree, &row, &err), &err);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+}
+
+/* pool_tree(path, weight, min_share_ratio, max_share_ratio, usage, demand) transition */
+PG_FUNCTION_INFO_V1(pool_tree_accum);
+Datum
+pool_tree_accum(PG_FUNCTION_ARGS)
+{
+	ExpandedTree *et;
+	fs_tree_row row;
+	fs_error err;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	et = st_agg_state(fcinfo, FS_TREE_POOL, "pool_tree_accum");
+	memset(&row, 0, sizeof(row));
+	row.path = path_arg(fcinfo, 1);
+	row.has_shares = !PG_ARGISNULL(2);
+	row.shares = row.has_shares ? PG_GETARG_FLOAT8(2) : 0;
+	row.has_min = !PG_ARGISNULL(3);
+	row.min_share = row.has_min ? PG_GETARG_FLOAT8(3) : 0;
+	row.has_max = !PG_ARGISNULL(4);
+	row.max_share = row.has_max ? PG_GETARG_FLOAT8(4) : 0;
+	row.usage_vec = PG_ARGISNULL(5) ? NULL : path_arg(fcinfo, 5);
+	row.demand_vec = PG_ARGISNULL(6) ? NULL : path_arg(fcinfo, 6);
+	fs_pg_check(fs_tree_add(et->tree, &row, &err), &err);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+}
+
+/* combine function of both aggregates (strict) */
+PG_FUNCTION_INFO_V1(sharetree_combine);
+Datum
+sharetree_combine(PG_FUNCTION_ARGS)
+{
+	fs_tree *other = st_read(PG_GETARG_DATUM(1));
+	ExpandedTree *et = st_agg_state(fcinfo, fs_tree_get_kind(other), "sharetree_combine");
+	fs_error err;
+
+	fs_pg_check(fs_tree_merge(et->tree, other, &err), &err);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+}
+
+PG_FUNCTION_INFO_V1(sharetree_merge);
+Datum
+sharetree_merge(PG_FUNCTION_ARGS)
+{
+	fs_tree *a = st_read(PG_GETARG_DATUM(0));
+	fs_tree *b = st_read(PG_GETARG_DATUM(1));
+	fs_tree *t = fs_tree_new(&fs_pg_alloc, fs_tree_get_kind(a));
+	fs_error err;
+
+	fs_pg_check(fs_tree_merge(t, a, &err), &err);
+	fs_pg_check(fs_tree_merge(t, b, &err), &err);
+	PG_RETURN_POINTER(st_flat(t));
+}
+
+/* ---------------------------------------------------------------- I/O */
+
+PG_FUNCTION_INFO_V1(sharetree_in);
+Datum
+sharetree_in(PG_FUNCTION_ARGS)
+{
+	const char *s = PG_GETARG_CSTRING(0);
+	fs_tree *t;
+	fs_error err;
+
+	fs_pg_check(fs_tree_parse(&fs_pg_alloc, s, strlen(s), &t, &err), &err);
+	PG_RETURN_POINTER(st_flat(t));
+}
+
+PG_FUNCTION_INFO_V1(sharetree_out);
+Datum
+sharetree_out(PG_FUNCTION_ARGS)
+{
+	fs_tree *t = st_read(PG_GETARG_DATUM(0));
+	fs_error err;
+	fs_sb sb;
+
+	fs_pg_check(fs_tree_prepare(t, &err), &err);
+	fs_sb_init(&sb, &fs_pg_alloc, 256);
+	fs_tree_format(&sb, t);
+	PG_RETURN_CSTRING(sb.data);
+}
+
+/* Binary form: the flat form, which starts with its own version byte; checked on receipt. */
+PG_FUNCTION_INFO_V1(sharetree_recv);
+Datum
+sharetree_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	fs_tree *t;
+	fs_error err;
+
+	fs_pg_check(fs_tree_from_flat(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
+	                              buf->len - buf->cursor, &t, &err),
+	            &err);
+	buf->cursor = buf->len;
+	PG_RETURN_POINTER(st_flat(t));
+}
+
+PG_FUNCTION_INFO_V1(sharetree_send);
+Datum
+sharetree_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *flat = st_flat(st_read(PG_GETARG_DATUM(0)));
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(flat), VARSIZE(flat) - VARHDRSZ);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* ---------------------------------------------------------------- tree_nodes */
+
+static Datum
+path_datum(const uint8_t *path)
+{
+	size_t len = fs_sp_size(path);
+	struct varlena *v = palloc(VARHDRSZ + len);
+
+	memcpy(VARDATA(v), path, len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return PointerGetDatum(v);
+}
+
+static Datum
+vec_datum(const uint8_t *rv)
+{
+	size_t len = fs_rv_size(rv);
+	struct varlena *v = palloc(VARHDRSZ + len);
+
+	memcpy(VARDATA(v), rv, len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return PointerGetDatum(v);
+}
+
+#define TREE_NODES_COLS 13
+
+PG_FUNCTION_INFO_V1(sharetree_nodes);
+Datum
+sharetree_nodes(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	fs_tree *t = st_read(PG_GETARG_DATUM(0));
+	bool pool = fs_tree_get_kind(t) == FS_TREE_POOL;
+	fs_error err;
+	uint32 i;
+
+	fs_pg_check(fs_tree_prepare(t, &err), &err);
+	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i < fs_tree_count(t); i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+		Datum values[TREE_NODES_COLS];
+		bool nulls[TREE_NODES_COLS];
+		bool declared = (nd->flags & FS_TN_DECLARED) != 0;
+		bool from_parent = (nd->flags & FS_TN_PARENT) != 0;
+
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = path_datum(nd->path);
+		if (i == 0)
+			nulls[1] = true;
+		else
+			values[1] = path_datum(fs_tree_node(t, fs_tree_parent_pos(t, i))->path);
+		values[2] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
+		values[3] = BoolGetDatum(fs_tree_is_leaf(t, i));
+		values[4] = BoolGetDatum(declared);
+		/* shares: 0 when never stated in a share tree; a pool's weight is NULL then */
+		values[5] = Float8GetDatum(nd->shares);
+		nulls[5] = from_parent || (pool && !declared);
+		values[6] = Float8GetDatum(nd->usage);
+		values[7] = Float8GetDatum(fs_tree_total(t, i));
+		nulls[6] = nulls[7] = pool;
+		if (pool)
+		{
+			values[8] = vec_datum(fs_tree_total_vec(t, i, false));
+			values[9] = vec_datum(fs_tree_total_vec(t, i, true));
+		}
+		else
+			nulls[8] = nulls[9] = true;
+		values[10] = BoolGetDatum(from_parent);
+		values[11] = Float8GetDatum(nd->min_share);
+		nulls[11] = !(nd->flags & FS_TN_HAS_MIN);
+		values[12] = Float8GetDatum(nd->max_share);
+		nulls[12] = !(nd->flags & FS_TN_HAS_MAX);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

@@ -14,7 +14,7 @@ SQL_MODULES = fairsched resvec sharepath sharetree
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel sharepath
+REGRESS      = extension resvec resvec_parallel sharepath sharetree
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg
@@ -63,7 +63,7 @@ unit: build/unit_tests
 	build/unit_tests
 
 # libFuzzer harnesses, one per core parser
-FUZZ_TARGETS = resvec sharepath
+FUZZ_TARGETS = resvec sharepath sharetree
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core
 
 build/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS) $(wildcard src/core/*.h)

@@ -1,0 +1,104 @@
+-- sharetree: share trees and pool trees with usage rolled up (SPEC section 3)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS fairsched;
+RESET client_min_messages;
+SET search_path = fairsched, public;
+
+-- The tree of seed 000: group1 (40 shares) holds Bob and a sibling (50 each, 100 usage each);
+-- group2 (60) holds Suzy (60 shares, no usage) and scott (40 shares, 1000 usage). Bob's usage
+-- arrives in two jobs; a NULL shares on the second states nothing.
+CREATE TEMP TABLE seed000 (path sharepath, shares float8, usage float8);
+INSERT INTO seed000 VALUES
+    ('group1', 40, NULL), ('group2', 60, NULL),
+    ('group1.Bob', 50, 60), ('group1.Bob', NULL, 40), ('group1.Ann', 50, 100),
+    ('group2.Suzy', 60, 0), ('group2.scott', 40, 1000);
+SELECT share_tree(path, shares, usage) FROM seed000;
+SELECT repeat('  ', depth) || coalesce(leaf(path), 'TREEROOT') AS node, declared, shares,
+       own_usage, usage, is_leaf, parent
+FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM seed000));
+
+-- ancestors that no row names are created, undeclared with 0 shares; usage given for an inner
+-- node is its own and adds to its subtree (SLURM keeps deleted children's usage this way)
+SELECT path, depth, is_leaf, declared, shares, own_usage, usage
+FROM tree_nodes((SELECT share_tree(p::sharepath, s, u)
+                 FROM (VALUES ('physics.theory.alice', 10, 5), ('physics', NULL, 7),
+                              ('chem.lab.bob', 1, 3), ('physics.theory.carol', 10, 1))
+                      AS t(p, s, u)));
+
+-- rows with a NULL path name no node; NULL usage counts as 0; no rows give NULL
+SELECT share_tree(p::sharepath, s, u)
+FROM (VALUES ('a', 1, 2), (NULL, 5, 5), ('a', 1, NULL)) AS t(p, s, u);
+SELECT share_tree(p::sharepath, s, u) IS NULL AS empty_is_null
+FROM (VALUES ('a', 1, 2)) AS t(p, s, u) WHERE false;
+
+-- SLURM FairShare=parent: the four-argument aggregate
+SELECT path, declared, shares, shares_from_parent, usage
+FROM tree_nodes((SELECT share_tree(p::sharepath, s, u, fp)
+                 FROM (VALUES ('acct', 10, 0, false), ('acct.sub', NULL, 0, true),
+                              ('acct.sub.u1', 1, 5, NULL), ('acct.sub.u2', 3, 15, false))
+                      AS t(p, s, u, fp)));
+
+-- pool trees: weights, share-ratio bounds, and usage and demand vectors summed up the tree
+SELECT path, declared, shares AS weight, min_share_ratio, max_share_ratio, usage_vec, demand_vec
+FROM tree_nodes((SELECT pool_tree(p::sharepath, w, lo, hi, u::resvec, d::resvec)
+                 FROM (VALUES ('prod', 3, 0.5, NULL, NULL, NULL),
+                              ('prod.a', 1, NULL, 1, 'cpu=4,mem=8gb', 'cpu=10,mem=16gb'),
+                              ('prod.b', 2, NULL, 0.25, 'cpu=2,gpu=1', 'cpu=4,gpu=2'),
+                              ('prod.b', NULL, NULL, NULL, 'cpu=1', NULL),
+                              ('dev', NULL, NULL, NULL, NULL, 'cpu=1'))
+                      AS t(p, w, lo, hi, u, d)));
+
+-- the text form round-trips exactly, and so does the binary form (through COPY BINARY)
+SELECT t::text::sharetree::text = t::text AS text_round_trip
+FROM (SELECT share_tree(path, shares, usage) AS t FROM seed000) s;
+SELECT v::sharetree AS canonical
+FROM (VALUES ('share{}'), (' share{ a = 1 / 2 , a.b = parent / 3 }'),
+             ('share{a."x=y"=*/1e3}'),
+             ('pool{=*/*/*/{}/{cpu=10},a=2/0.5/1/{cpu=4,mem=8gb}/{}}')) AS t(v);
+CREATE TEMP TABLE trees (id int, t sharetree);
+INSERT INTO trees SELECT 1, share_tree(path, shares, usage) FROM seed000;
+INSERT INTO trees VALUES (2, 'pool{=*/*/*/{}/{cpu=10},a=2/0.5/1/{cpu=4,mem=8gb}/{}}');
+\set binfile '/tmp/fairsched_regress_sharetree.bin'
+COPY trees TO :'binfile' WITH (FORMAT binary);
+CREATE TEMP TABLE trees_back (id int, t sharetree);
+COPY trees_back FROM :'binfile' WITH (FORMAT binary);
+SELECT a.id, a.t::text = b.t::text AS binary_round_trip
+FROM trees a JOIN trees_back b USING (id) ORDER BY id;
+
+-- merge: usages add, shares must agree, the same rules as the aggregate
+SELECT merge('share{a=1/2,a.b=*/3}', 'share{a=1/5,a.b=4/0,c=2/1}');
+SELECT merge(share_tree(path, shares, usage) FILTER (WHERE path <@ 'group1'),
+             share_tree(path, shares, usage) FILTER (WHERE NOT path <@ 'group1'))::text
+       = share_tree(path, shares, usage)::text AS merge_equals_one_pass
+FROM seed000;
+
+-- a tree stored as a snapshot can be analysed later like a fresh aggregate
+SELECT count(*) AS nodes, sum(usage) FILTER (WHERE is_leaf) AS leaf_usage
+FROM trees, tree_nodes(t) WHERE id = 1;
+
+-- errors
+SELECT share_tree(p::sharepath, s, u) FROM (VALUES ('a', 1, 2), ('a', 2, 2)) AS t(p, s, u);
+SELECT share_tree(p::sharepath, s, u, fp)
+FROM (VALUES ('a', 1, 2, false), ('a', NULL, 2, true)) AS t(p, s, u, fp);
+SELECT share_tree('a', 1, -1);
+SELECT share_tree('a', -1, 1);
+SELECT share_tree('a', 'NaN', 1);
+SELECT share_tree('a', 1, 'Infinity');
+SELECT share_tree(p::sharepath, 1, u) FROM (VALUES ('a', 1e308), ('a', 1e308)) AS t(p, u);
+SELECT pool_tree('a', 1, -0.5, NULL, NULL, NULL);
+SELECT pool_tree('a', 1, NULL, NULL, 'cpu=-1', NULL);
+SELECT pool_tree(p::sharepath, 1, NULL, m, NULL, NULL) FROM (VALUES ('a', 0.5), ('a', 0.25)) AS t(p, m);
+SELECT pool_tree(p::sharepath, 1, NULL, NULL, u::resvec, NULL)
+FROM (VALUES ('a', 'mem=8gb'), ('a', 'mem=8')) AS t(p, u);
+SELECT merge('share{a=1/2}', 'pool{a=1/*/*/{}/{}}');
+SELECT merge('share{a=1/2}', 'share{a=3/2}');
+SELECT ''::sharetree;
+SELECT 'share{a=1/2'::sharetree;
+SELECT 'share{b=1/2,a=1/2}'::sharetree;
+SELECT 'share{a=1/2,a=1/2}'::sharetree;
+SELECT 'share{a=x/2}'::sharetree;
+SELECT 'share{a=1/*}'::sharetree;
+SELECT 'share{a..b=1/1}'::sharetree;
+SELECT 'share{a=1/1e999}'::sharetree;
+SELECT 'pool{a=1/2/3/{cpu=1}}'::sharetree;
+SELECT 'pool{a=parent/2/3/{}/{}}'::sharetree;

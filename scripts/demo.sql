@@ -50,3 +50,33 @@ FROM jobs ORDER BY id;
 \echo '5. Scaling: a charge of 1.5 times the resources used, and one resource read out.'
 SELECT id, used * 1.5 AS charged, (used -> 'mem') / 2^30 AS mem_gib
 FROM jobs ORDER BY id;
+
+\echo '6. Share trees (types sharepath and sharetree). The fairshare tree of the PBS design'
+\echo '   note (seed 000): two groups with 40 and 60 shares, two users in each. Shares live in'
+\echo '   one table, usage in an accounting table of individual jobs; share_tree() rolls the'
+\echo '   usage up the tree in one pass (it is parallel safe and distributable).'
+CREATE TABLE fairshare_groups (path sharepath, shares float8);
+INSERT INTO fairshare_groups VALUES
+    ('group1', 40), ('group2', 60),
+    ('group1.Bob', 50), ('group1.Ann', 50), ('group2.Suzy', 60), ('group2.scott', 40);
+CREATE TABLE accounting (job int, owner sharepath, cput float8);
+INSERT INTO accounting
+SELECT g, 'group1.Bob'::sharepath, 10 FROM generate_series(1, 10) g   -- 10 jobs of 10 s
+UNION ALL SELECT 100 + g, 'group1.Ann', 25 FROM generate_series(1, 4) g
+UNION ALL SELECT 200 + g, 'group2.scott', 50 FROM generate_series(1, 20) g;
+SELECT owner, count(*) AS jobs, sum(cput) AS cput FROM accounting GROUP BY owner ORDER BY owner;
+
+\echo '   The tree, indented (usage = the subtree total; percent of the whole machine):'
+SELECT repeat('    ', depth) || coalesce(leaf(path), 'TREEROOT') AS node,
+       CASE WHEN declared THEN shares::text ELSE '-' END AS shares,
+       usage, round((100 * usage / sum(usage) FILTER (WHERE depth = 0) OVER ())::numeric, 1) AS pct_usage
+FROM tree_nodes((
+    SELECT share_tree(path, shares, usage)
+    FROM (SELECT path, shares, 0 AS usage FROM fairshare_groups
+          UNION ALL
+          SELECT owner, NULL, cput FROM accounting) AS rows));
+
+\echo '   A tree is a value: store it as a snapshot; its text form reads back exactly:'
+SELECT share_tree(path, shares, usage) AS snapshot
+FROM (SELECT path, shares, 0 AS usage FROM fairshare_groups
+      UNION ALL SELECT owner, NULL, cput FROM accounting) AS rows;

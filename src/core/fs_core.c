@@ -232,3 +232,53 @@ fs_scan_number(const char *s, size_t len, double *value)
 	*value = strtod(local, NULL);
 	return i;
 }
+
+static void
+merge_pass(char *src, char *dst, size_t n, size_t size, size_t width, fs_cmp_fn cmp, void *ctx)
+{
+	size_t lo;
+
+	for (lo = 0; lo < n; lo += 2 * width)
+	{
+		size_t mid = lo + width < n ? lo + width : n;
+		size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+		size_t i = lo, j = mid, k = lo;
+
+		while (i < mid && j < hi)
+		{
+			/* take from the left run on ties: stable */
+			if (cmp(src + j * size, src + i * size, ctx) < 0)
+				memcpy(dst + (k++) * size, src + (j++) * size, size);
+			else
+				memcpy(dst + (k++) * size, src + (i++) * size, size);
+		}
+		memcpy(dst + k * size, src + i * size, (mid - i) * size);
+		k += mid - i;
+		memcpy(dst + k * size, src + j * size, (hi - j) * size);
+	}
+}
+
+void
+fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a)
+{
+	char *buf, *src, *dst;
+	size_t width;
+
+	if (n < 2)
+		return;
+	buf = a->alloc(a->ctx, n * size);
+	src = base;
+	dst = buf;
+	for (width = 1; width < n; width *= 2)
+	{
+		char *tmp;
+
+		merge_pass(src, dst, n, size, width, cmp, ctx);
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	if (src != base)
+		memcpy(base, src, n * size);
+	a->release(a->ctx, buf);
+}

@@ -46,6 +46,13 @@ typedef struct fs_error
 #define FS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define FS_PRINTF(f, a)
+/*
+ * Stable merge sort of n elements of `size` bytes with a comparison that takes a context
+ * (C99 qsort has none). Needs n * size bytes of scratch from the allocator.
+ */
+typedef int (*fs_cmp_fn)(const void *a, const void *b, void *ctx);
+void fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a);
+
 #endif
 
 void fs_error_clear(fs_error *err);
@@ -83,5 +90,12 @@ int fs_format_double(double v, char *buf);
  * infinite when the text overflows; the caller decides what to do with that.
  */
 size_t fs_scan_number(const char *s, size_t len, double *value);
+
+/*
+ * Stable merge sort of n elements of `size` bytes with a comparison that takes a context
+ * (C99 qsort has none). Needs n * size bytes of scratch from the allocator.
+ */
+typedef int (*fs_cmp_fn)(const void *a, const void *b, void *ctx);
+void fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a);
 
 #endif

@@ -27,5 +27,6 @@ uint64_t unit_rand(uint64_t *state);
 void test_resvec(void);
 void test_sharepath(void);
 void test_sharetree(void);
+void test_fairshare(void);
 
 #endif

@@ -88,6 +88,7 @@ main(void)
 	test_resvec();
 	test_sharepath();
 	test_sharetree();
+	test_fairshare();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

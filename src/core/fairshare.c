@@ -1,0 +1,387 @@
+/*
+ * fairshare.c: SLURM classic and Fair Tree fairshare, and PBS's fairshare_perc,
+ * fairshare_tree_usage and most-deserving order, over a prepared share tree.
+ *
+ * FairShare=parent nodes are transparent: each node's "level owner" is its nearest ancestor that
+ * is not such a node, and the level owner's children are all nodes that name it so. A parent
+ * node adds nothing to its level's share sum and copies its level owner's values.
+ */
+#include "fairshare.h"
+
+#include "sharepath.h"
+
+#include <math.h>
+#include <string.h>
+
+int
+fs_algo_from_name(const char *name)
+{
+	if (strcmp(name, "classic") == 0)
+		return FS_ALGO_CLASSIC;
+	if (strcmp(name, "fair_tree") == 0)
+		return FS_ALGO_FAIR_TREE;
+	if (strcmp(name, "pbs") == 0)
+		return FS_ALGO_PBS;
+	return -1;
+}
+
+typedef struct fs_ctx
+{
+	const fs_tree *t;
+	uint32_t n;
+	uint32_t *owner;  /* level owner (pre-order position), by position; 0 for the root */
+	double *levelsum; /* by owner: sum of its level's shares */
+	double *usage;    /* raw usage by position (PBS: floored at 1) */
+	double *shares;   /* stated shares by position (0 when undeclared or parent) */
+	uint8_t *parent;  /* FairShare=parent, by position */
+	uint8_t *leaf;    /* by position; the root never counts as a leaf */
+	fs_fs_row *rows;
+} fs_ctx;
+
+static bool
+is_parent_node(const fs_tree *t, uint32_t i)
+{
+	return i > 0 && (fs_tree_node(t, i)->flags & FS_TN_PARENT) != 0;
+}
+
+/* ---------------------------------------------------------------- classic and pbs */
+
+static void
+classic_values(fs_ctx *c, double dampening)
+{
+	fs_fs_row *r = c->rows;
+	double root_usage = c->usage[0];
+	uint32_t i;
+
+	r[0].norm_shares = 1;
+	r[0].effective_usage = 1;
+	for (i = 1; i < c->n; i++)
+	{
+		uint32_t L = c->owner[i];
+		double sum = c->levelsum[L];
+		double u = root_usage > 0 ? c->usage[i] / root_usage : 0;
+
+		r[i].norm_usage = u > 1 ? 1 : u;
+		if (c->parent[i])
+		{
+			r[i].norm_shares = r[L].norm_shares;
+			r[i].effective_usage = r[L].effective_usage;
+			continue;
+		}
+		r[i].norm_shares = sum > 0 ? r[L].norm_shares * c->shares[i] / sum : 0;
+		if (L == 0)
+			r[i].effective_usage = r[i].norm_usage;
+		else if (sum > 0)
+			r[i].effective_usage =
+			    r[i].norm_usage + (r[L].effective_usage - r[i].norm_usage) * c->shares[i] / sum;
+		else
+			r[i].effective_usage = r[L].effective_usage;
+	}
+	r[0].norm_usage = root_usage > 0 ? 1 : 0;
+	for (i = 0; i < c->n; i++)
+	{
+		double S = r[i].norm_shares;
+
+		r[i].fairshare = S > 0 ? pow(2.0, -(r[i].effective_usage / S) / dampening) : 0;
+		r[i].usage_per_share = S > 0 ? r[i].raw_usage / S : 0;
+		r[i].usage_per_share_null = !(S > 0);
+		r[i].level_fs_null = true;
+	}
+}
+
+/*
+ * PBS's most-deserving order: two leaves compare at the first depth where their (flattened)
+ * paths differ, by usage / fairshare_perc (smaller first; no share loses); equal ratios move on
+ * to the next depth; a final tie keeps path order.
+ */
+static double
+ratio(const fs_ctx *c, uint32_t i)
+{
+	double S = c->rows[i].norm_shares;
+
+	return S > 0 ? c->usage[i] / S : INFINITY;
+}
+
+static uint32_t
+chain(const fs_ctx *c, uint32_t leaf, uint32_t *out)
+{
+	uint32_t tmp[FS_SP_DEPTH_MAX + 1];
+	uint32_t k = 0, m = 0;
+	uint32_t i = leaf;
+
+	while (i != 0)
+	{
+		tmp[k++] = i;
+		i = c->owner[i];
+	}
+	while (k > 0)
+		out[m++] = tmp[--k];
+	return m;
+}
+
+static int
+pbs_cmp(const void *x, const void *y, void *ctx)
+{
+	const fs_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+	uint32_t ca[FS_SP_DEPTH_MAX + 1], cb[FS_SP_DEPTH_MAX + 1];
+	uint32_t na = chain(c, a, ca), nb = chain(c, b, cb);
+	uint32_t k = 0;
+
+	while (k < na && k < nb && ca[k] == cb[k])
+		k++;
+	for (; k < na && k < nb; k++)
+	{
+		double ra = ratio(c, ca[k]), rb = ratio(c, cb[k]);
+
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* ---------------------------------------------------------------- fair tree */
+
+/*
+ * Order of siblings by level_fs, descending, exact where the inputs allow: siblings share their
+ * level's share sum and their parent's usage, so level_fs(a) > level_fs(b) iff
+ * s_a * u_b > s_b * u_a, computed in long double (exact for integers below 2^32).
+ */
+static int
+level_class(const fs_ctx *c, uint32_t i)
+{
+	if (c->parent[i])
+		return 2; /* +Infinity */
+	if (!(c->levelsum[c->owner[i]] > 0) || c->shares[i] == 0)
+		return 0; /* no shares: 0 */
+	if (c->usage[i] == 0)
+		return 2;
+	return 1;
+}
+
+static int
+level_fs_cmp(const fs_ctx *c, uint32_t a, uint32_t b)
+{
+	int ka = level_class(c, a), kb = level_class(c, b);
+	long double x, y;
+
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	if (ka != 1)
+		return 0;
+	x = (long double) c->shares[a] * (long double) c->usage[b];
+	y = (long double) c->shares[b] * (long double) c->usage[a];
+	return x > y ? -1 : x < y ? 1 : 0;
+}
+
+static int
+sibling_cmp(const void *x, const void *y, void *ctx)
+{
+	const fs_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+	int r = level_fs_cmp(c, a, b);
+
+	if (r != 0)
+		return r;
+	if (c->leaf[a] != c->leaf[b])
+		return c->leaf[a] ? -1 : 1; /* leaves before inner nodes */
+	return a < b ? -1 : a > b;
+}
+
+typedef struct ft_walk
+{
+	uint32_t *first; /* by owner: start of its members in `members` */
+	uint32_t *members;
+	uint32_t nleaves;
+	uint32_t counter; /* starts at nleaves, one less after every leaf */
+	uint32_t rnt;     /* the rank given last ("rank not tied") */
+} ft_walk;
+
+static void
+ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocator *a)
+{
+	uint32_t *m = w->members + w->first[owner];
+	uint32_t count = w->first[owner + 1] - w->first[owner];
+	uint32_t i;
+
+	fs_sort(m, count, sizeof(uint32_t), sibling_cmp, c, a);
+	for (i = 0; i < count; i++)
+	{
+		uint32_t v = m[i];
+		bool tied = i == 0 ? owner_tied : level_fs_cmp(c, m[i - 1], v) == 0;
+
+		if (c->leaf[v])
+		{
+			if (!tied)
+				w->rnt = w->counter;
+			c->rows[v].fairshare = (double) w->rnt / w->nleaves;
+			c->rows[v].fairshare_null = false;
+			c->rows[v].rank = (int64_t) w->nleaves + 1 - w->rnt;
+			w->counter--;
+		}
+		else
+			ft_rank(c, w, v, tied, a);
+	}
+}
+
+static void
+fair_tree_values(fs_ctx *c, const fs_allocator *a)
+{
+	fs_fs_row *r = c->rows;
+	ft_walk w;
+	uint32_t i;
+
+	r[0].norm_shares = 1;
+	r[0].effective_usage = 1;
+	r[0].norm_usage = c->usage[0] > 0 ? 1 : 0;
+	r[0].level_fs_null = true;
+	r[0].fairshare_null = true;
+	for (i = 1; i < c->n; i++)
+	{
+		uint32_t L = c->owner[i];
+		double sum = c->levelsum[L];
+		double u = c->usage[0] > 0 ? c->usage[i] / c->usage[0] : 0;
+
+		r[i].norm_usage = u > 1 ? 1 : u;
+		r[i].fairshare_null = true;
+		if (c->parent[i])
+		{
+			r[i].norm_shares = r[L].norm_shares;
+			r[i].effective_usage = r[L].effective_usage;
+			r[i].level_fs = INFINITY;
+			r[i].level_fs_null = !c->leaf[i];
+			continue;
+		}
+		r[i].norm_shares = sum > 0 ? c->shares[i] / sum : 0;
+		r[i].effective_usage = c->usage[L] > 0 ? c->usage[i] / c->usage[L] : 0;
+		if (level_class(c, i) == 0)
+			r[i].level_fs = 0;
+		else if (level_class(c, i) == 2)
+			r[i].level_fs = INFINITY;
+		else
+			r[i].level_fs = r[i].norm_shares / r[i].effective_usage;
+	}
+	for (i = 0; i < c->n; i++)
+	{
+		double S = r[i].norm_shares;
+
+		r[i].usage_per_share = S > 0 ? r[i].raw_usage / S : 0;
+		r[i].usage_per_share_null = !(S > 0);
+	}
+
+	/* members of each level (flattened: FairShare=parent inner nodes are left out) */
+	w.first = a->alloc(a->ctx, sizeof(uint32_t) * (c->n + 1));
+	w.members = a->alloc(a->ctx, sizeof(uint32_t) * (c->n > 1 ? c->n : 1));
+	memset(w.first, 0, sizeof(uint32_t) * (c->n + 1));
+	w.nleaves = 0;
+	for (i = 1; i < c->n; i++)
+	{
+		if (c->parent[i] && !c->leaf[i])
+			continue;
+		w.first[c->owner[i] + 1]++;
+		w.nleaves += c->leaf[i];
+	}
+	for (i = 0; i < c->n; i++)
+		w.first[i + 1] += w.first[i];
+	{
+		uint32_t *fill = a->alloc(a->ctx, sizeof(uint32_t) * (c->n + 1));
+
+		memcpy(fill, w.first, sizeof(uint32_t) * (c->n + 1));
+		for (i = 1; i < c->n; i++)
+			if (!(c->parent[i] && !c->leaf[i]))
+				w.members[fill[c->owner[i]]++] = i;
+		a->release(a->ctx, fill);
+	}
+	w.counter = w.nleaves;
+	w.rnt = w.nleaves;
+	if (w.nleaves > 0)
+		ft_rank(c, &w, 0, false, a);
+	a->release(a->ctx, w.first);
+	a->release(a->ctx, w.members);
+}
+
+/* ---------------------------------------------------------------- entry point */
+
+fs_status
+fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocator *a,
+             fs_fs_row **out, fs_error *err)
+{
+	fs_ctx c;
+	uint32_t i;
+
+	if (fs_tree_get_kind(t) != FS_TREE_SHARE)
+	{
+		fs_fail(err, FS_ERR_VALUE, "fairshare needs a share tree, not a pool tree");
+		fs_error_hint(err, "Build the tree with share_tree(path, shares, usage).");
+		return FS_ERR_VALUE;
+	}
+	if (!(dampening > 0) || !isfinite(dampening))
+	{
+		fs_fail(err, FS_ERR_VALUE, "dampening must be a positive number, not %g", dampening);
+		fs_error_hint(err, "SLURM's FairShareDampeningFactor is 1 by default; larger values "
+		                   "flatten the factor.");
+		return FS_ERR_VALUE;
+	}
+	memset(&c, 0, sizeof(c));
+	c.t = t;
+	c.n = fs_tree_count(t);
+	c.owner = a->alloc(a->ctx, sizeof(uint32_t) * c.n);
+	c.levelsum = a->alloc(a->ctx, sizeof(double) * c.n);
+	c.usage = a->alloc(a->ctx, sizeof(double) * c.n);
+	c.shares = a->alloc(a->ctx, sizeof(double) * c.n);
+	c.parent = a->alloc(a->ctx, c.n);
+	c.leaf = a->alloc(a->ctx, c.n);
+	c.rows = a->alloc(a->ctx, sizeof(fs_fs_row) * c.n);
+	memset(c.rows, 0, sizeof(fs_fs_row) * c.n);
+	memset(c.levelsum, 0, sizeof(double) * c.n);
+	for (i = 0; i < c.n; i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+		double total = fs_tree_total(t, i);
+
+		c.parent[i] = is_parent_node(t, i);
+		c.leaf[i] = i > 0 && fs_tree_is_leaf(t, i);
+		c.shares[i] = (nd->flags & FS_TN_DECLARED) && !c.parent[i] ? nd->shares : 0;
+		if (i == 0)
+			c.owner[i] = 0;
+		else
+		{
+			uint32_t p = fs_tree_parent_pos(t, i);
+
+			c.owner[i] = c.parent[p] ? c.owner[p] : p;
+			c.levelsum[c.owner[i]] += c.shares[i];
+		}
+		/* PBS: a leaf's usage is at least 1, an inner node's is 1 more than its subtree's */
+		if (algo == FS_ALGO_PBS)
+			c.usage[i] = c.leaf[i] ? (total > 1 ? total : 1) : 1 + total;
+		else
+			c.usage[i] = total;
+		c.rows[i].raw_usage = c.usage[i];
+		c.rows[i].raw_shares = c.shares[i];
+		c.rows[i].raw_shares_null = c.parent[i];
+	}
+	if (algo == FS_ALGO_FAIR_TREE)
+		fair_tree_values(&c, a);
+	else
+	{
+		uint32_t *leaves = a->alloc(a->ctx, sizeof(uint32_t) * (c.n > 0 ? c.n : 1));
+		uint32_t nl = 0;
+
+		classic_values(&c, dampening);
+		for (i = 1; i < c.n; i++)
+			if (c.leaf[i])
+				leaves[nl++] = i;
+		fs_sort(leaves, nl, sizeof(uint32_t), pbs_cmp, &c, a);
+		for (i = 0; i < nl; i++)
+			c.rows[leaves[i]].rank = i + 1;
+		a->release(a->ctx, leaves);
+	}
+	a->release(a->ctx, c.owner);
+	a->release(a->ctx, c.levelsum);
+	a->release(a->ctx, c.usage);
+	a->release(a->ctx, c.shares);
+	a->release(a->ctx, c.parent);
+	a->release(a->ctx, c.leaf);
+	*out = c.rows;
+	return FS_OK;
+}

@@ -1,0 +1,46 @@
+/*
+ * fairshare.h: hierarchical fairshare over a prepared share tree (SPEC section 4): SLURM classic
+ * (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, and PBS (every node starts at usage 1).
+ */
+#ifndef FS_FAIRSHARE_H
+#define FS_FAIRSHARE_H
+
+#include "sharetree.h"
+
+typedef enum fs_algo
+{
+	FS_ALGO_CLASSIC = 0,
+	FS_ALGO_FAIR_TREE = 1,
+	FS_ALGO_PBS = 2
+} fs_algo;
+
+/* "classic", "fair_tree" or "pbs"; -1 otherwise. */
+int fs_algo_from_name(const char *name);
+#define FS_ALGO_NAMES "classic, fair_tree, pbs"
+
+/* One output row; *_null flags mark SQL NULLs. Rows are in the tree's pre-order. */
+typedef struct fs_fs_row
+{
+	double raw_shares;
+	bool raw_shares_null; /* a FairShare=parent node */
+	double norm_shares;
+	double raw_usage;
+	double norm_usage;
+	double effective_usage;
+	double fairshare;
+	bool fairshare_null;
+	double level_fs;
+	bool level_fs_null;
+	double usage_per_share;
+	bool usage_per_share_null;
+	int64_t rank; /* 0 means NULL (inner nodes, the root) */
+} fs_fs_row;
+
+/*
+ * Compute every node's row. The tree must be a prepared share tree. Linear for classic and pbs
+ * values, O(n log n) for the ranks (and for Fair Tree's sorting of each level).
+ */
+fs_status fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocator *a,
+                       fs_fs_row **out, fs_error *err);
+
+#endif

@@ -1,0 +1,242 @@
+/* test_fairshare.c: unit tests of src/core/fairshare.c with the seed 000 numbers and Fair Tree
+ * ties. */
+#include "unit.h"
+#include "fairshare.h"
+#include "sharepath.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* rows: "path", shares (-1 NULL, -2 parent), usage */
+typedef struct trow
+{
+	const char *path;
+	double shares;
+	double usage;
+} trow;
+
+static fs_tree *
+build(const trow *rows, size_t n)
+{
+	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_error err;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		fs_tree_row r;
+		size_t len;
+		uint8_t *p;
+
+		memset(&r, 0, sizeof(r));
+		if (fs_sp_parse(rows[i].path, strlen(rows[i].path), &unit_alloc, 0, &p, &len, &err) !=
+		    FS_OK)
+			exit(2);
+		r.path = p;
+		r.from_parent = rows[i].shares == -2;
+		r.has_shares = rows[i].shares >= 0;
+		r.shares = rows[i].shares;
+		r.usage = rows[i].usage;
+		if (!CHECK(fs_tree_add(t, &r, &err) == FS_OK))
+			printf("     %s\n", err.message);
+		free(p);
+	}
+	if (!CHECK(fs_tree_prepare(t, &err) == FS_OK))
+		exit(2);
+	return t;
+}
+
+/* pre-order position of a path */
+static uint32_t
+pos(const fs_tree *t, const char *path)
+{
+	uint32_t i;
+	char buf[256];
+
+	for (i = 0; i < fs_tree_count(t); i++)
+	{
+		fs_sp_format_buf(fs_tree_node(t, i)->path, buf, sizeof(buf));
+		if (strcmp(buf, path) == 0)
+			return i;
+	}
+	printf("     no node %s\n", path);
+	exit(2);
+}
+
+static fs_fs_row *
+run(const fs_tree *t, fs_algo algo, double dampening)
+{
+	fs_fs_row *rows;
+	fs_error err;
+
+	if (!CHECK(fs_fairshare(t, algo, dampening, &unit_alloc, &rows, &err) == FS_OK))
+		exit(2);
+	return rows;
+}
+
+static const trow seed000[] = {
+    {"group1", 40, 0},       {"group2", 60, 0},      {"group1.Bob", 50, 100},
+    {"group1.Ann", 50, 100}, {"group2.Suzy", 60, 0}, {"group2.scott", 40, 1000},
+};
+
+static void
+test_seed000(void)
+{
+	fs_tree *t = build(seed000, 6);
+	fs_fs_row *r = run(t, FS_ALGO_CLASSIC, 1);
+	uint32_t bob = pos(t, "group1.Bob"), suzy = pos(t, "group2.Suzy");
+	uint32_t scott = pos(t, "group2.scott"), g2 = pos(t, "group2");
+
+	/* the worked example: Bob 0.125 / 0.648, Suzy 0.5 / 0.382 */
+	CHECK_DBL(r[bob].norm_usage, 100.0 / 1200, 1e-15);
+	CHECK_DBL(r[bob].norm_shares, 0.2, 1e-15);
+	CHECK_DBL(r[bob].effective_usage, 0.125, 1e-15);
+	CHECK_DBL(r[bob].fairshare, 0.648, 0.0005);
+	CHECK_DBL(r[bob].fairshare, pow(2, -0.625), 1e-15);
+	CHECK_DBL(r[suzy].norm_shares, 0.36, 1e-15);
+	CHECK_DBL(r[suzy].effective_usage, 0.5, 1e-15);
+	CHECK_DBL(r[suzy].fairshare, 0.382, 0.0005);
+	CHECK(r[0].rank == 0 && r[g2].rank == 0);
+	/* most deserving: group1 (200/0.4 = 500) before group2 (1000/0.6); within: Ann = Bob by
+	 * ratio, path order breaks the tie; then Suzy (0) before scott */
+	CHECK(r[pos(t, "group1.Ann")].rank == 1 && r[bob].rank == 2);
+	CHECK(r[suzy].rank == 3 && r[scott].rank == 4);
+	free(r);
+
+	/* the pbsfs -g scott listing */
+	r = run(t, FS_ALGO_PBS, 1);
+	CHECK_DBL(r[0].raw_usage, 1201, 0);
+	CHECK_DBL(r[g2].raw_usage, 1001, 0);
+	CHECK_DBL(r[scott].raw_usage, 1000, 0);
+	CHECK_DBL(r[suzy].raw_usage, 1, 0);
+	CHECK_DBL(r[scott].norm_shares, 0.24, 1e-15);
+	CHECK_DBL(r[scott].effective_usage, 0.832973, 5e-7);
+	CHECK_DBL(r[0].usage_per_share, 1201, 0);
+	CHECK(floor(r[g2].usage_per_share + 0.5) == 1668);
+	CHECK(floor(r[scott].usage_per_share + 0.5) == 4167);
+	free(r);
+	fs_tree_free(t);
+}
+
+static void
+test_fair_tree(void)
+{
+	static const trow rows[] = {
+	    {"A", 1, 0}, {"B", 1, 0}, {"A.u1", 1, 5}, {"A.u2", 1, 5}, {"B.u3", 1, 10}, {"B.u4", 1, 20},
+	};
+	fs_tree *t = build(rows, 6);
+	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	uint32_t a = pos(t, "A"), u1 = pos(t, "A.u1"), u2 = pos(t, "A.u2");
+	uint32_t u3 = pos(t, "B.u3"), u4 = pos(t, "B.u4");
+
+	CHECK_DBL(r[a].norm_shares, 0.5, 0);
+	CHECK_DBL(r[a].effective_usage, 0.25, 0);
+	CHECK_DBL(r[a].level_fs, 2, 0);
+	CHECK(r[a].fairshare_null && r[a].rank == 0);
+	/* u1 and u2 tie: both keep rank 4 of 4 */
+	CHECK_DBL(r[u1].fairshare, 1, 0);
+	CHECK_DBL(r[u2].fairshare, 1, 0);
+	CHECK(r[u1].rank == 1 && r[u2].rank == 1);
+	CHECK_DBL(r[u3].fairshare, 0.5, 0);
+	CHECK_DBL(r[u4].fairshare, 0.25, 0);
+	CHECK(r[u3].rank == 3 && r[u4].rank == 4);
+	free(r);
+	fs_tree_free(t);
+}
+
+/* An account tied with its predecessor passes the tie to its first child. */
+static void
+test_fair_tree_account_tie(void)
+{
+	static const trow rows[] = {
+	    {"A", 1, 0},    {"B", 1, 0}, {"A.x", 1, 10}, {"A.y", 1, 30},   {"B.p", 3, 10},
+	    {"B.q", 1, 30}, {"C", 2, 0}, {"C.z", 1, 0},  {"C.lazy", 0, 0}, {"D", -2, 0},
+	};
+	fs_tree *t = build(rows, 10);
+	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	/* level: A (1/4 shares, 40/80 usage) and B (1/4, 40/80) tie at 0.5; C has no usage: +inf;
+	 * D is a FairShare=parent leaf: +inf. Order: D (leaf first on the +inf tie), C, then A, B. */
+	uint32_t d = pos(t, "D"), z = pos(t, "C.z"), lazy = pos(t, "C.lazy");
+	uint32_t x = pos(t, "A.x"), y = pos(t, "A.y"), p = pos(t, "B.p"), q = pos(t, "B.q");
+	uint32_t n = 7;
+
+	CHECK(isinf(r[d].level_fs) && r[d].raw_shares_null);
+	CHECK(isinf(r[pos(t, "C")].level_fs));
+	CHECK_DBL(r[pos(t, "A")].level_fs, 0.5, 0);
+	CHECK_DBL(r[pos(t, "B")].level_fs, 0.5, 0);
+	CHECK_DBL(r[d].fairshare, 7.0 / n, 0);
+	/* C follows D on a +inf tie: its first child z keeps D's rank */
+	CHECK_DBL(r[z].fairshare, 7.0 / n, 0);
+	CHECK_DBL(r[lazy].fairshare, 5.0 / n, 0); /* no shares: level_fs 0 */
+	CHECK_DBL(r[x].fairshare, 4.0 / n, 0);    /* x: 0.5/0.25 = 2 > y: 0.5/0.75 */
+	CHECK_DBL(r[y].fairshare, 3.0 / n, 0);
+	/* B tied with A: its first child p (0.75/0.25 = 3) keeps y's rank */
+	CHECK_DBL(r[p].fairshare, 3.0 / n, 0);
+	CHECK_DBL(r[q].fairshare, 1.0 / n, 0);
+	CHECK(r[q].rank == 7 && r[p].rank == 5 && r[d].rank == 1);
+	free(r);
+	fs_tree_free(t);
+}
+
+/* FairShare=parent inner nodes are transparent; a zero share sum zeroes a subtree. */
+static void
+test_parent_and_zero(void)
+{
+	static const trow rows[] = {
+	    {"acct", 2, 0},   {"acct.sub", -2, 0}, {"acct.sub.u1", 1, 30}, {"acct.u2", 1, 10},
+	    {"other", 2, 40}, {"zero", 0, 0},      {"zero.a", 0, 5},       {"zero.b", 0, 5},
+	};
+	fs_tree *t = build(rows, 8);
+	fs_fs_row *r = run(t, FS_ALGO_CLASSIC, 1);
+	uint32_t acct = pos(t, "acct"), sub = pos(t, "acct.sub"), u1 = pos(t, "acct.sub.u1");
+	uint32_t u2 = pos(t, "acct.u2"), za = pos(t, "zero.a");
+
+	/* u1 joins acct's level next to u2: shares 1 of 2 */
+	CHECK_DBL(r[acct].norm_shares, 0.5, 0);
+	CHECK_DBL(r[u1].norm_shares, 0.25, 0);
+	CHECK_DBL(r[u2].norm_shares, 0.25, 0);
+	CHECK_DBL(r[sub].norm_shares, r[acct].norm_shares, 0);
+	CHECK_DBL(r[sub].effective_usage, r[acct].effective_usage, 0);
+	CHECK_DBL(r[sub].fairshare, r[acct].fairshare, 0);
+	CHECK(r[sub].raw_shares_null);
+	CHECK_DBL(r[u1].effective_usage, 30.0 / 90 + (r[acct].effective_usage - 30.0 / 90) * 0.5,
+	          1e-15);
+	/* zero: no shares, so no fairshare; its level sums to 0, its children take its usage */
+	CHECK_DBL(r[pos(t, "zero")].fairshare, 0, 0);
+	CHECK_DBL(r[za].norm_shares, 0, 0);
+	CHECK_DBL(r[za].effective_usage, r[pos(t, "zero")].effective_usage, 0);
+	CHECK(r[za].usage_per_share_null);
+	free(r);
+	r = run(t, FS_ALGO_CLASSIC, 2);
+	CHECK_DBL(r[u2].fairshare, pow(2, -(r[u2].effective_usage / 0.25) / 2), 1e-15);
+	free(r);
+	fs_tree_free(t);
+}
+
+static void
+test_errors(void)
+{
+	fs_tree *t = build(seed000, 6);
+	fs_tree *pool = fs_tree_new(&unit_alloc, FS_TREE_POOL);
+	fs_fs_row *rows;
+	fs_error err;
+
+	CHECK(fs_fairshare(t, FS_ALGO_CLASSIC, 0, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
+	CHECK(fs_fairshare(t, FS_ALGO_CLASSIC, NAN, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
+	CHECK(fs_fairshare(pool, FS_ALGO_CLASSIC, 1, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
+	CHECK(fs_algo_from_name("fair_tree") == FS_ALGO_FAIR_TREE && fs_algo_from_name("x") < 0);
+	fs_tree_free(t);
+	fs_tree_free(pool);
+}
+
+void
+test_fairshare(void)
+{
+	test_seed000();
+	test_fair_tree();
+	test_fair_tree_account_tie();
+	test_parent_and_zero();
+	test_errors();
+}

@@ -26,4 +26,8 @@ fs_pg_check(fs_status st, const fs_error *err)
 		fs_pg_raise(err);
 }
 
+/* A sharetree argument to read: the expanded object itself, or a tree built from the flat value. */
+struct fs_tree;
+struct fs_tree *fs_pg_read_tree(Datum d);
+
 #endif

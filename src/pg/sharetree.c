@@ -75,8 +75,8 @@ et_new(MemoryContext parent, fs_tree_kind kind)
 }
 
 /* Read a tree argument: the expanded object itself, or one built from the flat value. */
-static fs_tree *
-st_read(Datum d)
+fs_tree *
+fs_pg_read_tree(Datum d)
 {
 	struct varlena *v;
 	fs_tree *t;
@@ -129,7 +129,7 @@ st_agg_state(FunctionCallInfo fcinfo, fs_tree_kind kind, const char *fname)
 	{
 		fs_error err;
 
-		fs_pg_check(fs_tree_merge(et->tree, st_read(d), &err), &err);
+		fs_pg_check(fs_tree_merge(et->tree, fs_pg_read_tree(d), &err), &err);
 	}
 	return et;
 }
@@ -202,7 +202,7 @@ PG_FUNCTION_INFO_V1(sharetree_combine);
 Datum
 sharetree_combine(PG_FUNCTION_ARGS)
 {
-	fs_tree *other = st_read(PG_GETARG_DATUM(1));
+	fs_tree *other = fs_pg_read_tree(PG_GETARG_DATUM(1));
 	ExpandedTree *et = st_agg_state(fcinfo, fs_tree_get_kind(other), "sharetree_combine");
 	fs_error err;
 
@@ -214,8 +214,8 @@ PG_FUNCTION_INFO_V1(sharetree_merge);
 Datum
 sharetree_merge(PG_FUNCTION_ARGS)
 {
-	fs_tree *a = st_read(PG_GETARG_DATUM(0));
-	fs_tree *b = st_read(PG_GETARG_DATUM(1));
+	fs_tree *a = fs_pg_read_tree(PG_GETARG_DATUM(0));
+	fs_tree *b = fs_pg_read_tree(PG_GETARG_DATUM(1));
 	fs_tree *t = fs_tree_new(&fs_pg_alloc, fs_tree_get_kind(a));
 	fs_error err;
 
@@ -242,7 +242,7 @@ PG_FUNCTION_INFO_V1(sharetree_out);
 Datum
 sharetree_out(PG_FUNCTION_ARGS)
 {
-	fs_tree *t = st_read(PG_GETARG_DATUM(0));
+	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
 	fs_error err;
 	fs_sb sb;
 
@@ -272,7 +272,7 @@ PG_FUNCTION_INFO_V1(sharetree_send);
 Datum
 sharetree_send(PG_FUNCTION_ARGS)
 {
-	struct varlena *flat = st_flat(st_read(PG_GETARG_DATUM(0)));
+	struct varlena *flat = st_flat(fs_pg_read_tree(PG_GETARG_DATUM(0)));
 	StringInfoData buf;
 
 	pq_begintypsend(&buf);
@@ -311,7 +311,7 @@ Datum
 sharetree_nodes(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	fs_tree *t = st_read(PG_GETARG_DATUM(0));
+	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
 	bool pool = fs_tree_get_kind(t) == FS_TREE_POOL;
 	fs_error err;
 	uint32 i;

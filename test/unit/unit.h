@@ -28,5 +28,6 @@ void test_resvec(void);
 void test_sharepath(void);
 void test_sharetree(void);
 void test_fairshare(void);
+void test_decay(void);
 
 #endif

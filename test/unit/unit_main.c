@@ -89,6 +89,7 @@ main(void)
 	test_sharepath();
 	test_sharetree();
 	test_fairshare();
+	test_decay();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,428 @@
+/*
+ * decay.c: half-life decay models, PBS step decay, the exact accrued charge of a running job,
+ * and the combinable decayed running sum with its settings-independent text form.
+ */
+#include "decay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define US_PER_SEC 1000000.0
+#define US_PER_DAY INT64_C(86400000000)
+#define LN2        0.69314718055994530942
+
+int
+fs_decay_model_from_name(const char *name)
+{
+	if (strcmp(name, "exact") == 0)
+		return FS_DECAY_EXACT;
+	if (strcmp(name, "slurm") == 0)
+		return FS_DECAY_SLURM;
+	if (strcmp(name, "condor") == 0)
+		return FS_DECAY_CONDOR;
+	return -1;
+}
+
+fs_status
+fs_check_positive_duration(int64_t us, const char *what, fs_error *err)
+{
+	if (us > 0)
+		return FS_OK;
+	fs_fail(err, FS_ERR_VALUE, "%s must be positive, not %g seconds", what, us / US_PER_SEC);
+	fs_error_hint(err, "Give a duration such as '7 days' or '14 days'.");
+	return FS_ERR_VALUE;
+}
+
+fs_status
+fs_check_amount(double v, const char *what, fs_error *err)
+{
+	if (!isfinite(v))
+	{
+		fs_fail(err, FS_ERR_RANGE, "%s must be a finite number, not %g", what, v);
+		return FS_ERR_RANGE;
+	}
+	return FS_OK;
+}
+
+static fs_status
+check_result(double v, fs_error *err)
+{
+	if (isfinite(v))
+		return FS_OK;
+	fs_fail(err, FS_ERR_RANGE, "value out of range: the decayed usage overflows");
+	return FS_ERR_RANGE;
+}
+
+static double
+halvings(int64_t elapsed_us, int64_t half_life_us)
+{
+	return (double) elapsed_us / (double) half_life_us;
+}
+
+fs_status
+fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model model,
+         double *out, fs_error *err)
+{
+	fs_status st = fs_check_amount(usage, "usage", err);
+
+	if (st == FS_OK)
+		st = fs_check_positive_duration(half_life_us, "half_life", err);
+	if (st != FS_OK)
+		return st;
+	if (model == FS_DECAY_SLURM)
+	{
+		/* SLURM's per-second factor, applied as a power of the elapsed seconds */
+		double hl = half_life_us / US_PER_SEC;
+		double factor = 1 - 0.693 / hl;
+
+		if (factor <= 0)
+		{
+			fs_fail(err, FS_ERR_VALUE, "the slurm decay model needs a half-life of at least 1 "
+			                           "second, not %g seconds",
+			        hl);
+			return FS_ERR_VALUE;
+		}
+		*out = usage * pow(factor, elapsed_us / US_PER_SEC);
+	}
+	else
+		*out = usage * exp2(-halvings(elapsed_us, half_life_us));
+	return check_result(*out, err);
+}
+
+fs_status
+fs_decay_step(double usage, int64_t elapsed_us, int64_t period_us, double factor,
+              double floor_value, double *out, fs_error *err)
+{
+	fs_status st = fs_check_amount(usage, "usage", err);
+	int64_t steps;
+
+	if (st == FS_OK)
+		st = fs_check_positive_duration(period_us, "period", err);
+	if (st == FS_OK)
+		st = fs_check_amount(floor_value, "floor", err);
+	if (st != FS_OK)
+		return st;
+	if (!(factor > 0 && factor <= 1))
+	{
+		fs_fail(err, FS_ERR_VALUE, "decay factor must be in (0, 1], not %g", factor);
+		fs_error_hint(err, "PBS's fairshare_decay_factor is 0.5 by default.");
+		return FS_ERR_VALUE;
+	}
+	/* whole periods elapsed; none before the first period ends, none for negative time */
+	steps = elapsed_us > 0 ? elapsed_us / period_us : 0;
+	*out = usage * pow(factor, (double) steps);
+	if (*out < floor_value)
+		*out = floor_value;
+	return check_result(*out, err);
+}
+
+fs_status
+fs_accrued(double rate, int64_t start, int64_t end, int64_t as_of, bool has_half_life,
+           int64_t half_life_us, double *out, fs_error *err)
+{
+	fs_status st = fs_check_amount(rate, "rate", err);
+	int64_t stop = end < as_of ? end : as_of;
+
+	if (st == FS_OK && has_half_life)
+		st = fs_check_positive_duration(half_life_us, "half_life", err);
+	if (st != FS_OK)
+		return st;
+	if (end < start)
+	{
+		fs_fail(err, FS_ERR_VALUE, "run_end is before run_start");
+		fs_error_hint(err, "A job's run ends after it starts; swap the two or fix the record.");
+		return FS_ERR_VALUE;
+	}
+	if (stop <= start)
+	{
+		*out = 0;
+		return FS_OK;
+	}
+	if (!has_half_life)
+		*out = rate * ((stop - start) / US_PER_SEC);
+	else
+	{
+		/* rate * H / ln 2 * (2^(-(as_of - stop)/H) - 2^(-(as_of - start)/H)) */
+		double h = half_life_us / US_PER_SEC;
+		double near = exp2(-halvings(as_of - stop, half_life_us));
+		double span = halvings(stop - start, half_life_us);
+
+		/* -expm1(-x ln 2) keeps precision for runs much shorter than the half-life */
+		*out = rate * h / LN2 * near * -expm1(-span * LN2);
+	}
+	return check_result(*out, err);
+}
+
+/* ---------------------------------------------------------------- decayed running sum */
+
+static fs_status
+same_half_life(const fs_decayed *d, int64_t half_life, fs_error *err)
+{
+	if (d->half_life == half_life)
+		return FS_OK;
+	fs_fail(err, FS_ERR_VALUE, "decayed_sum needs one half-life, got %g and %g seconds",
+	        d->half_life / US_PER_SEC, half_life / US_PER_SEC);
+	fs_error_hint(err, "Use the same half_life on every row of one decayed_sum.");
+	return FS_ERR_VALUE;
+}
+
+fs_status
+fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life, fs_error *err)
+{
+	fs_status st = fs_check_amount(usage, "usage", err);
+
+	if (st == FS_OK)
+		st = fs_check_positive_duration(half_life, "half_life", err);
+	if (st == FS_OK)
+		st = same_half_life(d, half_life, err);
+	if (st != FS_OK)
+		return st;
+	if (at >= d->at)
+	{
+		d->value = d->value * exp2(-halvings(at - d->at, half_life)) + usage;
+		d->at = at;
+	}
+	else
+		d->value += usage * exp2(-halvings(d->at - at, half_life));
+	return check_result(d->value, err);
+}
+
+fs_status
+fs_decayed_combine(fs_decayed *d, const fs_decayed *other, fs_error *err)
+{
+	fs_status st = same_half_life(d, other->half_life, err);
+
+	if (st != FS_OK)
+		return st;
+	return fs_decayed_add(d, other->value, other->at, other->half_life, err);
+}
+
+fs_status
+fs_decayed_value(const fs_decayed *d, int64_t as_of, double *out, fs_error *err)
+{
+	if (as_of < d->at)
+	{
+		char when[48];
+
+		snprintf(when, sizeof(when), "%g", (d->at - as_of) / US_PER_SEC);
+		fs_fail(err, FS_ERR_VALUE, "as_of is %s seconds before the last usage in the sum", when);
+		fs_error_hint(err, "Read a decayed sum at or after the instant of its last row.");
+		return FS_ERR_VALUE;
+	}
+	*out = d->value * exp2(-halvings(as_of - d->at, d->half_life));
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- UTC text */
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's algorithm). */
+static int64_t
+days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void
+civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+#define PG_EPOCH_DAYS 10957 /* 2000-01-01 in days since 1970-01-01 */
+
+void
+fs_format_utc(fs_sb *sb, int64_t us)
+{
+	int64_t days = us / US_PER_DAY;
+	int64_t rem = us % US_PER_DAY;
+	int64_t y, m, d;
+
+	if (rem < 0)
+	{
+		rem += US_PER_DAY;
+		days--;
+	}
+	civil_from_days(days + PG_EPOCH_DAYS, &y, &m, &d);
+	fs_sb_appendf(sb, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", (long long) y, (long long) m,
+	              (long long) d, (long long) (rem / 3600000000), (long long) (rem / 60000000 % 60),
+	              (long long) (rem / 1000000 % 60));
+	if (rem % 1000000)
+	{
+		char frac[8];
+		int n;
+
+		snprintf(frac, sizeof(frac), "%06lld", (long long) (rem % 1000000));
+		for (n = 6; frac[n - 1] == '0'; n--)
+			;
+		fs_sb_append(sb, ".", 1);
+		fs_sb_append(sb, frac, (size_t) n);
+	}
+	fs_sb_append(sb, "Z", 1);
+}
+
+static bool
+digits(const char *s, size_t len, size_t at, size_t n, int64_t *v)
+{
+	size_t i;
+
+	if (at + n > len)
+		return false;
+	*v = 0;
+	for (i = 0; i < n; i++)
+	{
+		if (s[at + i] < '0' || s[at + i] > '9')
+			return false;
+		*v = *v * 10 + (s[at + i] - '0');
+	}
+	return true;
+}
+
+static int64_t
+days_in_month(int64_t y, int64_t m)
+{
+	static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	if (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0))
+		return 29;
+	return dm[m - 1];
+}
+
+size_t
+fs_parse_utc(const char *s, size_t len, int64_t *us)
+{
+	int64_t y, mo, d, h, mi, se, frac = 0;
+	size_t i = 19;
+
+	if (!digits(s, len, 0, 4, &y) || len < 20 || s[4] != '-' || !digits(s, len, 5, 2, &mo) ||
+	    s[7] != '-' || !digits(s, len, 8, 2, &d) || s[10] != 'T' || !digits(s, len, 11, 2, &h) ||
+	    s[13] != ':' || !digits(s, len, 14, 2, &mi) || s[16] != ':' ||
+	    !digits(s, len, 17, 2, &se))
+		return 0;
+	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
+		return 0;
+	if (i < len && s[i] == '.')
+	{
+		int64_t scale = 100000;
+		size_t n = 0;
+
+		for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, n++)
+		{
+			if (n >= 6)
+				return 0;
+			frac += (s[i] - '0') * scale;
+			scale /= 10;
+		}
+		if (n == 0)
+			return 0;
+	}
+	if (i >= len || s[i] != 'Z')
+		return 0;
+	*us = ((days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se) *
+	          1000000 +
+	      frac;
+	return i + 1;
+}
+
+/* ---------------------------------------------------------------- decayed_usage text */
+
+void
+fs_decayed_format(fs_sb *sb, const fs_decayed *d)
+{
+	char hl[32];
+	int n;
+
+	fs_sb_append_double(sb, d->value);
+	fs_sb_append(sb, "@", 1);
+	fs_format_utc(sb, d->at);
+	/* the half-life in seconds, exact to the microsecond */
+	n = snprintf(hl, sizeof(hl), "%lld.%06lld", (long long) (d->half_life / 1000000),
+	             (long long) (d->half_life % 1000000));
+	while (hl[n - 1] == '0')
+		n--;
+	if (hl[n - 1] == '.')
+		n--;
+	fs_sb_append(sb, "/", 1);
+	fs_sb_append(sb, hl, (size_t) n);
+}
+
+static fs_status
+decayed_syntax(const char *text, size_t len, const char *what, fs_error *err)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type decayed_usage: \"%s\"", shown);
+	fs_error_detail(err, "%s.", what);
+	fs_error_hint(err, "Write value@YYYY-MM-DDTHH:MM:SSZ/half_life_seconds, for example "
+	                   "\"12.5@2026-01-01T00:00:00Z/604800\".");
+	return FS_ERR_SYNTAX;
+}
+
+fs_status
+fs_decayed_parse(const char *text, size_t len, fs_decayed *d, fs_error *err)
+{
+	size_t i = fs_scan_number(text, len, &d->value);
+	size_t used;
+	int64_t secs = 0, frac = 0;
+	size_t j, n = 0;
+
+	if (i == 0 || !isfinite(d->value))
+		return decayed_syntax(text, len, "The value must be a finite number", err);
+	if (i >= len || text[i] != '@')
+		return decayed_syntax(text, len, "Expected \"@\" after the value", err);
+	used = fs_parse_utc(text + i + 1, len - i - 1, &d->at);
+	if (used == 0)
+		return decayed_syntax(text, len, "Expected a UTC timestamp YYYY-MM-DDTHH:MM:SS[.ffffff]Z "
+		                                 "after \"@\"",
+		                      err);
+	i += 1 + used;
+	if (i >= len || text[i] != '/')
+		return decayed_syntax(text, len, "Expected \"/\" and the half-life in seconds", err);
+	for (j = i + 1; j < len && text[j] >= '0' && text[j] <= '9'; j++, n++)
+	{
+		if (n >= 12)
+			return decayed_syntax(text, len, "The half-life is too long", err);
+		secs = secs * 10 + (text[j] - '0');
+	}
+	if (n == 0)
+		return decayed_syntax(text, len, "Expected the half-life in seconds", err);
+	if (j < len && text[j] == '.')
+	{
+		int64_t scale = 100000;
+		size_t k = 0;
+
+		for (j++; j < len && text[j] >= '0' && text[j] <= '9'; j++, k++)
+		{
+			if (k >= 6)
+				return decayed_syntax(text, len, "The half-life has more than 6 decimals", err);
+			frac += (text[j] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (j != len)
+		return decayed_syntax(text, len, "Unexpected text after the half-life", err);
+	d->half_life = secs * 1000000 + frac;
+	if (d->half_life <= 0)
+		return decayed_syntax(text, len, "The half-life must be positive", err);
+	if (d->value == 0)
+		d->value = 0;
+	return FS_OK;
+}

@@ -80,3 +80,52 @@ FROM tree_nodes((
 SELECT share_tree(path, shares, usage) AS snapshot
 FROM (SELECT path, shares, 0 AS usage FROM fairshare_groups
       UNION ALL SELECT owner, NULL, cput FROM accounting) AS rows;
+
+\echo '7. Fairshare factors from that tree: SLURM classic (also the PBS formula) and PBS, with'
+\echo '   the numbers of the PBS design note: Bob 0.125 / 0.648, Suzy 0.5 / 0.382.'
+CREATE TABLE tree_snapshot AS
+SELECT share_tree(path, shares, usage) AS t
+FROM (SELECT path, shares, 0 AS usage FROM fairshare_groups
+      UNION ALL SELECT owner, NULL, cput FROM accounting) AS rows;
+SELECT repeat('  ', depth) || coalesce(leaf(path), 'root') AS account, raw_shares,
+       round(norm_shares::numeric, 3) AS norm_shares, raw_usage,
+       round(effective_usage::numeric, 3) AS effectv_usage,
+       round(fairshare::numeric, 3) AS fairshare, rank
+FROM tree_snapshot, fairshare(t, 'classic');
+
+\echo '   pbsfs -g scott, "Path from root" (PBS starts every node at usage 1):'
+SELECT coalesce(leaf(path), 'TREEROOT') AS entity, raw_usage AS usage,
+       to_char(norm_shares, 'FM0.000') AS perc, round(usage_per_share) AS "usage/perc"
+FROM tree_snapshot, fairshare_path(t, 'group2.scott', 'pbs');
+
+\echo '   SLURM Fair Tree (its default): LevelFS per level, then a rank-based factor.'
+SELECT repeat('  ', depth) || coalesce(leaf(path), 'root') AS account,
+       round(level_fs::numeric, 3) AS level_fs, fairshare, rank
+FROM tree_snapshot, fairshare(t, 'fair_tree');
+
+\echo '8. Fairness over time: two months of jobs, usage decayed with a 14-day half-life,'
+\echo '   one share tree per week, and each group''s factor week by week. group2 stops'
+\echo '   submitting after three weeks; its factor recovers as its usage decays.'
+CREATE TABLE weekly_jobs AS
+SELECT (CASE WHEN i % 3 = 0 THEN 'group2.scott' ELSE 'group1.Bob' END)::sharepath AS owner,
+       '2026-01-01'::timestamptz + (i * 37 % (60 * 24)) * interval '1 hour' AS end_time,
+       100.0 AS cput
+FROM generate_series(1, 3000) AS i
+WHERE i % 3 <> 0 OR (i * 37 % (60 * 24)) < 21 * 24;
+WITH weeks AS (
+    SELECT w AS week_end FROM generate_series('2026-01-08'::timestamptz, '2026-03-01', '7 days') AS w),
+usage AS (
+    SELECT j.owner AS path, w.week_end,
+           value(decayed_sum(j.cput, j.end_time, '14 days'), w.week_end) AS usage
+    FROM weeks AS w JOIN weekly_jobs AS j ON j.end_time <= w.week_end
+    GROUP BY j.owner, w.week_end),
+trees AS (
+    SELECT week_end, share_tree(path, shares, usage) AS t
+    FROM (SELECT week_end, path, NULL::float8 AS shares, usage FROM usage
+          UNION ALL SELECT week_end, path, shares, 0 FROM weeks, fairshare_groups) AS rows
+    GROUP BY week_end)
+SELECT week_end::date AS week_ending,
+       round(max(fairshare) FILTER (WHERE path = 'group1')::numeric, 3) AS group1,
+       round(max(fairshare) FILTER (WHERE path = 'group2')::numeric, 3) AS group2
+FROM trees, fairshare(t)
+GROUP BY week_end ORDER BY week_end;

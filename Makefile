@@ -5,7 +5,7 @@ EXTENSION   = fairsched
 EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
-CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o
 GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
@@ -51,7 +51,7 @@ bench:
 	@scripts/bench.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
-UNIT_SRCS = test/unit/unit_main.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c
 CORE_SRCS = $(CORE_OBJS:.o=.c)
 UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
 

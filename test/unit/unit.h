@@ -29,5 +29,6 @@ void test_sharepath(void);
 void test_sharetree(void);
 void test_fairshare(void);
 void test_decay(void);
+void test_divide(void);
 
 #endif

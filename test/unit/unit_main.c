@@ -90,6 +90,7 @@ main(void)
 	test_sharetree();
 	test_fairshare();
 	test_decay();
+	test_divide();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

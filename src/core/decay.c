@@ -61,8 +61,8 @@ halvings(int64_t elapsed_us, int64_t half_life_us)
 }
 
 fs_status
-fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model model,
-         double *out, fs_error *err)
+fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model model, double *out,
+         fs_error *err)
 {
 	fs_status st = fs_check_amount(usage, "usage", err);
 
@@ -78,8 +78,9 @@ fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model 
 
 		if (factor <= 0)
 		{
-			fs_fail(err, FS_ERR_VALUE, "the slurm decay model needs a half-life of at least 1 "
-			                           "second, not %g seconds",
+			fs_fail(err, FS_ERR_VALUE,
+			        "the slurm decay model needs a half-life of at least 1 "
+			        "second, not %g seconds",
 			        hl);
 			return FS_ERR_VALUE;
 		}
@@ -313,8 +314,7 @@ fs_parse_utc(const char *s, size_t len, int64_t *us)
 
 	if (!digits(s, len, 0, 4, &y) || len < 20 || s[4] != '-' || !digits(s, len, 5, 2, &mo) ||
 	    s[7] != '-' || !digits(s, len, 8, 2, &d) || s[10] != 'T' || !digits(s, len, 11, 2, &h) ||
-	    s[13] != ':' || !digits(s, len, 14, 2, &mi) || s[16] != ':' ||
-	    !digits(s, len, 17, 2, &se))
+	    s[13] != ':' || !digits(s, len, 14, 2, &mi) || s[16] != ':' || !digits(s, len, 17, 2, &se))
 		return 0;
 	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
 		return 0;
@@ -335,9 +335,9 @@ fs_parse_utc(const char *s, size_t len, int64_t *us)
 	}
 	if (i >= len || s[i] != 'Z')
 		return 0;
-	*us = ((days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se) *
-	          1000000 +
-	      frac;
+	*us =
+	    ((days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se) * 1000000 +
+	    frac;
 	return i + 1;
 }
 
@@ -390,8 +390,9 @@ fs_decayed_parse(const char *text, size_t len, fs_decayed *d, fs_error *err)
 		return decayed_syntax(text, len, "Expected \"@\" after the value", err);
 	used = fs_parse_utc(text + i + 1, len - i - 1, &d->at);
 	if (used == 0)
-		return decayed_syntax(text, len, "Expected a UTC timestamp YYYY-MM-DDTHH:MM:SS[.ffffff]Z "
-		                                 "after \"@\"",
+		return decayed_syntax(text, len,
+		                      "Expected a UTC timestamp YYYY-MM-DDTHH:MM:SS[.ffffff]Z "
+		                      "after \"@\"",
 		                      err);
 	i += 1 + used;
 	if (i >= len || text[i] != '/')

@@ -50,8 +50,7 @@ typedef struct fs_decayed
 } fs_decayed;
 
 /* Add usage observed at `at` (in any order of instants). */
-fs_status fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life,
-                         fs_error *err);
+fs_status fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life, fs_error *err);
 /* d += other, both decayed to the later instant. */
 fs_status fs_decayed_combine(fs_decayed *d, const fs_decayed *other, fs_error *err);
 /* The sum as of a later instant. */

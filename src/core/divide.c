@@ -264,14 +264,10 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	}
 	if (st != FS_OK)
 	{
-		if (err->message[0])
-		{
-			char p_text[200], moved[FS_MSG_LEN];
+		char p_text[200];
 
-			fs_sp_format_buf(fs_tree_node(t, i)->path, p_text, sizeof(p_text));
-			memcpy(moved, err->message, sizeof(moved));
-			fs_fail(err, st, "%s (in pool \"%s\")", moved, p_text);
-		}
+		fs_sp_format_buf(fs_tree_node(t, i)->path, p_text, sizeof(p_text));
+		fs_error_context(err, "(in pool \"%s\")", p_text);
 		a->release(a->ctx, r);
 		a->release(a->ctx, maxr);
 		return st;

@@ -54,6 +54,20 @@ fs_error_hint(fs_error *err, const char *fmt, ...)
 }
 
 void
+fs_error_context(fs_error *err, const char *fmt, ...)
+{
+	size_t used = strlen(err->message);
+	va_list ap;
+
+	if (used + 2 >= sizeof(err->message))
+		return;
+	err->message[used++] = ' ';
+	va_start(ap, fmt);
+	vsnprintf(err->message + used, sizeof(err->message) - used, fmt, ap);
+	va_end(ap);
+}
+
+void
 fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max)
 {
 	size_t n = len < max ? len : max;

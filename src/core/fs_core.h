@@ -60,6 +60,8 @@ void fs_error_clear(fs_error *err);
 fs_status fs_fail(fs_error *err, fs_status status, const char *fmt, ...) FS_PRINTF(3, 4);
 void fs_error_detail(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
+/* Append context to the primary message, keeping the detail and hint. */
+void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 /* Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "...". */
 void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max);
 

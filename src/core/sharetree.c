@@ -368,11 +368,9 @@ add_vec(fs_tree *t, uint8_t **slot, const uint8_t *v, const char *what, const ui
 	if (st != FS_OK)
 	{
 		char p[200];
-		char moved[FS_MSG_LEN];
 
 		path_text(path, p, sizeof(p));
-		memcpy(moved, err->message, sizeof(moved));
-		fs_fail(err, st, "%s (in the %s of node \"%s\")", moved, what, p);
+		fs_error_context(err, "(in the %s of node \"%s\")", what, p);
 		return st;
 	}
 	t_free(t, *slot);
@@ -624,6 +622,11 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 
 			if (st != FS_OK)
 			{
+				char p[200];
+
+				path_text(t->nodes[t->order[i]].path, p, sizeof(p));
+				fs_error_context(err, "(adding the %s of node \"%s\" to its parent's)",
+				                 w ? "demand" : "usage", p);
 				unprepare(t);
 				return st;
 			}

@@ -158,6 +158,39 @@ fs_divide(double total, const double *w, const double *l, const double *u, size_
 	x = slope > 0 ? prev + (total - val) / slope : prev;
 	a->release(a->ctx, ev);
 
+	/*
+	 * Solve the crossing piece again from fresh sums rather than from the sweep's running total,
+	 * which carries the rounding of every earlier piece: S(x) = c + slope x there.
+	 */
+	{
+		double c = 0;
+
+		slope = 0;
+		for (i = 0; i < n; i++)
+		{
+			double lp = l[i] < u[i] ? l[i] : u[i], lo, hi;
+
+			if (w[i] <= 0)
+			{
+				c += lp;
+				continue;
+			}
+			piece(w[i], lp, u[i], mode, &lo, &hi);
+			if (x <= lo)
+				c += lp;
+			else if (x >= hi)
+				c += u[i];
+			else
+			{
+				slope += w[i];
+				if (mode == FS_DIVIDE_ADDITIVE)
+					c += lp;
+			}
+		}
+		if (slope > 0)
+			x = (total - c) / slope;
+	}
+
 	slope = 0;
 	for (i = 0; i < n; i++)
 	{
@@ -172,7 +205,10 @@ fs_divide(double total, const double *w, const double *l, const double *u, size_
 		else
 		{
 			piece(w[i], lp, u[i], mode, &lo, &hi);
-			out[i] = x <= lo ? lp : x >= hi ? u[i] : lp + w[i] * (x - lo);
+			out[i] = x <= lo                      ? lp
+			         : x >= hi                    ? u[i]
+			         : mode == FS_DIVIDE_ADDITIVE ? lp + w[i] * x
+			                                      : w[i] * x;
 			if (bound)
 				bound[i] = x <= lo && mode == FS_DIVIDE_CLAMP ? FS_BOUND_GUARANTEE
 				           : x >= hi                          ? FS_BOUND_CAP
@@ -267,7 +303,10 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		char p_text[200];
 
 		fs_sp_format_buf(fs_tree_node(t, i)->path, p_text, sizeof(p_text));
-		fs_error_context(err, "(in pool \"%s\")", p_text);
+		if (i == 0)
+			fs_error_context(err, "(at the root of the pool tree)");
+		else
+			fs_error_context(err, "(in pool \"%s\")", p_text);
 		a->release(a->ctx, r);
 		a->release(a->ctx, maxr);
 		return st;

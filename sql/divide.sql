@@ -1,0 +1,105 @@
+-- divide and fair_share: fair-share ratio division down a pool tree (SPEC section 6, seed 002)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS fairsched;
+RESET client_min_messages;
+SET search_path = fairsched, public;
+CREATE FUNCTION pg_temp.r(float8[]) RETURNS numeric[] LANGUAGE sql AS
+$$ SELECT array_agg(round(v::numeric, 12) ORDER BY o) FROM unnest($1) WITH ORDINALITY AS u(v, o) $$;
+
+-- Seed 002: pools A (min share ratio 0.6) and B (0.2) under the root, both with huge demand.
+-- 1. equal weights: A 0.6, B 0.4; 2. weights 3:1: A 0.75, B 0.25; 3. with C (weight 1, no
+-- guarantee): A 0.6, B 0.2, C 0.2. Clamp mode is the seed's rule; additive mode adds the
+-- guarantees to the weight-proportional part instead of flooring it.
+SELECT ex, pg_temp.r(divide(1, w, l, u)) AS clamp,
+       pg_temp.r(divide(1, w, l, u, 'additive')) AS additive
+FROM (VALUES (1, '{1,1}'::float8[], '{0.6,0.2}'::float8[], '{1,1}'::float8[]),
+             (2, '{3,1}', '{0.6,0.2}', '{1,1}'),
+             (3, '{1,1,1}', '{0.6,0.2,0}', '{1,1,1}')) AS t(ex, w, l, u)
+ORDER BY ex;
+
+-- the same three through fair_share over a pool_tree (demand far above the cluster)
+CREATE TEMP TABLE seed002 (ex int, path sharepath, weight float8, min_share float8, demand resvec);
+INSERT INTO seed002 VALUES
+    (1, 'A', 1, 0.6, 'cpu=1000'), (1, 'B', 1, 0.2, 'cpu=1000'),
+    (2, 'A', 3, 0.6, 'cpu=1000'), (2, 'B', 1, 0.2, 'cpu=1000'),
+    (3, 'A', 1, 0.6, 'cpu=1000'), (3, 'B', 1, 0.2, 'cpu=1000'), (3, 'C', 1, NULL, 'cpu=1000');
+SELECT ex, mode, f.path, f.weight, f.min_share_ratio, round(f.fair_share_ratio::numeric, 12) AS fair_share_ratio,
+       f.bound
+FROM (SELECT ex, pool_tree(path, weight, min_share, NULL, NULL, demand) AS t
+      FROM seed002 GROUP BY ex) AS trees,
+     (VALUES ('clamp'), ('additive')) AS m(mode),
+     fair_share(trees.t, 'cpu=100,mem=1tb', m.mode) AS f
+WHERE f.depth = 1
+ORDER BY ex, mode DESC, f.path;
+
+-- every column: usage and demand ratios are dominant shares of the cluster, the dominant
+-- resource comes from usage when there is usage, else from demand; resources the cluster
+-- lacks are ignored; a pool without demand gets 0; caps are min(demand_ratio, max_share_ratio)
+SELECT path, depth, is_leaf, weight, min_share_ratio, guaranteed_share,
+       round(usage_ratio::numeric, 6) AS usage_ratio, round(demand_ratio::numeric, 6) AS demand_ratio,
+       dominant_resource, round(max_possible_ratio::numeric, 6) AS max_possible,
+       round(fair_share_ratio::numeric, 6) AS fair_share, round(satisfaction::numeric, 6) AS satisfaction,
+       round(lower_bound::numeric, 6) AS lower_bound, round(weight_part::numeric, 6) AS weight_part, bound
+FROM fair_share((SELECT pool_tree(p::sharepath, w, lo, hi, u::resvec, d::resvec)
+                 FROM (VALUES ('prod', 3, 0.5, NULL, 'cpu=30,mem=64gb', 'cpu=80,mem=100gb'),
+                              ('prod.web', 1, NULL, NULL, 'cpu=10', 'cpu=20'),
+                              ('prod.batch', 2, NULL, 0.3, 'cpu=20,mem=64gb', 'cpu=60,mem=100gb,licenses=5'),
+                              ('dev', 1, NULL, NULL, 'cpu=5', 'cpu=10'),
+                              ('idle', 1, 0.1, NULL, NULL, NULL),
+                              ('research', 1, NULL, 0.2, NULL, 'mem=512gb'))
+                      AS t(p, w, lo, hi, u, d)),
+                'cpu=100,mem=512gb');
+
+-- nested guarantees that do not fit: prod's demand caps it at 0.3, below its children's
+-- guarantees of 0.8 x 0.5 + 0.8 x 0.5; they are scaled down to sum to 0.3, and the output says so
+SELECT path, guaranteed_share, round(lower_bound::numeric, 6) AS lower_bound,
+       round(max_possible_ratio::numeric, 6) AS cap, round(fair_share_ratio::numeric, 6) AS fair_share,
+       bound
+FROM fair_share((SELECT pool_tree(p::sharepath, NULL, lo, NULL, NULL, d::resvec)
+                 FROM (VALUES ('prod', 0.8, NULL), ('prod.a', 0.5, 'cpu=15'), ('prod.b', 0.5, 'cpu=15'),
+                              ('other', NULL, 'cpu=100')) AS t(p, lo, d)),
+                'cpu=100');
+
+-- children's min share ratios that sum past 1 are normalised to 1
+SELECT path, min_share_ratio, round(guaranteed_share::numeric, 12) AS guaranteed_share,
+       round(fair_share_ratio::numeric, 6) AS fair_share
+FROM fair_share('pool{=*/*/*/{}/{},a=1/0.9/*/{}/{cpu=100},b=1/0.6/*/{}/{cpu=100}}', 'cpu=100')
+WHERE depth = 1;
+
+-- caps that cannot use the whole: every child at its cap, the rest stays unassigned; a zero
+-- weight gets only its guarantee; the upper bound wins over a larger lower bound
+SELECT pg_temp.r(divide(1, '{1,2}', '{0,0}', '{0.2,0.3}')) AS capped,
+       pg_temp.r(divide(1, '{0,1}', '{0.3,0}', '{1,1}')) AS zero_weight,
+       pg_temp.r(divide(1, '{1,1}', '{0.5,0}', '{0.1,1}')) AS upper_wins,
+       pg_temp.r(divide(0.5, '{1,1}', '{0.6,0.4}', '{1,1}')) AS scaled_guarantees,
+       divide(1, '{}', '{}', '{}') AS no_children;
+
+-- the result sums to the total (within 1e-12 relative) on a thousand generated instances
+-- whenever that is feasible (the guarantees fit, and the caps can reach the total)
+SELECT count(*) AS feasible_instances,
+       count(*) FILTER (WHERE abs(s - total) <= 1e-12 * greatest(total, 1)) AS sums_to_total
+FROM (SELECT i, (i % 7 + 1) / 3.0 AS total,
+             ARRAY(SELECT (j * i % 13)::float8 FROM generate_series(1, 1 + i % 9) j) AS w,
+             ARRAY(SELECT (j * i % 5) / 40.0 FROM generate_series(1, 1 + i % 9) j) AS l,
+             ARRAY(SELECT 0.5 + (j * i % 3) / 2.0 FROM generate_series(1, 1 + i % 9) j) AS u
+      FROM generate_series(1, 1000) AS i) AS inst,
+     LATERAL (SELECT sum(v) AS s
+              FROM unnest(divide(total, w, l, u,
+                                 CASE WHEN i % 2 = 0 THEN 'clamp' ELSE 'additive' END)) AS x(v)) AS d,
+     LATERAL (SELECT sum(least(lo, hi)) AS low,
+                     sum(CASE WHEN wt > 0 THEN hi ELSE least(lo, hi) END) AS high
+              FROM unnest(w, l, u) AS z(wt, lo, hi)) AS b
+WHERE low <= total AND high >= total;
+
+-- errors
+SELECT divide(1, '{1,1}', '{0}', '{1,1}');
+SELECT divide(1, '{1,NULL}', '{0,0}', '{1,1}');
+SELECT divide(1, '{1,-1}', '{0,0}', '{1,1}');
+SELECT divide(1, '{1,1}', '{0,"NaN"}', '{1,1}');
+SELECT divide(1, '{1,1}', '{0,0}', '{1,"Infinity"}');
+SELECT divide(-1, '{1}', '{0}', '{1}');
+SELECT divide(1, '{1}', '{0}', '{1}', 'hdrf');
+SELECT divide(1, '{{1}}', '{{0}}', '{{1}}');
+SELECT * FROM fair_share('share{=*/0,a=1/2}', 'cpu=1');
+SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{cpu=10}}', 'cpu=1', 'fair');
+SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{mem=10}}', 'mem=1gb');

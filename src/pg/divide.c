@@ -1,0 +1,143 @@
+/*
+ * divide.c (glue): divide(total, weights, min_shares, max_shares, mode) and fair_share(pool
+ * tree, cluster, mode). The solving is in src/core/divide.c.
+ */
+#include "fs_pg.h"
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "divide.h"
+
+#include <math.h>
+#include "sharepath.h"
+#include "sharetree.h"
+
+static fs_divide_mode
+mode_arg(text *name)
+{
+	char *s = text_to_cstring(name);
+	int mode = fs_divide_mode_from_name(s);
+
+	if (mode < 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("unknown division mode \"%s\"", s),
+		                errhint("Valid modes are %s.", FS_DIVIDE_MODES)));
+	return (fs_divide_mode) mode;
+}
+
+static double *
+float8_array(ArrayType *arr, const char *what, int *n)
+{
+	Datum *elems;
+	bool *nulls;
+	double *out;
+	int i;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		                errmsg("%s must be a one-dimensional array", what)));
+	deconstruct_array(arr, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, n);
+	out = palloc(sizeof(double) * (*n > 0 ? *n : 1));
+	for (i = 0; i < *n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s[%d] is NULL", what, i + 1),
+			         errhint("Give 0 for no guarantee, and 1 (the whole) for no cap.")));
+		out[i] = DatumGetFloat8(elems[i]);
+	}
+	return out;
+}
+
+PG_FUNCTION_INFO_V1(divide_shares);
+Datum
+divide_shares(PG_FUNCTION_ARGS)
+{
+	int nw, nl, nu, i;
+	double *w = float8_array(PG_GETARG_ARRAYTYPE_P(1), "weights", &nw);
+	double *l = float8_array(PG_GETARG_ARRAYTYPE_P(2), "min_shares", &nl);
+	double *u = float8_array(PG_GETARG_ARRAYTYPE_P(3), "max_shares", &nu);
+	fs_divide_mode mode = mode_arg(PG_GETARG_TEXT_PP(4));
+	double *out;
+	Datum *elems;
+	fs_error err;
+
+	if (nw != nl || nw != nu)
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		                errmsg("divide arrays have different lengths: %d weights, %d min_shares, "
+		                       "%d max_shares",
+		                       nw, nl, nu),
+		                errhint("Give one weight, one lower and one upper bound per child.")));
+	out = palloc(sizeof(double) * (nw > 0 ? nw : 1));
+	fs_pg_check(fs_divide(PG_GETARG_FLOAT8(0), w, l, u, (size_t) nw, mode, &fs_pg_alloc, out, NULL,
+	                      NULL, &err),
+	            &err);
+	elems = palloc(sizeof(Datum) * (nw > 0 ? nw : 1));
+	for (i = 0; i < nw; i++)
+		elems[i] = Float8GetDatum(out[i]);
+	PG_RETURN_ARRAYTYPE_P(
+	    construct_array(elems, nw, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+#define FAIR_SHARE_COLS 15
+
+PG_FUNCTION_INFO_V1(pool_fair_share);
+Datum
+pool_fair_share(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
+	struct varlena *cluster = PG_GETARG_VARLENA_PP(1);
+	fs_divide_mode mode = mode_arg(PG_GETARG_TEXT_PP(2));
+	fs_pool_row *rows;
+	fs_error err;
+	uint32 i;
+
+	fs_pg_check(fs_tree_prepare(t, &err), &err);
+	fs_pg_check(fs_pool_fair_share(t, (const uint8_t *) VARDATA_ANY(cluster), mode, &fs_pg_alloc,
+	                               &rows, &err),
+	            &err);
+	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i < fs_tree_count(t); i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+		const fs_pool_row *r = &rows[i];
+		Datum values[FAIR_SHARE_COLS];
+		bool nulls[FAIR_SHARE_COLS];
+		size_t plen = fs_sp_size(nd->path);
+		struct varlena *path = palloc(VARHDRSZ + plen);
+
+		memcpy(VARDATA(path), nd->path, plen);
+		SET_VARSIZE(path, VARHDRSZ + plen);
+		memset(nulls, 0, sizeof(nulls));
+		values[0] = PointerGetDatum(path);
+		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
+		values[2] = BoolGetDatum(i > 0 && fs_tree_is_leaf(t, i));
+		values[3] = Float8GetDatum(r->weight);
+		values[4] = Float8GetDatum(r->min_share_ratio);
+		values[5] = Float8GetDatum(r->guaranteed_share);
+		values[6] = Float8GetDatum(r->usage_ratio);
+		values[7] = Float8GetDatum(r->demand_ratio);
+		if (r->dominant_resource)
+			values[8] = PointerGetDatum(
+			    cstring_to_text_with_len(r->dominant_resource, (int) r->dominant_len));
+		else
+			nulls[8] = true;
+		values[9] = Float8GetDatum(r->max_possible_ratio);
+		values[10] = Float8GetDatum(r->fair_share_ratio);
+		values[11] = Float8GetDatum(r->satisfaction);
+		nulls[11] = r->satisfaction_null;
+		/* why: the guarantee used, the weight-proportional part, and the binding bound */
+		values[12] = Float8GetDatum(r->lower_bound);
+		values[13] = Float8GetDatum(r->weight_part);
+		nulls[13] = i == 0 || !isfinite(r->weight_part);
+		values[14] = CStringGetTextDatum(fs_bound_name(r->bound));
+		nulls[14] = i == 0;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

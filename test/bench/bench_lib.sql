@@ -20,12 +20,14 @@ BEGIN
     RETURN best;
 END $$;
 
+-- theirs may be NULL when there is no baseline worth timing (the row then shows none)
 CREATE OR REPLACE FUNCTION bench_record(workload text, rows bigint, ours text, baseline text,
                                         theirs text, reps int DEFAULT 3) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO bench_results (workload, rows, fairsched_ms, baseline, baseline_ms)
-    VALUES (workload, rows, bench_ms(ours, reps), baseline, bench_ms(theirs, reps));
+    VALUES (workload, rows, bench_ms(ours, reps), baseline,
+            CASE WHEN theirs IS NULL THEN NULL ELSE bench_ms(theirs, reps) END);
 END $$;
 
 CREATE OR REPLACE FUNCTION bench_assert(ok boolean, what text) RETURNS void

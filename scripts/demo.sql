@@ -129,3 +129,17 @@ SELECT week_end::date AS week_ending,
        round(max(fairshare) FILTER (WHERE path = 'group2')::numeric, 3) AS group2
 FROM trees, fairshare(t)
 GROUP BY week_end ORDER BY week_end;
+
+\echo '9. Fair-share division down a pool tree (YTsaurus). A cluster of 100 cpus and 512 GB;'
+\echo '   prod is guaranteed half of it and weighs 3, research is capped at a fifth. Each'
+\echo '   pool''s fair share, and what decided it:'
+SELECT repeat('  ', depth) || coalesce(leaf(path), 'cluster') AS pool, weight,
+       guaranteed_share AS guarantee, round(demand_ratio::numeric, 2) AS demand,
+       dominant_resource AS dominant, round(fair_share_ratio::numeric, 3) AS fair_share, bound
+FROM fair_share((SELECT pool_tree(p::sharepath, w, lo, hi, NULL, d::resvec)
+                 FROM (VALUES ('prod', 3, 0.5, NULL, NULL),
+                              ('prod.web', 1, NULL, NULL, 'cpu=20'),
+                              ('prod.batch', 2, NULL, NULL, 'cpu=60,mem=100gb'),
+                              ('dev', 1, NULL, NULL, 'cpu=10'),
+                              ('research', 1, NULL, 0.2, 'mem=512gb')) AS t(p, w, lo, hi, d)),
+                'cpu=100,mem=512gb');

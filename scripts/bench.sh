@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # `make bench`: run the workloads in test/bench/ at growing sizes against a throwaway cluster
 # and print one table: fairsched's time, the plain-SQL baseline's time, and their ratio.
-# BENCH_ROWS (default "1000000 5000000 10000000") and BENCH_COPY_ROWS (default 1000000) scale it.
+# BENCH_ROWS (default "1000000 5000000 10000000") and BENCH_COPY_ROWS (default 1000000) scale it;
+# BENCH_TREE_NODES (default "10000 100000 1000000") sets the fairshare tree sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 BENCH_ROWS=${BENCH_ROWS:-"1000000 5000000 10000000"}
 BENCH_COPY_ROWS=${BENCH_COPY_ROWS:-1000000}
+BENCH_TREE_NODES=${BENCH_TREE_NODES:-"10000 100000 1000000"}
 
 fs_deps
 fs_build_install
@@ -22,15 +24,15 @@ psql_bench() {
 psql_bench -c "CREATE EXTENSION fairsched" -f test/bench/bench_lib.sql
 for w in test/bench/*.sql; do
     # helpers that the workloads include, not workloads
-    case "$(basename "$w")" in bench_lib.sql | rollup_reference.sql) continue ;; esac
+    case "$(basename "$w")" in bench_lib.sql | rollup_reference.sql | fairshare_reference.sql) continue ;; esac
     fs_log "benchmark $(basename "$w" .sql)"
     psql_bench -v rows="$BENCH_ROWS" -v copy_rows="$BENCH_COPY_ROWS" -v dir="$FS_CLUSTER_DIR" \
-        -o /dev/null -f "$w"
+        -v tree_nodes="$BENCH_TREE_NODES" -o /dev/null -f "$w"
 done
 fs_log "results (best of 3 runs; ratio = fairsched / baseline, lower is better)"
 psql_bench -c "
 SELECT workload, rows, round(fairsched_ms::numeric, 1) AS fairsched_ms,
        baseline, round(baseline_ms::numeric, 1) AS baseline_ms,
-       round((fairsched_ms / baseline_ms)::numeric, 2) AS ratio,
+       round((fairsched_ms / nullif(baseline_ms, 0))::numeric, 2) AS ratio,
        round(rows / (fairsched_ms / 1000))::bigint AS fairsched_rows_per_s
 FROM bench_results ORDER BY seq"

@@ -360,6 +360,28 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 		c.rows[i].raw_shares = c.shares[i];
 		c.rows[i].raw_shares_null = c.parent[i];
 	}
+	for (i = 0; i < c.n; i++)
+	{
+		if (!isfinite(c.levelsum[i]))
+		{
+			char p[200];
+
+			fs_sp_format_buf(fs_tree_node(t, i)->path, p, sizeof(p));
+			fs_fail(err, FS_ERR_RANGE,
+			        "value out of range: the shares of the children of \"%s\" "
+			        "add up past the largest number",
+			        p);
+			fs_error_hint(err, "Scale the shares down; only their ratios matter.");
+			a->release(a->ctx, c.owner);
+			a->release(a->ctx, c.levelsum);
+			a->release(a->ctx, c.usage);
+			a->release(a->ctx, c.shares);
+			a->release(a->ctx, c.parent);
+			a->release(a->ctx, c.leaf);
+			a->release(a->ctx, c.rows);
+			return FS_ERR_RANGE;
+		}
+	}
 	if (algo == FS_ALGO_FAIR_TREE)
 		fair_tree_values(&c, a);
 	else

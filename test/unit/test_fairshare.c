@@ -227,6 +227,14 @@ test_errors(void)
 	CHECK(fs_fairshare(t, FS_ALGO_CLASSIC, NAN, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
 	CHECK(fs_fairshare(pool, FS_ALGO_CLASSIC, 1, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
 	CHECK(fs_algo_from_name("fair_tree") == FS_ALGO_FAIR_TREE && fs_algo_from_name("x") < 0);
+	{
+		static const trow huge[] = {{"a", 1e308, 1}, {"b", 1e308, 3}};
+		fs_tree *h = build(huge, 2);
+
+		CHECK(fs_fairshare(h, FS_ALGO_CLASSIC, 1, &unit_alloc, &rows, &err) == FS_ERR_RANGE);
+		CHECK(strstr(err.message, "add up past") != NULL);
+		fs_tree_free(h);
+	}
 	fs_tree_free(t);
 	fs_tree_free(pool);
 }

@@ -30,5 +30,6 @@ void test_sharetree(void);
 void test_fairshare(void);
 void test_decay(void);
 void test_divide(void);
+void test_slots(void);
 
 #endif

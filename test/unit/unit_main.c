@@ -91,6 +91,7 @@ main(void)
 	test_fairshare();
 	test_decay();
 	test_divide();
+	test_slots();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,315 @@
+/*
+ * slots.c: slot weights (HTCondor SLOT_WEIGHT charging memory beyond a core's fair slice as
+ * extra cores, generalised to every resource) and SLURM's TRES billing. Linear in the vectors.
+ */
+#include "slots.h"
+
+#include "resvec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int
+fs_slot_mode_from_name(const char *name)
+{
+	if (strcmp(name, "sum") == 0)
+		return FS_SLOT_SUM;
+	if (strcmp(name, "max") == 0)
+		return FS_SLOT_MAX;
+	return -1;
+}
+
+static bool
+name_is(const fs_rv_item *it, const char *name, size_t len)
+{
+	return it->namelen == len && memcmp(it->name, name, len) == 0;
+}
+
+static fs_status
+negative(fs_error *err, const char *whose, const fs_rv_item *it)
+{
+	fs_fail(err, FS_ERR_VALUE, "%s amount of \"%.*s\" is negative", whose, (int) it->namelen,
+	        it->name);
+	fs_error_hint(err, "Slots and machines hold amounts of 0 or more.");
+	return FS_ERR_VALUE;
+}
+
+fs_status
+fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, size_t coreslen,
+               fs_slot_mode mode, double *out, fs_error *err)
+{
+	fs_rv_item it, m;
+	fs_rv_iter i;
+	double C, c = 0, w;
+
+	if (!fs_rv_get(machine, cores, coreslen, &m) || !(m.amount > 0))
+	{
+		fs_fail(err, FS_ERR_VALUE, "the machine has no \"%.*s\" to count cores by", (int) coreslen,
+		        cores);
+		fs_error_hint(err, "Give the machine's cores, for example cpus=64, or name the core "
+		                   "resource with the cores argument.");
+		return FS_ERR_VALUE;
+	}
+	C = m.amount;
+	/* every slot resource must be one of the machine's */
+	fs_rv_iter_init(&i, slot);
+	while (fs_rv_next(&i, &it))
+	{
+		if (it.amount < 0)
+			return negative(err, "slot", &it);
+		if (!fs_rv_get(machine, it.name, it.namelen, &m))
+		{
+			fs_fail(err, FS_ERR_VALUE, "slot resource \"%.*s\" is not a resource of the machine",
+			        (int) it.namelen, it.name);
+			fs_error_hint(err, "Give the machine's total of every resource a slot can claim.");
+			return FS_ERR_VALUE;
+		}
+		if (m.kind != it.kind)
+		{
+			fs_fail(err, FS_ERR_KIND,
+			        "slot and machine amounts of \"%.*s\" are of different "
+			        "kinds",
+			        (int) it.namelen, it.name);
+			fs_error_detail(err, "The slot's is a %s and the machine's a %s.",
+			                fs_kind_name(it.kind), fs_kind_name(m.kind));
+			return FS_ERR_KIND;
+		}
+		if (name_is(&it, cores, coreslen))
+			c = it.amount;
+	}
+	w = c;
+	fs_rv_iter_init(&i, machine);
+	while (fs_rv_next(&i, &m))
+	{
+		double allowance, s = 0;
+
+		if (m.amount < 0)
+			return negative(err, "machine", &m);
+		if (name_is(&m, cores, coreslen))
+			continue;
+		if (fs_rv_get(slot, m.name, m.namelen, &it))
+			s = it.amount;
+		allowance = m.amount / C;
+		if (allowance == 0)
+		{
+			if (s > 0)
+			{
+				fs_fail(err, FS_ERR_VALUE, "the slot claims \"%.*s\" but the machine has none",
+				        (int) m.namelen, m.name);
+				return FS_ERR_VALUE;
+			}
+			continue;
+		}
+		if (mode == FS_SLOT_SUM)
+			w += (s > allowance * c ? s - allowance * c : 0) / allowance;
+		else if (s / allowance > w)
+			w = s / allowance;
+	}
+	if (!isfinite(w))
+	{
+		fs_fail(err, FS_ERR_RANGE, "value out of range: the slot weight overflows");
+		return FS_ERR_RANGE;
+	}
+	*out = w;
+	return FS_OK;
+}
+
+fs_status
+fs_slot_remainder(const uint8_t *machine, const uint8_t *const *slots, size_t n,
+                  const fs_allocator *a, uint8_t **out, fs_error *err)
+{
+	fs_rv_iter i;
+	fs_rv_item m;
+	fs_rv_item *items;
+	size_t k = 0, j;
+	uint8_t *rv;
+	size_t len;
+	fs_status st;
+
+	items = a->alloc(a->ctx, sizeof(fs_rv_item) * (fs_rv_count(machine) + 1));
+	fs_rv_iter_init(&i, machine);
+	while (fs_rv_next(&i, &m))
+	{
+		double left = m.amount;
+
+		for (j = 0; j < n; j++)
+		{
+			fs_rv_item s;
+
+			if (fs_rv_get(slots[j], m.name, m.namelen, &s))
+				left -= s.amount;
+		}
+		items[k] = m;
+		items[k++].amount = left > 0 ? left : 0;
+	}
+	st = fs_rv_build(items, k, FS_ERR_VALUE, a, 0, &rv, &len, err);
+	a->release(a->ctx, items);
+	if (st == FS_OK)
+		*out = rv;
+	return st;
+}
+
+/* ---------------------------------------------------------------- billing */
+
+typedef struct weight_item
+{
+	const char *name;
+	size_t namelen;
+	double weight;
+	double unit; /* bytes per unit for sizes: per MB unless a suffix says otherwise */
+} weight_item;
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static bool
+ieq_n(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i;
+
+	if (alen != blen)
+		return false;
+	for (i = 0; i < alen; i++)
+		if (lower((unsigned char) a[i]) != lower((unsigned char) b[i]))
+			return false;
+	return true;
+}
+
+static fs_status
+bad_weight(fs_error *err, const char *item, size_t len, const char *why)
+{
+	fs_fail(err, FS_ERR_SYNTAX, "invalid TRESBillingWeights item \"%.*s\"",
+	        (int) (len > 200 ? 200 : len), item);
+	fs_error_detail(err, "%s", why);
+	fs_error_hint(err, "Write weights as TRES=number, with an optional size unit for memory, for "
+	                   "example \"CPU=1.0,Mem=0.25G,GRES/gpu=2.0\".");
+	return FS_ERR_SYNTAX;
+}
+
+static fs_status
+parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error *err)
+{
+	size_t i = 0;
+
+	*n = 0;
+	while (i < len)
+	{
+		size_t start = i, end, eq, j;
+		weight_item *w = &items[*n];
+		double v;
+		size_t used;
+
+		while (i < len && s[i] != ',')
+			i++;
+		end = i;
+		if (i < len)
+			i++; /* past the comma */
+		while (start < end && (s[start] == ' ' || s[start] == '\t'))
+			start++;
+		while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+			end--;
+		if (start == end)
+			return bad_weight(err, s + start, 0, "The item is empty.");
+		for (eq = start; eq < end && s[eq] != '='; eq++)
+			;
+		if (eq == end)
+			return bad_weight(err, s + start, end - start,
+			                  "Expected \"=\" between the TRES "
+			                  "and its weight.");
+		if (eq == start)
+			return bad_weight(err, s + start, end - start, "The TRES name is missing.");
+		w->name = s + start;
+		w->namelen = eq - start;
+		while (w->namelen > 0 &&
+		       (w->name[w->namelen - 1] == ' ' || w->name[w->namelen - 1] == '\t'))
+			w->namelen--;
+		while (eq + 1 < end && (s[eq + 1] == ' ' || s[eq + 1] == '\t'))
+			eq++;
+		used = fs_scan_number(s + eq + 1, end - eq - 1, &v);
+		if (used == 0 || !isfinite(v) || v < 0)
+			return bad_weight(err, s + start, end - start,
+			                  "The weight must be a finite number of 0 or more.");
+		w->weight = v;
+		w->unit = 1048576.0; /* SLURM weighs memory per MB unless told otherwise */
+		if (eq + 1 + used < end)
+		{
+			static const char units[] = "kmgtp";
+			const char *u = s + eq + 1 + used;
+			size_t ulen = end - (eq + 1 + used);
+			const char *p = ulen >= 1 ? strchr(units, lower((unsigned char) u[0])) : NULL;
+
+			if (p == NULL || u[0] == '\0' || ulen > 2 ||
+			    (ulen == 2 && lower((unsigned char) u[1]) != 'b'))
+				return bad_weight(err, s + start, end - start,
+				                  "The unit after the weight must be one of K, M, G, T, P.");
+			w->unit = ldexp(1.0, 10 * (int) (p - units + 1));
+		}
+		for (j = 0; j < *n; j++)
+			if (ieq_n(items[j].name, items[j].namelen, w->name, w->namelen))
+				return bad_weight(err, s + start, end - start, "This TRES is weighted twice.");
+		(*n)++;
+	}
+	return FS_OK;
+}
+
+static bool
+node_level(const fs_rv_item *it)
+{
+	return ieq_n(it->name, it->namelen, "cpu", 3) || ieq_n(it->name, it->namelen, "mem", 3) ||
+	       ieq_n(it->name, it->namelen, "node", 4) ||
+	       (it->namelen > 5 && ieq_n(it->name, 5, "gres/", 5));
+}
+
+fs_status
+fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres, double *out,
+           fs_error *err)
+{
+	weight_item items[256];
+	size_t n = 0, commas = 0, j;
+	fs_rv_iter i;
+	fs_rv_item it;
+	double sum = 0, node_max = 0, global = 0;
+	fs_status st;
+
+	for (j = 0; j < len; j++)
+		commas += weights[j] == ',';
+	if (commas >= 256)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "TRESBillingWeights has more than 256 items");
+		return FS_ERR_LIMIT;
+	}
+	st = parse_weights(weights, len, items, &n, err);
+	if (st != FS_OK)
+		return st;
+	fs_rv_iter_init(&i, alloc);
+	while (fs_rv_next(&i, &it))
+	{
+		double v = 0;
+
+		for (j = 0; j < n; j++)
+		{
+			if (ieq_n(items[j].name, items[j].namelen, it.name, it.namelen))
+			{
+				v = items[j].weight *
+				    (it.kind == FS_KIND_SIZE ? it.amount / items[j].unit : it.amount);
+				break;
+			}
+		}
+		sum += v;
+		if (node_level(&it))
+			node_max = v > node_max ? v : node_max;
+		else
+			global += v;
+	}
+	*out = max_tres ? node_max + global : sum;
+	if (!isfinite(*out))
+	{
+		fs_fail(err, FS_ERR_RANGE, "value out of range: the billing overflows");
+		return FS_ERR_RANGE;
+	}
+	return FS_OK;
+}

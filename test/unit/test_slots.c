@@ -1,0 +1,210 @@
+/* test_slots.c: unit tests of src/core/slots.c and src/core/userprio.c: seed 001, billing,
+ * priority. */
+#include "unit.h"
+#include "resvec.h"
+#include "slots.h"
+#include "userprio.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint8_t *
+rv(const char *text)
+{
+	uint8_t *out;
+	size_t len;
+	fs_error err;
+
+	if (fs_rv_parse(text, strlen(text), &unit_alloc, 0, &out, &len, &err) != FS_OK)
+		exit(2);
+	return out;
+}
+
+static double
+weight(const char *slot, const char *machine, fs_slot_mode mode)
+{
+	uint8_t *s = rv(slot), *m = rv(machine);
+	double w = -1;
+	fs_error err;
+
+	if (!CHECK(fs_slot_weight(s, m, "cpus", 4, mode, &w, &err) == FS_OK))
+		printf("     %s on %s: %s\n", slot, machine, err.message);
+	free(s);
+	free(m);
+	return w;
+}
+
+static void
+test_seed001(void)
+{
+	const char *m = "cpus=64,memory=64gb";
+
+	/* each core has an uncontested claim to 1 GB; memory beyond counts as extra cores */
+	CHECK_DBL(weight("cpus=1,memory=2gb", m, FS_SLOT_SUM), 2, 0);
+	CHECK_DBL(weight("cpus=2,memory=3gb", m, FS_SLOT_SUM), 3, 0);
+	CHECK_DBL(weight("cpus=1,memory=32gb", m, FS_SLOT_SUM), 32, 0);
+	CHECK_DBL(weight("cpus=1,memory=512mb", m, FS_SLOT_SUM), 1, 0);
+	/* max mode: the larger of cores and each resource in per-core allowances */
+	CHECK_DBL(weight("cpus=2,memory=3gb", m, FS_SLOT_MAX), 3, 0);
+	CHECK_DBL(weight("cpus=4,memory=1gb", m, FS_SLOT_MAX), 4, 0);
+	/* three resources: memory, disk and GPUs each charged beyond the core's slice */
+	CHECK_DBL(weight("cpus=2,memory=8gb,disk=100gb,gpus=1",
+	                 "cpus=32,memory=128gb,disk=3200gb,gpus=4", FS_SLOT_SUM),
+	          2 + 0 + 0 + (1 - 0.25) / 0.125, 1e-12);
+	CHECK_DBL(weight("cpus=2,memory=8gb,disk=100gb,gpus=1",
+	                 "cpus=32,memory=128gb,disk=3200gb,gpus=4", FS_SLOT_MAX),
+	          8, 1e-12);
+}
+
+static void
+test_slot_errors_and_remainder(void)
+{
+	uint8_t *m = rv("cpus=64,memory=64gb");
+	uint8_t *s1 = rv("cpus=1,memory=32gb"), *s2 = rv("cpus=1,memory=32gb");
+	uint8_t *bad = rv("cpus=1,gpus=1"), *neg = rv("cpus=-1"), *kind = rv("cpus=1,memory=3");
+	uint8_t *nocores = rv("memory=64gb");
+	const uint8_t *slots[2];
+	uint8_t *rem;
+	double w;
+	fs_error err;
+	fs_sb sb;
+
+	CHECK(fs_slot_weight(bad, m, "cpus", 4, FS_SLOT_SUM, &w, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "slot resource \"gpus\" is not a resource of the machine") != NULL);
+	CHECK(fs_slot_weight(neg, m, "cpus", 4, FS_SLOT_SUM, &w, &err) == FS_ERR_VALUE);
+	CHECK(fs_slot_weight(kind, m, "cpus", 4, FS_SLOT_SUM, &w, &err) == FS_ERR_KIND);
+	CHECK(fs_slot_weight(s1, nocores, "cpus", 4, FS_SLOT_SUM, &w, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "no \"cpus\"") != NULL);
+	CHECK(fs_slot_mode_from_name("max") == FS_SLOT_MAX && fs_slot_mode_from_name("avg") < 0);
+
+	/* two 1-core/32 GB slots take all the memory: the remainder is 62 idle cores */
+	slots[0] = s1;
+	slots[1] = s2;
+	CHECK(fs_slot_remainder(m, slots, 2, &unit_alloc, &rem, &err) == FS_OK);
+	fs_sb_init(&sb, &unit_alloc, 32);
+	fs_rv_format(&sb, rem);
+	CHECK_STR(sb.data, "cpus=62,memory=0b");
+	free(sb.data);
+	CHECK(fs_slot_weight(rem, m, "cpus", 4, FS_SLOT_SUM, &w, &err) == FS_OK && w == 62);
+	free(rem);
+	free(m);
+	free(s1);
+	free(s2);
+	free(bad);
+	free(neg);
+	free(kind);
+	free(nocores);
+}
+
+static double
+bill(const char *alloc, const char *weights, bool max_tres, fs_status want)
+{
+	uint8_t *a = rv(alloc);
+	double out = -1;
+	fs_error err;
+	fs_status st = fs_billing(a, weights, strlen(weights), max_tres, &out, &err);
+
+	if (!CHECK(st == want))
+		printf("     billing(%s, %s): %s\n", alloc, weights, st ? err.message : "ok");
+	free(a);
+	return out;
+}
+
+static void
+test_billing(void)
+{
+	const char *alloc =
+	    "cpu=4,mem=16G,node=1,gres/gpu:a100=1,gres/gpu=1,billing=4,license/matlab=2";
+
+	/* Mem=0.25G is 0.25 per GiB; names compare case-insensitively */
+	CHECK_DBL(bill(alloc, "CPU=1.0,Mem=0.25G,GRES/gpu=2.0", false, FS_OK), 4 + 4 + 2, 0);
+	CHECK_DBL(bill(alloc, "CPU=1.0,Mem=0.25G,GRES/gpu=2.0,License/matlab=3", true, FS_OK), 4 + 6,
+	          0);
+	/* without a unit memory is weighed per MB, as SLURM does */
+	CHECK_DBL(bill("mem=1G", "mem=1", false, FS_OK), 1024, 0);
+	CHECK_DBL(bill("mem=1G", "mem=2MB", false, FS_OK), 2048, 0);
+	CHECK_DBL(bill("cpu=3", " cpu = 0.5 ", false, FS_OK), 1.5, 0);
+	CHECK_DBL(bill("cpu=3", "", false, FS_OK), 0, 0);
+	bill("cpu=3", "cpu", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "cpu=x", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "cpu=1,,mem=1", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "mem=1Q", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "cpu=1,CPU=2", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "=1", false, FS_ERR_SYNTAX);
+	bill("cpu=3", "cpu=-1", false, FS_ERR_SYNTAX);
+}
+
+#define H INT64_C(3600000000)
+
+static void
+test_userprio(void)
+{
+	fs_userprio s, a, b;
+	fs_error err;
+	fs_sb sb;
+	int i;
+
+	/* 100 cores for one half-life from 0.5: 50.25; for two: 75.125 */
+	CHECK(fs_userprio_start(&s, 100, 0, H, &err) == FS_OK);
+	CHECK_DBL(fs_userprio_value(&s), 0.5, 0);
+	CHECK(fs_userprio_add(&s, 100, H, H, &err) == FS_OK);
+	CHECK_DBL(fs_userprio_value(&s), 50.25, 1e-12);
+	CHECK(fs_userprio_add(&s, 100, 2 * H, H, &err) == FS_OK);
+	CHECK_DBL(fs_userprio_value(&s), 75.125, 1e-12);
+	/* idle: decays toward the floor of 0.5, never below */
+	CHECK(fs_userprio_add(&s, 0, 3 * H, H, &err) == FS_OK);
+	CHECK_DBL(fs_userprio_value(&s), 37.5625, 1e-12);
+	CHECK(fs_userprio_add(&s, 0, 100 * H, H, &err) == FS_OK);
+	CHECK_DBL(fs_userprio_value(&s), 0.5, 0);
+	CHECK(fs_userprio_add(&s, 1, 99 * H, H, &err) == FS_ERR_VALUE);
+	CHECK(fs_userprio_add(&s, 1, 101 * H, 2 * H, &err) == FS_ERR_VALUE);
+	CHECK(fs_userprio_add(&s, -1, 101 * H, H, &err) == FS_ERR_VALUE);
+
+	/* two runs, one after the other, combine to the sequential result (either order) */
+	for (i = 0; i < 20; i++)
+	{
+		double u = (i * 37) % 11 * 10.0;
+		int64_t t = (int64_t) i * H / 3 + (i / 4) * H; /* in time order, uneven gaps */
+
+		if (i == 0)
+			fs_userprio_start(&s, u, t, 2 * H, &err);
+		else
+			fs_userprio_add(&s, u, t, 2 * H, &err);
+		if (i == 0)
+			fs_userprio_start(&a, u, t, 2 * H, &err);
+		else if (i < 12)
+			fs_userprio_add(&a, u, t, 2 * H, &err);
+		else if (i == 12)
+			fs_userprio_start(&b, u, t, 2 * H, &err);
+		else
+			fs_userprio_add(&b, u, t, 2 * H, &err);
+	}
+	{
+		fs_userprio ab = a, ba = b;
+
+		CHECK(fs_userprio_combine(&ab, &b, &err) == FS_OK);
+		CHECK(fs_userprio_combine(&ba, &a, &err) == FS_OK);
+		CHECK_DBL(fs_userprio_value(&ab), fs_userprio_value(&s), 1e-9);
+		CHECK_DBL(fs_userprio_value(&ba), fs_userprio_value(&s), 1e-9);
+		/* overlapping runs cannot be combined */
+		CHECK(fs_userprio_combine(&ab, &a, &err) == FS_ERR_VALUE);
+	}
+	/* the text form reads back exactly */
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_userprio_format(&sb, &s);
+	CHECK(fs_userprio_parse(sb.data, sb.len, &a, &err) == FS_OK);
+	CHECK(memcmp(&a, &s, sizeof(s)) == 0);
+	free(sb.data);
+	CHECK(fs_userprio_parse("max(1,2p+3)", 11, &a, &err) == FS_ERR_SYNTAX);
+}
+
+void
+test_slots(void)
+{
+	test_seed001();
+	test_slot_errors_and_remainder();
+	test_billing();
+	test_userprio();
+}

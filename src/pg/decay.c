@@ -5,7 +5,6 @@
  */
 #include "fs_pg.h"
 
-#include "common/int.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "libpq/pqformat.h"
@@ -17,32 +16,6 @@
 #include <math.h>
 
 #define DECAYED_BINARY_VERSION 1
-
-static int64
-interval_us(const Interval *iv, const char *what)
-{
-	int64 days = (int64) iv->month % MONTHS_PER_YEAR * DAYS_PER_MONTH + iv->day;
-	int64 us;
-
-	/* whole years of months as 365.25 days, as EXTRACT(EPOCH FROM interval) does */
-	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &us) ||
-	    pg_add_s64_overflow(
-	        us, (int64) (iv->month / MONTHS_PER_YEAR) * 36525 * (USECS_PER_DAY / 100), &us) ||
-	    pg_add_s64_overflow(us, iv->time, &us))
-		ereport(ERROR,
-		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("%s is out of range", what)));
-	return us;
-}
-
-static int64
-timestamp_arg(TimestampTz t, const char *what)
-{
-	if (TIMESTAMP_NOT_FINITE(t))
-		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-		                errmsg("%s must be a finite timestamp", what),
-		                errhint("Infinity has no place in a usage record.")));
-	return (int64) t;
-}
 
 static fs_decay_model
 model_arg(text *name)
@@ -63,8 +36,9 @@ decay_common(FunctionCallInfo fcinfo, fs_decay_model model)
 	double out;
 	fs_error err;
 
-	fs_pg_check(fs_decay(PG_GETARG_FLOAT8(0), interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
-	                     interval_us(PG_GETARG_INTERVAL_P(2), "half_life"), model, &out, &err),
+	fs_pg_check(fs_decay(PG_GETARG_FLOAT8(0), fs_pg_interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
+	                     fs_pg_interval_us(PG_GETARG_INTERVAL_P(2), "half_life"), model, &out,
+	                     &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }
@@ -90,9 +64,10 @@ decay_step(PG_FUNCTION_ARGS)
 	double out;
 	fs_error err;
 
-	fs_pg_check(fs_decay_step(PG_GETARG_FLOAT8(0), interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
-	                          interval_us(PG_GETARG_INTERVAL_P(2), "period"), PG_GETARG_FLOAT8(3),
-	                          PG_GETARG_FLOAT8(4), &out, &err),
+	fs_pg_check(fs_decay_step(PG_GETARG_FLOAT8(0),
+	                          fs_pg_interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
+	                          fs_pg_interval_us(PG_GETARG_INTERVAL_P(2), "period"),
+	                          PG_GETARG_FLOAT8(3), PG_GETARG_FLOAT8(4), &out, &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }
@@ -109,13 +84,13 @@ accrued_usage(PG_FUNCTION_ARGS)
 	for (i = 0; i < 4; i++)
 		if (PG_ARGISNULL(i))
 			PG_RETURN_NULL();
-	fs_pg_check(fs_accrued(PG_GETARG_FLOAT8(0),
-	                       timestamp_arg(PG_GETARG_TIMESTAMPTZ(1), "run_start"),
-	                       timestamp_arg(PG_GETARG_TIMESTAMPTZ(2), "run_end"),
-	                       timestamp_arg(PG_GETARG_TIMESTAMPTZ(3), "as_of"), !PG_ARGISNULL(4),
-	                       PG_ARGISNULL(4) ? 0 : interval_us(PG_GETARG_INTERVAL_P(4), "half_life"),
-	                       &out, &err),
-	            &err);
+	fs_pg_check(
+	    fs_accrued(PG_GETARG_FLOAT8(0), fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "run_start"),
+	               fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "run_end"),
+	               fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(3), "as_of"), !PG_ARGISNULL(4),
+	               PG_ARGISNULL(4) ? 0 : fs_pg_interval_us(PG_GETARG_INTERVAL_P(4), "half_life"),
+	               &out, &err),
+	    &err);
 	PG_RETURN_FLOAT8(out);
 }
 
@@ -217,8 +192,8 @@ decayed_sum_accum(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
 	}
-	at = timestamp_arg(PG_GETARG_TIMESTAMPTZ(2), "at");
-	hl = interval_us(PG_GETARG_INTERVAL_P(3), "half_life");
+	at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "at");
+	hl = fs_pg_interval_us(PG_GETARG_INTERVAL_P(3), "half_life");
 	if (PG_ARGISNULL(0))
 	{
 		fs_pg_check(fs_check_positive_duration(hl, "half_life", &err), &err);
@@ -252,7 +227,7 @@ decayed_usage_value(PG_FUNCTION_ARGS)
 	fs_error err;
 
 	fs_pg_check(fs_decayed_value((const fs_decayed *) PG_GETARG_POINTER(0),
-	                             timestamp_arg(PG_GETARG_TIMESTAMPTZ(1), "as_of"), &out, &err),
+	                             fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "as_of"), &out, &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }

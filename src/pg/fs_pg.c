@@ -4,6 +4,7 @@
  */
 #include "fs_pg.h"
 
+#include "common/int.h"
 #include "fmgr.h"
 
 PG_MODULE_MAGIC;
@@ -65,4 +66,30 @@ fs_pg_varlena(uint8_t *base, size_t len)
 
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return v;
+}
+
+int64
+fs_pg_interval_us(const Interval *iv, const char *what)
+{
+	int64 days = (int64) iv->month % MONTHS_PER_YEAR * DAYS_PER_MONTH + iv->day;
+	int64 years = iv->month / MONTHS_PER_YEAR;
+	int64 us;
+
+	/* whole years of months as 365.25 days, as EXTRACT(EPOCH FROM interval) does */
+	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &us) ||
+	    pg_add_s64_overflow(us, years * 36525 * (USECS_PER_DAY / 100), &us) ||
+	    pg_add_s64_overflow(us, iv->time, &us))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("%s is out of range", what)));
+	return us;
+}
+
+int64
+fs_pg_timestamp(TimestampTz t, const char *what)
+{
+	if (TIMESTAMP_NOT_FINITE(t))
+		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+		                errmsg("%s must be a finite timestamp", what),
+		                errhint("Infinity has no place in a usage record.")));
+	return (int64) t;
 }

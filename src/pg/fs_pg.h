@@ -7,6 +7,8 @@
 
 #include "postgres.h"
 
+#include "datatype/timestamp.h"
+
 #include "fs_core.h"
 
 /* Allocates in CurrentMemoryContext. */
@@ -29,5 +31,10 @@ fs_pg_check(fs_status st, const fs_error *err)
 /* A sharetree argument to read: the expanded object itself, or a tree built from the flat value. */
 struct fs_tree;
 struct fs_tree *fs_pg_read_tree(Datum d);
+
+/* An interval in microseconds, counted as EXTRACT(EPOCH FROM interval) does; `what` names it. */
+int64 fs_pg_interval_us(const Interval *iv, const char *what);
+/* A timestamp argument, which must be finite. */
+int64 fs_pg_timestamp(TimestampTz t, const char *what);
 
 #endif

@@ -1,0 +1,115 @@
+/*
+ * slots.c (glue): slot_weight, slot_weights and billing. The arithmetic is in src/core/slots.c.
+ */
+#include "fs_pg.h"
+
+#include "catalog/pg_type.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+
+#include "resvec.h"
+#include "slots.h"
+
+#define RV(v) ((const uint8_t *) VARDATA_ANY(v))
+
+static fs_slot_mode
+mode_arg(text *name)
+{
+	char *s = text_to_cstring(name);
+	int mode = fs_slot_mode_from_name(s);
+
+	if (mode < 0)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("unknown slot weight mode \"%s\"", s),
+		                errhint("Valid modes are %s.", FS_SLOT_MODES)));
+	return (fs_slot_mode) mode;
+}
+
+static double
+weigh(const uint8_t *slot, const uint8_t *machine, text *cores, fs_slot_mode mode)
+{
+	double w;
+	fs_error err;
+
+	fs_pg_check(
+	    fs_slot_weight(slot, machine, VARDATA_ANY(cores), VARSIZE_ANY_EXHDR(cores), mode, &w, &err),
+	    &err);
+	return w;
+}
+
+PG_FUNCTION_INFO_V1(slot_weight);
+Datum
+slot_weight(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_FLOAT8(weigh(RV(PG_GETARG_VARLENA_PP(0)), RV(PG_GETARG_VARLENA_PP(1)),
+	                       PG_GETARG_TEXT_PP(2), mode_arg(PG_GETARG_TEXT_PP(3))));
+}
+
+/* slot_weights(machine, slots[], cores, mode): one row per slot, then the remainder */
+PG_FUNCTION_INFO_V1(slot_weights);
+Datum
+slot_weights(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const uint8_t *machine = RV(PG_GETARG_VARLENA_PP(0));
+	ArrayType *arr = PG_GETARG_ARRAYTYPE_P(1);
+	text *cores = PG_GETARG_TEXT_PP(2);
+	fs_slot_mode mode = mode_arg(PG_GETARG_TEXT_PP(3));
+	int16 typlen;
+	bool typbyval;
+	char typalign;
+	Datum *elems;
+	bool *nulls;
+	int n, i;
+	const uint8_t **slots;
+	uint8_t *rem;
+	fs_error err;
+
+	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign, &elems, &nulls, &n);
+	slots = palloc(sizeof(uint8_t *) * (n > 0 ? n : 1));
+	for (i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("slots[%d] is NULL", i + 1),
+			         errhint("Leave out slots that do not exist.")));
+		slots[i] = RV(PG_DETOAST_DATUM_PACKED(elems[i]));
+	}
+	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i <= n; i++)
+	{
+		Datum values[3];
+		bool rnulls[3] = {false, false, false};
+
+		if (i == n)
+		{
+			fs_pg_check(fs_slot_remainder(machine, slots, (size_t) n, &fs_pg_alloc, &rem, &err),
+			            &err);
+			values[1] = Float8GetDatum(weigh(rem, machine, cores, mode));
+		}
+		else
+			values[1] = Float8GetDatum(weigh(slots[i], machine, cores, mode));
+		values[0] = Int32GetDatum(i + 1);
+		values[2] = BoolGetDatum(i == n);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, rnulls);
+	}
+	return (Datum) 0;
+}
+
+PG_FUNCTION_INFO_V1(resvec_billing);
+Datum
+resvec_billing(PG_FUNCTION_ARGS)
+{
+	text *weights = PG_GETARG_TEXT_PP(1);
+	double out;
+	fs_error err;
+
+	fs_pg_check(fs_billing(RV(PG_GETARG_VARLENA_PP(0)), VARDATA_ANY(weights),
+	                       VARSIZE_ANY_EXHDR(weights), PG_GETARG_BOOL(2), &out, &err),
+	            &err);
+	PG_RETURN_FLOAT8(out);
+}

@@ -143,3 +143,19 @@ FROM fair_share((SELECT pool_tree(p::sharepath, w, lo, hi, NULL, d::resvec)
                               ('dev', 1, NULL, NULL, 'cpu=10'),
                               ('research', 1, NULL, 0.2, 'mem=512gb')) AS t(p, w, lo, hi, d)),
                 'cpu=100,mem=512gb');
+
+\echo '10. HTCondor weighted hours on partitionable machines. A slot''s weight is its cores'
+\echo '    plus the memory (and GPUs) it takes beyond its cores'' share of the machine, in cores.'
+CREATE TABLE condor_jobs (job int, submitter text, machine resvec, slot resvec, hours float8);
+INSERT INTO condor_jobs VALUES
+    (1, 'alice', 'cpus=64,memory=64gb', 'cpus=1,memory=1gb', 10),
+    (2, 'alice', 'cpus=64,memory=64gb', 'cpus=4,memory=4gb', 5),
+    (3, 'bob', 'cpus=64,memory=64gb', 'cpus=1,memory=32gb', 8),
+    (4, 'bob', 'cpus=32,memory=256gb,gpus=4', 'cpus=2,memory=16gb,gpus=2', 3),
+    (5, 'carol', 'cpus=32,memory=256gb,gpus=4', 'cpus=8,memory=64gb', 6);
+SELECT job, submitter, slot, slot_weight(slot, machine) AS weight, hours,
+       slot_weight(slot, machine) * hours AS weighted_hours
+FROM condor_jobs ORDER BY job;
+SELECT submitter, sum(hours * (slot -> 'cpus')) AS core_hours,
+       sum(slot_weight(slot, machine) * hours) AS weighted_hours
+FROM condor_jobs GROUP BY submitter ORDER BY weighted_hours DESC;

@@ -31,5 +31,6 @@ void test_fairshare(void);
 void test_decay(void);
 void test_divide(void);
 void test_slots(void);
+void test_placement(void);
 
 #endif

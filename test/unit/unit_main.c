@@ -92,6 +92,7 @@ main(void)
 	test_decay();
 	test_divide();
 	test_slots();
+	test_placement();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -6,7 +6,7 @@ EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
 CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order

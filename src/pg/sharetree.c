@@ -4,134 +4,67 @@
  * own memory context) that the transition function updates in place; PostgreSQL flattens it
  * only when it leaves the aggregate (a parallel worker's partial state, a stored value).
  */
-#include "fs_pg.h"
+#include "fs_expanded.h"
 
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
-#include "utils/expandeddatum.h"
-#include "utils/memutils.h"
 
 #include "resvec.h"
 #include "sharepath.h"
 #include "sharetree.h"
 
-typedef struct ExpandedTree
+/* a share or pool tree as an expanded object */
+static fs_status
+tree_prepare(void *obj, fs_error *err)
 {
-	ExpandedObjectHeader hdr;
-	fs_tree *tree;
-	fs_allocator alloc;
-} ExpandedTree;
+	return fs_tree_prepare(obj, err);
+}
 
-static void *
-et_palloc(void *ctx, size_t size)
+static size_t
+tree_flat_size(const void *obj)
 {
-	return MemoryContextAllocExtended((MemoryContext) ctx, size, MCXT_ALLOC_HUGE);
+	return fs_tree_flat_size(obj);
 }
 
 static void
-et_pfree(void *ctx, void *ptr)
+tree_flatten(const void *obj, uint8_t *out)
 {
-	(void) ctx;
-	pfree(ptr);
+	fs_tree_flatten(obj, out);
 }
 
-static Size
-et_get_flat_size(ExpandedObjectHeader *eohptr)
+static fs_status
+tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **out, fs_error *err)
 {
-	ExpandedTree *et = (ExpandedTree *) eohptr;
-	fs_error err;
-
-	fs_pg_check(fs_tree_prepare(et->tree, &err), &err);
-	return add_size(VARHDRSZ, fs_tree_flat_size(et->tree));
+	return fs_tree_from_flat(a, data, len, (fs_tree **) out, err);
 }
 
-static void
-et_flatten_into(ExpandedObjectHeader *eohptr, void *result, Size allocated_size)
-{
-	ExpandedTree *et = (ExpandedTree *) eohptr;
+static const fs_pg_object_kind tree_kind = {"fairsched sharetree", tree_prepare, tree_flat_size,
+                                            tree_flatten, tree_from_flat};
 
-	fs_tree_flatten(et->tree, (uint8_t *) result + VARHDRSZ);
-	SET_VARSIZE(result, allocated_size);
-}
-
-static const ExpandedObjectMethods et_methods = {et_get_flat_size, et_flatten_into};
-
-/* A new, empty expanded tree whose memory context is a child of `parent`. */
-static ExpandedTree *
-et_new(MemoryContext parent, fs_tree_kind kind)
-{
-	MemoryContext ctx =
-	    AllocSetContextCreate(parent, "fairsched sharetree", ALLOCSET_DEFAULT_SIZES);
-	ExpandedTree *et = MemoryContextAlloc(ctx, sizeof(ExpandedTree));
-
-	EOH_init_header(&et->hdr, &et_methods, ctx);
-	et->alloc.alloc = et_palloc;
-	et->alloc.release = et_pfree;
-	et->alloc.ctx = ctx;
-	et->tree = fs_tree_new(&et->alloc, kind);
-	return et;
-}
-
-/* Read a tree argument: the expanded object itself, or one built from the flat value. */
 fs_tree *
 fs_pg_read_tree(Datum d)
 {
-	struct varlena *v;
-	fs_tree *t;
-	fs_error err;
-
-	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
-		return ((ExpandedTree *) DatumGetEOHP(d))->tree;
-	v = PG_DETOAST_DATUM_PACKED(d);
-	fs_pg_check(fs_tree_from_flat(&fs_pg_alloc, (const uint8_t *) VARDATA_ANY(v),
-	                              VARSIZE_ANY_EXHDR(v), &t, &err),
-	            &err);
-	return t;
+	return fs_pg_read_object(d, &tree_kind);
 }
 
-/* A flat varlena of a tree, in CurrentMemoryContext. */
 static struct varlena *
 st_flat(fs_tree *t)
 {
-	fs_error err;
-	size_t size;
-	struct varlena *v;
-
-	fs_pg_check(fs_tree_prepare(t, &err), &err);
-	size = add_size(VARHDRSZ, fs_tree_flat_size(t));
-	v = palloc(size);
-	fs_tree_flatten(t, (uint8_t *) VARDATA(v));
-	SET_VARSIZE(v, size);
-	return v;
+	return fs_pg_flat_object(t, &tree_kind);
 }
 
-/*
- * The transition state of a tree aggregate, to update in place: the expanded object the
- * previous call returned, or a new one (first row, or a flat partial state to combine into).
- */
-static ExpandedTree *
-st_agg_state(FunctionCallInfo fcinfo, fs_tree_kind kind, const char *fname)
+/* The aggregate's tree to update in place (a new, empty one for the first row). */
+static fs_pg_expanded *
+st_agg_state(FunctionCallInfo fcinfo, fs_tree_kind kind)
 {
-	MemoryContext aggctx;
-	ExpandedTree *et;
-	Datum d;
+	bool fresh;
+	fs_pg_expanded *e = fs_pg_agg_state(fcinfo, &tree_kind, &fresh);
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		elog(ERROR, "%s called in non-aggregate context", fname);
-	if (PG_ARGISNULL(0))
-		return et_new(aggctx, kind);
-	d = PG_GETARG_DATUM(0);
-	if (VARATT_IS_EXTERNAL_EXPANDED_RW(DatumGetPointer(d)))
-		return (ExpandedTree *) DatumGetEOHP(d);
-	et = et_new(aggctx, kind);
-	{
-		fs_error err;
-
-		fs_pg_check(fs_tree_merge(et->tree, fs_pg_read_tree(d), &err), &err);
-	}
-	return et;
+	if (fresh)
+		e->obj = fs_tree_new(&e->alloc, kind);
+	return e;
 }
 
 static const uint8_t *
@@ -145,7 +78,7 @@ PG_FUNCTION_INFO_V1(share_tree_accum);
 Datum
 share_tree_accum(PG_FUNCTION_ARGS)
 {
-	ExpandedTree *et;
+	fs_pg_expanded *et;
 	fs_tree_row row;
 	fs_error err;
 
@@ -156,14 +89,14 @@ share_tree_accum(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	et = st_agg_state(fcinfo, FS_TREE_SHARE, "share_tree_accum");
+	et = st_agg_state(fcinfo, FS_TREE_SHARE);
 	memset(&row, 0, sizeof(row));
 	row.path = path_arg(fcinfo, 1);
 	row.has_shares = !PG_ARGISNULL(2);
 	row.shares = row.has_shares ? PG_GETARG_FLOAT8(2) : 0;
 	row.usage = PG_ARGISNULL(3) ? 0 : PG_GETARG_FLOAT8(3);
 	row.from_parent = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
-	fs_pg_check(fs_tree_add(et->tree, &row, &err), &err);
+	fs_pg_check(fs_tree_add(et->obj, &row, &err), &err);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
 }
 
@@ -172,7 +105,7 @@ PG_FUNCTION_INFO_V1(pool_tree_accum);
 Datum
 pool_tree_accum(PG_FUNCTION_ARGS)
 {
-	ExpandedTree *et;
+	fs_pg_expanded *et;
 	fs_tree_row row;
 	fs_error err;
 
@@ -182,7 +115,7 @@ pool_tree_accum(PG_FUNCTION_ARGS)
 			PG_RETURN_NULL();
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
 	}
-	et = st_agg_state(fcinfo, FS_TREE_POOL, "pool_tree_accum");
+	et = st_agg_state(fcinfo, FS_TREE_POOL);
 	memset(&row, 0, sizeof(row));
 	row.path = path_arg(fcinfo, 1);
 	row.has_shares = !PG_ARGISNULL(2);
@@ -193,7 +126,7 @@ pool_tree_accum(PG_FUNCTION_ARGS)
 	row.max_share = row.has_max ? PG_GETARG_FLOAT8(4) : 0;
 	row.usage_vec = PG_ARGISNULL(5) ? NULL : path_arg(fcinfo, 5);
 	row.demand_vec = PG_ARGISNULL(6) ? NULL : path_arg(fcinfo, 6);
-	fs_pg_check(fs_tree_add(et->tree, &row, &err), &err);
+	fs_pg_check(fs_tree_add(et->obj, &row, &err), &err);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
 }
 
@@ -203,10 +136,10 @@ Datum
 sharetree_combine(PG_FUNCTION_ARGS)
 {
 	fs_tree *other = fs_pg_read_tree(PG_GETARG_DATUM(1));
-	ExpandedTree *et = st_agg_state(fcinfo, fs_tree_get_kind(other), "sharetree_combine");
+	fs_pg_expanded *et = st_agg_state(fcinfo, fs_tree_get_kind(other));
 	fs_error err;
 
-	fs_pg_check(fs_tree_merge(et->tree, other, &err), &err);
+	fs_pg_check(fs_tree_merge(et->obj, other, &err), &err);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
 }
 

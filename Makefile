@@ -6,15 +6,15 @@ EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
 CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots
+REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg

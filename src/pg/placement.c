@@ -1,0 +1,554 @@
+/*
+ * placement.c (glue): the vnodepool type and the vnode_pool aggregate, placement_sets and place.
+ * Labels arrive as jsonb and the pool's text form is JSON; the sets and their order are computed
+ * in src/core/placement.c.
+ */
+#include "fs_expanded.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "lib/stringinfo.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/json.h"
+#include "utils/jsonb.h"
+
+#include "placement.h"
+#include "resvec.h"
+
+static fs_status
+pool_prepare(void *obj, fs_error *err)
+{
+	return fs_pool_prepare(obj, err);
+}
+
+static size_t
+pool_flat_size(const void *obj)
+{
+	return fs_pool_flat_size(obj);
+}
+
+static void
+pool_flatten(const void *obj, uint8_t *out)
+{
+	fs_pool_flatten(obj, out);
+}
+
+static fs_status
+pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **out, fs_error *err)
+{
+	return fs_pool_from_flat(a, data, len, (fs_pool **) out, err);
+}
+
+static const fs_pg_object_kind pool_kind = {"fairsched vnodepool", pool_prepare, pool_flat_size,
+                                            pool_flatten, pool_from_flat};
+
+static fs_pool *
+read_pool(Datum d)
+{
+	fs_pool *p = fs_pg_read_object(d, &pool_kind);
+	fs_error err;
+
+	fs_pg_check(fs_pool_prepare(p, &err), &err);
+	return p;
+}
+
+/* ---------------------------------------------------------------- labels from jsonb */
+
+static void
+bad_labels(const char *vnode, const char *why)
+{
+	ereport(ERROR,
+	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	         errmsg("labels of vnode \"%s\" must be an object of strings or string arrays", vnode),
+	         errdetail("%s", why),
+	         errhint("Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
+	                 "comma inside a string also separates values.")));
+}
+
+/* Append the comma-separated items of one string as labels of `key`. */
+static void
+add_items(const char *key, int keylen, const char *s, int len, fs_label **labels, int *n, int *cap)
+{
+	int start = 0, i;
+
+	for (i = 0; i <= len; i++)
+	{
+		if (i < len && s[i] != ',')
+			continue;
+		{
+			int b = start, e = i;
+
+			while (b < e && (s[b] == ' ' || s[b] == '\t'))
+				b++;
+			while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+				e--;
+			if (*n == *cap)
+			{
+				*cap *= 2;
+				*labels = repalloc(*labels, sizeof(fs_label) * *cap);
+			}
+			(*labels)[*n].key = key;
+			(*labels)[*n].keylen = keylen;
+			(*labels)[*n].value = s + b;
+			(*labels)[(*n)++].valuelen = e - b; /* empty items are dropped by the core */
+		}
+		start = i + 1;
+	}
+}
+
+static fs_label *
+labels_from(JsonbContainer *c, const char *vnode, int *n)
+{
+	JsonbIterator *it;
+	JsonbValue v;
+	JsonbIteratorToken tok;
+	int cap = 8;
+	fs_label *labels = palloc(sizeof(fs_label) * cap);
+	char *key = NULL;
+	int keylen = 0;
+
+	*n = 0;
+	if (!JsonContainerIsObject(c))
+		bad_labels(vnode, "The labels are not a JSON object.");
+	it = JsonbIteratorInit(c);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		if (tok == WJB_KEY)
+		{
+			key = v.val.string.val;
+			keylen = v.val.string.len;
+		}
+		else if ((tok == WJB_VALUE || tok == WJB_ELEM) && key)
+		{
+			if (v.type != jbvString)
+				bad_labels(vnode, psprintf("The value of \"%.*s\" is not a string.", keylen, key));
+			add_items(key, keylen, v.val.string.val, v.val.string.len, &labels, n, &cap);
+		}
+		else if (tok == WJB_BEGIN_OBJECT && key)
+			bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key));
+		else if (tok == WJB_BEGIN_ARRAY && key)
+		{
+			/* the elements come as WJB_ELEM; nested arrays are refused below */
+			JsonbValue e;
+			JsonbIteratorToken t;
+
+			while ((t = JsonbIteratorNext(&it, &e, true)) != WJB_END_ARRAY)
+			{
+				if (t != WJB_ELEM || e.type != jbvString)
+					bad_labels(vnode,
+					           psprintf("An element of \"%.*s\" is not a string.", keylen, key));
+				add_items(key, keylen, e.val.string.val, e.val.string.len, &labels, n, &cap);
+			}
+		}
+	}
+	return labels;
+}
+
+static void
+pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail, const uint8_t *assigned,
+         JsonbContainer *labels)
+{
+	int n = 0;
+	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n) : NULL;
+	fs_error err;
+
+	fs_pg_check(fs_pool_add(p, vnode, vnodelen, avail, assigned, l, n, &err), &err);
+}
+
+/* ---------------------------------------------------------------- aggregate */
+
+PG_FUNCTION_INFO_V1(vnode_pool_accum);
+Datum
+vnode_pool_accum(PG_FUNCTION_ARGS)
+{
+	fs_pg_expanded *e;
+	bool fresh;
+	text *name;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+	}
+	e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	if (fresh)
+		e->obj = fs_pool_new(&e->alloc);
+	name = PG_GETARG_TEXT_PP(1);
+	pool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name),
+	         PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)),
+	         PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
+	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+PG_FUNCTION_INFO_V1(vnode_pool_combine);
+Datum
+vnode_pool_combine(PG_FUNCTION_ARGS)
+{
+	fs_pool *other = fs_pg_read_object(PG_GETARG_DATUM(1), &pool_kind);
+	bool fresh;
+	fs_pg_expanded *e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	fs_error err;
+
+	if (fresh)
+		e->obj = fs_pool_new(&e->alloc);
+	fs_pg_check(fs_pool_merge(e->obj, other, &err), &err);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/* ---------------------------------------------------------------- I/O */
+
+static void
+rv_json(StringInfo buf, const uint8_t *rv)
+{
+	fs_sb sb;
+
+	fs_sb_init(&sb, &fs_pg_alloc, 32);
+	fs_rv_format(&sb, rv);
+	escape_json(buf, sb.data);
+}
+
+static void
+bytes_json(StringInfo buf, const char *s, size_t len)
+{
+	escape_json(buf, pnstrdup(s, len));
+}
+
+/* Text form: a JSON array of {"vnode", "available", "assigned", "labels"} in vnode order. */
+PG_FUNCTION_INFO_V1(vnodepool_out);
+Datum
+vnodepool_out(PG_FUNCTION_ARGS)
+{
+	fs_pool *p = read_pool(PG_GETARG_DATUM(0));
+	StringInfoData buf;
+	uint32 i;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (i = 0; i < fs_pool_count(p); i++)
+	{
+		const fs_vnode *v = fs_pool_vnode(p, i);
+		size_t k;
+
+		appendStringInfoString(&buf, i ? ", {\"vnode\": " : "{\"vnode\": ");
+		bytes_json(&buf, v->name, v->namelen);
+		appendStringInfoString(&buf, ", \"available\": ");
+		rv_json(&buf, v->avail);
+		appendStringInfoString(&buf, ", \"assigned\": ");
+		rv_json(&buf, v->assigned);
+		appendStringInfoString(&buf, ", \"labels\": {");
+		for (k = 0; k < v->nlabels; k++)
+		{
+			bool first = k == 0 || v->labels[k - 1].keylen != v->labels[k].keylen ||
+			             memcmp(v->labels[k - 1].key, v->labels[k].key, v->labels[k].keylen) != 0;
+
+			if (first)
+			{
+				if (k)
+					appendStringInfoString(&buf, "], ");
+				bytes_json(&buf, v->labels[k].key, v->labels[k].keylen);
+				appendStringInfoString(&buf, ": [");
+			}
+			else
+				appendStringInfoString(&buf, ", ");
+			bytes_json(&buf, v->labels[k].value, v->labels[k].valuelen);
+		}
+		appendStringInfoString(&buf, v->nlabels ? "]}}" : "}}");
+	}
+	appendStringInfoChar(&buf, ']');
+	PG_RETURN_CSTRING(buf.data);
+}
+
+static const uint8_t *
+rv_field(JsonbContainer *c, const char *key, const char *vnode)
+{
+	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
+	uint8_t *out;
+	size_t len;
+	fs_error err;
+
+	if (v == NULL || v->type == jbvNull)
+		return NULL;
+	if (v->type != jbvString)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+		         errmsg("invalid input syntax for type vnodepool: \"%s\" of vnode \"%s\" is "
+		                "not a string",
+		                key, vnode),
+		         errhint("Write resources as a resvec string, for example \"ncpus=4,mem=8gb\".")));
+	fs_pg_check(
+	    fs_rv_parse(v->val.string.val, v->val.string.len, &fs_pg_alloc, 0, &out, &len, &err), &err);
+	return out;
+}
+
+PG_FUNCTION_INFO_V1(vnodepool_in);
+Datum
+vnodepool_in(PG_FUNCTION_ARGS)
+{
+	Jsonb *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, PG_GETARG_DATUM(0)));
+	fs_pool *p = fs_pool_new(&fs_pg_alloc);
+	JsonbIterator *it;
+	JsonbValue v;
+	JsonbIteratorToken tok;
+
+	if (!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb))
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+		         errmsg("invalid input syntax for type vnodepool: not a JSON array"),
+		         errhint("A vnodepool reads [{\"vnode\": \"vn1\", \"available\": \"ncpus=4\", "
+		                 "\"assigned\": \"\", \"labels\": {\"switch\": [\"sw1\"]}}, ...].")));
+	it = JsonbIteratorInit(&jb->root);
+	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
+	{
+		JsonbValue *name, *labels;
+		char *vname;
+
+		if (tok != WJB_ELEM)
+			continue;
+		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
+			ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			                errmsg("invalid input syntax for type vnodepool: an element is not an "
+			                       "object")));
+		name = getKeyJsonValueFromContainer(v.val.binary.data, "vnode", 5, NULL);
+		if (name == NULL || name->type != jbvString)
+			ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			                errmsg("invalid input syntax for type vnodepool: an element has no "
+			                       "\"vnode\" name")));
+		vname = pnstrdup(name->val.string.val, name->val.string.len);
+		labels = getKeyJsonValueFromContainer(v.val.binary.data, "labels", 6, NULL);
+		if (labels && labels->type != jbvNull && labels->type != jbvBinary)
+			bad_labels(vname, "The labels are not a JSON object.");
+		pool_add(p, name->val.string.val, name->val.string.len,
+		         rv_field(v.val.binary.data, "available", vname),
+		         rv_field(v.val.binary.data, "assigned", vname),
+		         labels && labels->type == jbvBinary ? labels->val.binary.data : NULL);
+	}
+	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
+}
+
+PG_FUNCTION_INFO_V1(vnodepool_recv);
+Datum
+vnodepool_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	fs_pool *p;
+	fs_error err;
+
+	fs_pg_check(fs_pool_from_flat(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
+	                              buf->len - buf->cursor, &p, &err),
+	            &err);
+	buf->cursor = buf->len;
+	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
+}
+
+PG_FUNCTION_INFO_V1(vnodepool_send);
+Datum
+vnodepool_send(PG_FUNCTION_ARGS)
+{
+	struct varlena *flat = fs_pg_flat_object(read_pool(PG_GETARG_DATUM(0)), &pool_kind);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA(flat), VARSIZE(flat) - VARHDRSZ);
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* ---------------------------------------------------------------- placement sets */
+
+typedef struct pset_args
+{
+	fs_pool *pool;
+	const char **keys;
+	size_t *keylens;
+	int nkeys;
+	fs_sort_key *sk;
+	size_t nsk;
+} pset_args;
+
+static void
+read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
+{
+	Datum *elems;
+	bool *nulls;
+	int n, i;
+
+	pa->pool = read_pool(PG_GETARG_DATUM(0));
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls,
+	                  &n);
+	pa->keys = palloc(sizeof(char *) * (n + 1));
+	pa->keylens = palloc(sizeof(size_t) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("group_keys[%d] is NULL", i + 1)));
+		pa->keys[i] = VARDATA_ANY(DatumGetPointer(elems[i]));
+		pa->keylens[i] = VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i]));
+	}
+	pa->nkeys = n;
+	if (PG_ARGISNULL(sk_arg))
+	{
+		pa->sk = palloc(sizeof(fs_sort_key) * 4);
+		pa->nsk = fs_sort_key_defaults(pa->sk);
+		return;
+	}
+	deconstruct_array(PG_GETARG_ARRAYTYPE_P(sk_arg), TEXTOID, -1, false, TYPALIGN_INT, &elems,
+	                  &nulls, &n);
+	pa->sk = palloc(sizeof(fs_sort_key) * (n + 1));
+	pa->nsk = 0;
+	for (i = 0; i < n; i++)
+	{
+		fs_error err;
+
+		if (nulls[i])
+			continue;
+		fs_pg_check(fs_sort_key_parse(VARDATA_ANY(DatumGetPointer(elems[i])),
+		                              VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i])),
+		                              &pa->sk[pa->nsk++], &err),
+		            &err);
+	}
+}
+
+static fs_pset *
+compute(pset_args *pa, bool prime_time, bool only_explicit, size_t *n)
+{
+	fs_pset *sets;
+	fs_error err;
+
+	fs_pg_check(fs_placement_sets(pa->pool, pa->keys, pa->keylens, pa->nkeys, pa->sk, pa->nsk,
+	                              prime_time, only_explicit, &fs_pg_alloc, &sets, n, &err),
+	            &err);
+	return sets;
+}
+
+static Datum
+rv_datum(const uint8_t *rv)
+{
+	size_t len = fs_rv_size(rv);
+	struct varlena *v = palloc(VARHDRSZ + len);
+
+	memcpy(VARDATA(v), rv, len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return PointerGetDatum(v);
+}
+
+/* placement_sets(pool, group_keys, sort_keys, prime_time, only_explicit) */
+PG_FUNCTION_INFO_V1(placement_sets);
+Datum
+placement_sets(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	pset_args pa;
+	fs_pset *sets;
+	size_t n, i;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		return (Datum) 0;
+	read_args(fcinfo, 2, &pa);
+	sets = compute(&pa, !PG_ARGISNULL(3) && PG_GETARG_BOOL(3),
+	               !PG_ARGISNULL(4) && PG_GETARG_BOOL(4), &n);
+	for (i = 0; i < n; i++)
+	{
+		const fs_pset *ps = &sets[i];
+		Datum values[8];
+		bool nulls[8] = {false, false, false, false, false, false, false, false};
+		StringInfoData lj;
+		Datum *names = palloc(sizeof(Datum) * (ps->nvnodes + 1));
+		uint32 j;
+		int k;
+		bool first = true;
+
+		initStringInfo(&lj);
+		appendStringInfoChar(&lj, '{');
+		for (k = 0; k < pa.nkeys; k++)
+		{
+			if (!ps->values[k])
+				continue;
+			if (!first)
+				appendStringInfoString(&lj, ", ");
+			first = false;
+			bytes_json(&lj, pa.keys[k], pa.keylens[k]);
+			appendStringInfoString(&lj, ": ");
+			bytes_json(&lj, ps->values[k], ps->valuelens[k]);
+		}
+		appendStringInfoChar(&lj, '}');
+		for (j = 0; j < ps->nvnodes; j++)
+		{
+			const fs_vnode *v = fs_pool_vnode(pa.pool, ps->vnodes[j]);
+
+			names[j] = PointerGetDatum(cstring_to_text_with_len(v->name, (int) v->namelen));
+		}
+		values[0] = Int32GetDatum((int32) i + 1);
+		values[1] = PointerGetDatum(cstring_to_text_with_len(ps->name, (int) ps->namelen));
+		values[2] = Int32GetDatum(ps->dims);
+		values[3] = DirectFunctionCall1(jsonb_in, CStringGetDatum(lj.data));
+		values[4] = PointerGetDatum(
+		    construct_array(names, (int) ps->nvnodes, TEXTOID, -1, false, TYPALIGN_INT));
+		values[5] = rv_datum(ps->total);
+		values[6] = rv_datum(ps->assigned);
+		values[7] = rv_datum(ps->unused);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* place(pool, group_keys, request, sort_keys, prime_time): where a job would go */
+PG_FUNCTION_INFO_V1(place_job);
+Datum
+place_job(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	pset_args pa;
+	fs_pset *sets;
+	size_t n, i, pick = 0;
+	const uint8_t *request;
+	bool now = false, found = false;
+	fs_error err;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		return (Datum) 0;
+	request = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
+	read_args(fcinfo, 3, &pa);
+	sets = compute(&pa, !PG_ARGISNULL(4) && PG_GETARG_BOOL(4), false, &n);
+	/* the first set whose unused amounts hold the request; else the first whose totals do */
+	for (i = 0; i < n && !now; i++)
+	{
+		bool fits;
+
+		fs_pg_check(fs_rv_fits(request, sets[i].unused, &fits, &err), &err);
+		if (fits)
+		{
+			pick = i;
+			now = found = true;
+		}
+	}
+	for (i = 0; i < n && !found; i++)
+	{
+		bool fits;
+
+		fs_pg_check(fs_rv_fits(request, sets[i].total, &fits, &err), &err);
+		if (fits)
+		{
+			pick = i;
+			found = true;
+		}
+	}
+	if (found)
+	{
+		Datum values[4];
+		bool nulls[4] = {false, false, false, false};
+
+		values[0] =
+		    PointerGetDatum(cstring_to_text_with_len(sets[pick].name, (int) sets[pick].namelen));
+		values[1] = Int32GetDatum((int32) pick + 1);
+		values[2] = BoolGetDatum(now);
+		values[3] = BoolGetDatum(true);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,55 @@
+-- placement: PBS placement sets and node_group_sort_key (SPEC section 8, seed 003)
+
+CREATE TYPE fairsched.vnodepool;
+CREATE FUNCTION fairsched.vnodepool_in(cstring) RETURNS fairsched.vnodepool
+    AS 'MODULE_PATHNAME', 'vnodepool_in' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fairsched.vnodepool_out(fairsched.vnodepool) RETURNS cstring
+    AS 'MODULE_PATHNAME', 'vnodepool_out' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fairsched.vnodepool_recv(internal) RETURNS fairsched.vnodepool
+    AS 'MODULE_PATHNAME', 'vnodepool_recv' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fairsched.vnodepool_send(fairsched.vnodepool) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'vnodepool_send' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE TYPE fairsched.vnodepool (
+    INPUT = fairsched.vnodepool_in,
+    OUTPUT = fairsched.vnodepool_out,
+    RECEIVE = fairsched.vnodepool_recv,
+    SEND = fairsched.vnodepool_send,
+    INTERNALLENGTH = VARIABLE,
+    STORAGE = extended
+);
+COMMENT ON TYPE fairsched.vnodepool IS 'a pool of vnodes with available and assigned resources and string labels (PBS placement pool)';
+COMMENT ON FUNCTION fairsched.vnodepool_in(cstring) IS 'text input of vnodepool: a JSON array of {vnode, available, assigned, labels}';
+COMMENT ON FUNCTION fairsched.vnodepool_out(fairsched.vnodepool) IS 'text output of vnodepool: a JSON array in vnode order';
+COMMENT ON FUNCTION fairsched.vnodepool_recv(internal) IS 'binary input of vnodepool (every byte checked)';
+COMMENT ON FUNCTION fairsched.vnodepool_send(fairsched.vnodepool) IS 'binary output of vnodepool (starts with a format version byte)';
+
+CREATE FUNCTION fairsched.vnode_pool_accum(fairsched.vnodepool, text, fairsched.resvec, fairsched.resvec, jsonb)
+    RETURNS fairsched.vnodepool
+    AS 'MODULE_PATHNAME', 'vnode_pool_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION fairsched.vnode_pool_combine(fairsched.vnodepool, fairsched.vnodepool)
+    RETURNS fairsched.vnodepool
+    AS 'MODULE_PATHNAME', 'vnode_pool_combine' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.vnode_pool_accum(fairsched.vnodepool, text, fairsched.resvec, fairsched.resvec, jsonb) IS 'transition function of vnode_pool';
+COMMENT ON FUNCTION fairsched.vnode_pool_combine(fairsched.vnodepool, fairsched.vnodepool) IS 'combine function of vnode_pool';
+CREATE AGGREGATE fairsched.vnode_pool(vnode text, available fairsched.resvec, assigned fairsched.resvec,
+                                      labels jsonb) (
+    SFUNC = fairsched.vnode_pool_accum,
+    STYPE = fairsched.vnodepool,
+    COMBINEFUNC = fairsched.vnode_pool_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE fairsched.vnode_pool(text, fairsched.resvec, fairsched.resvec, jsonb) IS 'a placement pool of vnodes: labels map a key to a string or an array of strings, a comma separating values';
+
+CREATE FUNCTION fairsched.placement_sets(pool fairsched.vnodepool, group_keys text[],
+                                         sort_keys text[] DEFAULT NULL, prime_time boolean DEFAULT false,
+                                         only_explicit boolean DEFAULT false)
+    RETURNS TABLE(rank int4, name text, dims int4, labels jsonb, vnodes text[],
+                  total fairsched.resvec, assigned fairsched.resvec, unused fairsched.resvec)
+    AS 'MODULE_PATHNAME', 'placement_sets' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.placement_sets(fairsched.vnodepool, text[], text[], boolean, boolean) IS 'the placement sets of a pool (flat, and one per combination of values of all keys), ordered by node_group_sort_key lines (NULL: the PBS defaults)';
+
+CREATE FUNCTION fairsched.place(pool fairsched.vnodepool, group_keys text[], request fairsched.resvec,
+                                sort_keys text[] DEFAULT NULL, prime_time boolean DEFAULT false)
+    RETURNS TABLE(pset text, rank int4, fits_now boolean, fits_total boolean)
+    AS 'MODULE_PATHNAME', 'place_job' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.place(fairsched.vnodepool, text[], fairsched.resvec, text[], boolean) IS 'the placement set a job would go to: the first whose unused resources hold the request, else the first whose totals do (the job waits), else none';

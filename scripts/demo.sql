@@ -159,3 +159,24 @@ FROM condor_jobs ORDER BY job;
 SELECT submitter, sum(hours * (slot -> 'cpus')) AS core_hours,
        sum(slot_weight(slot, machine) * hours) AS weighted_hours
 FROM condor_jobs GROUP BY submitter ORDER BY weighted_hours DESC;
+
+\echo '11. PBS placement sets: 8 vnodes labelled with a router and switches (a comma separates'
+\echo '    values). The sets, ordered with "router HIGH" first, and where three jobs would go:'
+CREATE TABLE cluster_vnodes (vnode text, avail resvec, assigned resvec, labels jsonb);
+INSERT INTO cluster_vnodes VALUES
+    ('n01', 'ncpus=8,mem=32gb', 'ncpus=8,mem=16gb', '{"router": "rt1", "switch": "sw1"}'),
+    ('n02', 'ncpus=8,mem=32gb', NULL, '{"router": "rt1", "switch": "sw1"}'),
+    ('n03', 'ncpus=16,mem=64gb', NULL, '{"router": "rt1", "switch": "sw2"}'),
+    ('n04', 'ncpus=16,mem=64gb', 'ncpus=4', '{"router": "rt1", "switch": "sw2,sw1"}'),
+    ('n05', 'ncpus=8,mem=16gb', NULL, '{"router": "rt2", "switch": "sw3"}'),
+    ('n06', 'ncpus=8,mem=16gb', NULL, '{"router": "rt2", "switch": "sw3"}'),
+    ('n07', 'ncpus=32,mem=128gb', 'ncpus=32,mem=100gb', '{"router": "rt2", "switch": "sw4"}'),
+    ('n08', 'ncpus=32,mem=128gb', NULL, '{"router": "rt2", "switch": "sw4"}');
+SELECT rank, name, total, unused, vnodes
+FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vnodes) AS p,
+     placement_sets(pool, ARRAY['router', 'switch'], ARRAY['"router HIGH"', 'ncpus LOW unused']);
+SELECT job, request, p.pset, p.rank, p.fits_now
+FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vnodes) AS c,
+     (VALUES ('small', 'ncpus=4,mem=8gb'::resvec), ('wide', 'ncpus=40,mem=100gb'),
+             ('waiting', 'ncpus=60')) AS j(job, request),
+     LATERAL place(pool, ARRAY['router', 'switch'], request, ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p;

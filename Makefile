@@ -64,8 +64,8 @@ unit: build/unit_tests
 
 # libFuzzer harnesses, one per core parser
 FUZZ_TARGETS = resvec sharepath sharetree placement
-FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Itest/fuzz
 
-build/fuzz_%: test/fuzz/fuzz_%.c $(CORE_SRCS) $(wildcard src/core/*.h)
+build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(CORE_SRCS) $(wildcard src/core/*.h)
 	@mkdir -p build
 	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lm

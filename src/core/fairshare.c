@@ -302,6 +302,18 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 
 /* ---------------------------------------------------------------- entry point */
 
+/* the working arrays (not the rows, which go to the caller) */
+static void
+ctx_release(fs_ctx *c, const fs_allocator *a)
+{
+	a->release(a->ctx, c->owner);
+	a->release(a->ctx, c->levelsum);
+	a->release(a->ctx, c->usage);
+	a->release(a->ctx, c->shares);
+	a->release(a->ctx, c->parent);
+	a->release(a->ctx, c->leaf);
+}
+
 fs_status
 fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocator *a,
              fs_fs_row **out, fs_error *err)
@@ -372,12 +384,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			        "add up past the largest number",
 			        p);
 			fs_error_hint(err, "Scale the shares down; only their ratios matter.");
-			a->release(a->ctx, c.owner);
-			a->release(a->ctx, c.levelsum);
-			a->release(a->ctx, c.usage);
-			a->release(a->ctx, c.shares);
-			a->release(a->ctx, c.parent);
-			a->release(a->ctx, c.leaf);
+			ctx_release(&c, a);
 			a->release(a->ctx, c.rows);
 			return FS_ERR_RANGE;
 		}
@@ -398,12 +405,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			c.rows[leaves[i]].rank = i + 1;
 		a->release(a->ctx, leaves);
 	}
-	a->release(a->ctx, c.owner);
-	a->release(a->ctx, c.levelsum);
-	a->release(a->ctx, c.usage);
-	a->release(a->ctx, c.shares);
-	a->release(a->ctx, c.parent);
-	a->release(a->ctx, c.leaf);
+	ctx_release(&c, a);
 	*out = c.rows;
 	return FS_OK;
 }

@@ -83,6 +83,39 @@ fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max)
 	dst[n] = '\0';
 }
 
+size_t
+fs_char_pos(const char *text, size_t off)
+{
+	size_t pos = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (((unsigned char) text[i] & 0xC0) != 0x80)
+			pos++;
+	return pos;
+}
+
+bool
+fs_read_span(fs_reader *r, size_t n, const uint8_t **at)
+{
+	if ((size_t) (r->end - r->p) < n)
+		return false;
+	*at = r->p;
+	r->p += n;
+	return true;
+}
+
+bool
+fs_read(fs_reader *r, void *dst, size_t n)
+{
+	const uint8_t *at;
+
+	if (!fs_read_span(r, n, &at))
+		return false;
+	memcpy(dst, at, n);
+	return true;
+}
+
 void
 fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve)
 {

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Where core memory comes from: palloc in the server, malloc in unit tests and fuzzers. */
@@ -53,6 +54,18 @@ typedef struct fs_error
 typedef int (*fs_cmp_fn)(const void *a, const void *b, void *ctx);
 void fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a);
 
+/* Bounds-checked reading of untrusted bytes (binary input and flat forms). */
+typedef struct fs_reader
+{
+	const uint8_t *p;
+	const uint8_t *end;
+} fs_reader;
+
+/* Copy the next n bytes to dst; false (and nothing read) when fewer remain. */
+bool fs_read(fs_reader *r, void *dst, size_t n);
+/* Point *at to the next n bytes and skip them; false when fewer remain. */
+bool fs_read_span(fs_reader *r, size_t n, const uint8_t **at);
+
 #endif
 
 void fs_error_clear(fs_error *err);
@@ -64,6 +77,9 @@ void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 /* Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "...". */
 void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max);
+
+/* 1-based character (not byte) position of byte offset `off` in UTF-8 text, for messages. */
+size_t fs_char_pos(const char *text, size_t off);
 
 /* A growable string in allocator memory. */
 typedef struct fs_sb
@@ -99,5 +115,17 @@ size_t fs_scan_number(const char *s, size_t len, double *value);
  */
 typedef int (*fs_cmp_fn)(const void *a, const void *b, void *ctx);
 void fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a);
+
+/* Bounds-checked reading of untrusted bytes (binary input and flat forms). */
+typedef struct fs_reader
+{
+	const uint8_t *p;
+	const uint8_t *end;
+} fs_reader;
+
+/* Copy the next n bytes to dst; false (and nothing read) when fewer remain. */
+bool fs_read(fs_reader *r, void *dst, size_t n);
+/* Point *at to the next n bytes and skip them; false when fewer remain. */
+bool fs_read_span(fs_reader *r, size_t n, const uint8_t **at);
 
 #endif

@@ -280,27 +280,12 @@ fs_pool_flatten(const fs_pool *p, uint8_t *out)
 	}
 }
 
-typedef struct reader
-{
-	const uint8_t *p, *end;
-} reader;
-
 static bool
-take(reader *r, size_t n, const uint8_t **at)
-{
-	if ((size_t) (r->end - r->p) < n)
-		return false;
-	*at = r->p;
-	r->p += n;
-	return true;
-}
-
-static bool
-take_len(reader *r, size_t width, size_t *len)
+take_len(fs_reader *r, size_t width, size_t *len)
 {
 	const uint8_t *at;
 
-	if (!take(r, width, &at))
+	if (!fs_read_span(r, width, &at))
 		return false;
 	if (width == 2)
 	{
@@ -330,14 +315,14 @@ fs_status
 fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
                   fs_error *err)
 {
-	reader r = {data, data + len};
+	fs_reader r = {data, data + len};
 	const uint8_t *at;
 	size_t n, i;
 	fs_pool *p;
 	fs_label *labels = NULL;
 	fs_status st = FS_OK;
 
-	if (!take(&r, 1, &at) || !take_len(&r, 4, &n))
+	if (!fs_read_span(&r, 1, &at) || !take_len(&r, 4, &n))
 		return corrupt(err, "header is truncated");
 	if (at[0] != FLAT_VERSION)
 		return corrupt(err, "unsupported format version");
@@ -349,9 +334,9 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		size_t namelen, alen, slen, nl, k;
 		const uint8_t *name, *avail, *assigned;
 
-		if (!take_len(&r, 2, &namelen) || !take(&r, namelen, &name) || !take_len(&r, 4, &alen) ||
-		    !take(&r, alen, &avail) || !take_len(&r, 4, &slen) || !take(&r, slen, &assigned) ||
-		    !take_len(&r, 2, &nl))
+		if (!take_len(&r, 2, &namelen) || !fs_read_span(&r, namelen, &name) ||
+		    !take_len(&r, 4, &alen) || !fs_read_span(&r, alen, &avail) || !take_len(&r, 4, &slen) ||
+		    !fs_read_span(&r, slen, &assigned) || !take_len(&r, 2, &nl))
 		{
 			st = corrupt(err, "value is truncated");
 			break;
@@ -366,8 +351,9 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		{
 			const uint8_t *key, *value;
 
-			if (!take_len(&r, 2, &labels[k].keylen) || !take(&r, labels[k].keylen, &key) ||
-			    !take_len(&r, 2, &labels[k].valuelen) || !take(&r, labels[k].valuelen, &value))
+			if (!take_len(&r, 2, &labels[k].keylen) || !fs_read_span(&r, labels[k].keylen, &key) ||
+			    !take_len(&r, 2, &labels[k].valuelen) ||
+			    !fs_read_span(&r, labels[k].valuelen, &value))
 			{
 				st = corrupt(err, "value is truncated");
 				break;
@@ -394,17 +380,6 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 
 /* ---------------------------------------------------------------- node_group_sort_key */
 
-static size_t
-char_pos(const char *text, size_t off)
-{
-	size_t pos = 1, i;
-
-	for (i = 0; i < off; i++)
-		if (((unsigned char) text[i] & 0xC0) != 0x80)
-			pos++;
-	return pos;
-}
-
 static fs_status
 sk_error(const char *line, size_t len, size_t at, const char *what, fs_error *err)
 {
@@ -415,7 +390,7 @@ sk_error(const char *line, size_t len, size_t at, const char *what, fs_error *er
 	if (at >= len)
 		fs_error_detail(err, "%s at end of line.", what);
 	else
-		fs_error_detail(err, "%s at character %zu.", what, char_pos(line, at));
+		fs_error_detail(err, "%s at character %zu.", what, fs_char_pos(line, at));
 	fs_error_hint(err,
 	              "Write \"<resource> HIGH|LOW [total|assigned|unused]\" [all|prime|non_prime], "
 	              "for example \"ncpus LOW unused\" all.");

@@ -157,19 +157,6 @@ is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* 1-based character (not byte) position of byte offset `off` in UTF-8 text. */
-static size_t
-char_pos(const char *text, size_t off)
-{
-	size_t pos = 1;
-	size_t i;
-
-	for (i = 0; i < off; i++)
-		if (((unsigned char) text[i] & 0xC0) != 0x80)
-			pos++;
-	return pos;
-}
-
 static fs_status
 check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 {
@@ -478,7 +465,7 @@ syntax_error(parse_state *ps, size_t at, const char *what)
 	if (at >= ps->len)
 		fs_error_detail(ps->err, "%s at end of input.", what);
 	else
-		fs_error_detail(ps->err, "%s at character %zu.", what, char_pos(ps->text, at));
+		fs_error_detail(ps->err, "%s at character %zu.", what, fs_char_pos(ps->text, at));
 	fs_error_hint(ps->err, "Write resources as name=amount separated by commas, for example "
 	                       "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
 	return FS_ERR_SYNTAX;
@@ -539,7 +526,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				ps.i++;
 			it->name = text + start;
 			it->namelen = ps.i - start;
-			it->pos = char_pos(text, start);
+			it->pos = fs_char_pos(text, start);
 			fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 			if (it->namelen > FS_RV_NAME_MAX)
 			{
@@ -583,7 +570,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				/* keep the amount's message and say where it is */
 				memcpy(moved, err->detail, sizeof(moved));
 				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,
-				                moved[0] ? " " : "", char_pos(text, start));
+				                moved[0] ? " " : "", fs_char_pos(text, start));
 				break;
 			}
 			n++;

@@ -65,18 +65,6 @@ is_plain(unsigned char c)
 	       c == '@' || c == ':' || c == '+' || c == '-';
 }
 
-static size_t
-char_pos(const char *text, size_t off)
-{
-	size_t pos = 1;
-	size_t i;
-
-	for (i = 0; i < off; i++)
-		if (((unsigned char) text[i] & 0xC0) != 0x80)
-			pos++;
-	return pos;
-}
-
 static fs_status
 sp_syntax(fs_error *err, const char *text, size_t len, size_t at, const char *what)
 {
@@ -87,7 +75,7 @@ sp_syntax(fs_error *err, const char *text, size_t len, size_t at, const char *wh
 	if (at >= len)
 		fs_error_detail(err, "%s at end of input.", what);
 	else
-		fs_error_detail(err, "%s at character %zu.", what, char_pos(text, at));
+		fs_error_detail(err, "%s at character %zu.", what, fs_char_pos(text, at));
 	fs_error_hint(err, "Separate labels with dots (physics.alice); write a label with other "
 	                   "characters in double quotes (physics.\"alice.smith@example.org\").");
 	return FS_ERR_SYNTAX;
@@ -176,7 +164,7 @@ fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			fs_error_detail(err,
 			                "The label at character %zu is %zu bytes long; at most %d are "
 			                "allowed.",
-			                char_pos(text, start), n, FS_SP_LABEL_MAX);
+			                fs_char_pos(text, start), n, FS_SP_LABEL_MAX);
 			st = FS_ERR_SYNTAX;
 			break;
 		}

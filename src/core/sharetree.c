@@ -751,25 +751,9 @@ fs_tree_flatten(const fs_tree *t, uint8_t *out)
 	}
 }
 
-typedef struct reader
-{
-	const uint8_t *p;
-	const uint8_t *end;
-} reader;
-
-static bool
-take(reader *r, void *dst, size_t len)
-{
-	if ((size_t) (r->end - r->p) < len)
-		return false;
-	memcpy(dst, r->p, len);
-	r->p += len;
-	return true;
-}
-
 /* A path from untrusted bytes: bounds, label lengths, depth. Returns its length or 0. */
 static size_t
-read_path(reader *r)
+read_path(fs_reader *r)
 {
 	uint16_t n;
 	size_t off = 2;
@@ -802,13 +786,13 @@ fs_status
 fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
                   fs_error *err)
 {
-	reader r = {data, data + len};
+	fs_reader r = {data, data + len};
 	uint8_t head[4];
 	uint32_t n, i;
 	fs_tree *t;
 	const uint8_t *prev = NULL;
 
-	if (!take(&r, head, 4) || !take(&r, &n, 4))
+	if (!fs_read(&r, head, 4) || !fs_read(&r, &n, 4))
 		return corrupt(err, "header is truncated", 0);
 	if (head[0] != FLAT_VERSION)
 	{
@@ -839,20 +823,20 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 		r.p += plen;
 		memset(&row, 0, sizeof(row));
 		row.path = path;
-		if (st == FS_OK &&
-		    (!take(&r, &flags, 1) || !take(&r, &row.shares, 8) || !take(&r, &row.usage, 8)))
+		if (st == FS_OK && (!fs_read(&r, &flags, 1) || !fs_read(&r, &row.shares, 8) ||
+		                    !fs_read(&r, &row.usage, 8)))
 			st = corrupt(err, "value is truncated", i);
 		if (st == FS_OK && (flags & ~FS_TN_ALL))
 			st = corrupt(err, "unknown node flags", i);
 		if (st == FS_OK && t->kind == FS_TREE_POOL)
 		{
-			if (!take(&r, &row.min_share, 8) || !take(&r, &row.max_share, 8))
+			if (!fs_read(&r, &row.min_share, 8) || !fs_read(&r, &row.max_share, 8))
 				st = corrupt(err, "value is truncated", i);
 			for (w = 0; w < 2 && st == FS_OK; w++)
 			{
 				uint32_t vlen;
 
-				if (!take(&r, &vlen, 4) || (size_t) (r.end - r.p) < vlen)
+				if (!fs_read(&r, &vlen, 4) || (size_t) (r.end - r.p) < vlen)
 					st = corrupt(err, "value is truncated", i);
 				else if (vlen > 0)
 				{
@@ -965,18 +949,6 @@ typedef struct tparse
 	fs_error *err;
 } tparse;
 
-static size_t
-t_char_pos(const char *text, size_t off)
-{
-	size_t pos = 1;
-	size_t i;
-
-	for (i = 0; i < off; i++)
-		if (((unsigned char) text[i] & 0xC0) != 0x80)
-			pos++;
-	return pos;
-}
-
 static fs_status
 t_syntax(tparse *ps, const char *what)
 {
@@ -987,7 +959,7 @@ t_syntax(tparse *ps, const char *what)
 	if (ps->i >= ps->len)
 		fs_error_detail(ps->err, "%s at end of input.", what);
 	else
-		fs_error_detail(ps->err, "%s at character %zu.", what, t_char_pos(ps->text, ps->i));
+		fs_error_detail(ps->err, "%s at character %zu.", what, fs_char_pos(ps->text, ps->i));
 	fs_error_hint(ps->err, "A sharetree reads share{path=shares/usage,...} or "
 	                       "pool{path=weight/min/max/{usage}/{demand},...}; \"*\" marks a value "
 	                       "that was never stated.");
@@ -1124,7 +1096,7 @@ t_entry(tparse *ps, fs_tree *t, uint8_t **prev)
 		ps->i = start;
 		t_syntax(ps, "Invalid node path");
 		fs_error_detail(ps->err, "Invalid node path at character %zu: %s",
-		                t_char_pos(ps->text, start), moved);
+		                fs_char_pos(ps->text, start), moved);
 		return FS_ERR_SYNTAX;
 	}
 	ps->i++;

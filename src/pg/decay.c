@@ -187,11 +187,7 @@ decayed_sum_accum(PG_FUNCTION_ARGS)
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		elog(ERROR, "decayed_sum_accum called in non-aggregate context");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
-	}
+		return fs_pg_keep_state(fcinfo);
 	at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "at");
 	hl = fs_pg_interval_us(PG_GETARG_INTERVAL_P(3), "half_life");
 	if (PG_ARGISNULL(0))

@@ -108,13 +108,8 @@ pool_fair_share(PG_FUNCTION_ARGS)
 		const fs_pool_row *r = &rows[i];
 		Datum values[FAIR_SHARE_COLS];
 		bool nulls[FAIR_SHARE_COLS];
-		size_t plen = fs_sp_size(nd->path);
-		struct varlena *path = palloc(VARHDRSZ + plen);
-
-		memcpy(VARDATA(path), nd->path, plen);
-		SET_VARSIZE(path, VARHDRSZ + plen);
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = PointerGetDatum(path);
+		values[0] = fs_pg_path_datum(nd->path);
 		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[2] = BoolGetDatum(i > 0 && fs_tree_is_leaf(t, i));
 		values[3] = Float8GetDatum(r->weight);

@@ -28,17 +28,6 @@ algo_arg(text *name)
 	return (fs_algo) algo;
 }
 
-static Datum
-path_datum(const uint8_t *path)
-{
-	size_t len = fs_sp_size(path);
-	struct varlena *v = palloc(VARHDRSZ + len);
-
-	memcpy(VARDATA(v), path, len);
-	SET_VARSIZE(v, VARHDRSZ + len);
-	return PointerGetDatum(v);
-}
-
 /* Emit the rows of `t` (or, with `entity`, those on the path from the root to it). */
 static void
 fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampening,
@@ -67,7 +56,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
 			found = found || fs_sp_cmp(nd->path, entity) == 0;
 		}
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = path_datum(nd->path);
+		values[0] = fs_pg_path_datum(nd->path);
 		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[2] = BoolGetDatum(i > 0 && fs_tree_is_leaf(t, i));
 		values[3] = BoolGetDatum((nd->flags & FS_TN_DECLARED) != 0);

@@ -4,7 +4,11 @@
  */
 #include "fs_pg.h"
 
+#include "resvec.h"
+#include "sharepath.h"
+
 #include "common/int.h"
+#include "common/hashfn.h"
 #include "fmgr.h"
 
 PG_MODULE_MAGIC;
@@ -92,4 +96,58 @@ fs_pg_timestamp(TimestampTz t, const char *what)
 		                errmsg("%s must be a finite timestamp", what),
 		                errhint("Infinity has no place in a usage record.")));
 	return (int64) t;
+}
+
+int
+fs_pg_compare_args(FunctionCallInfo fcinfo, fs_pg_cmp_fn cmp)
+{
+	struct varlena *a = PG_GETARG_VARLENA_PP(0);
+	struct varlena *b = PG_GETARG_VARLENA_PP(1);
+	int c = cmp((const uint8_t *) VARDATA_ANY(a), (const uint8_t *) VARDATA_ANY(b));
+
+	PG_FREE_IF_COPY(a, 0);
+	PG_FREE_IF_COPY(b, 1);
+	return c;
+}
+
+Datum
+fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended)
+{
+	struct varlena *v = PG_GETARG_VARLENA_PP(0);
+	const unsigned char *data = (const unsigned char *) VARDATA_ANY(v);
+	Datum h = extended ? hash_any_extended(data, VARSIZE_ANY_EXHDR(v), PG_GETARG_INT64(1))
+	                   : hash_any(data, VARSIZE_ANY_EXHDR(v));
+
+	PG_FREE_IF_COPY(v, 0);
+	return h;
+}
+
+Datum
+fs_pg_keep_state(FunctionCallInfo fcinfo)
+{
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(PG_GETARG_DATUM(0));
+}
+
+Datum
+fs_pg_bytes_datum(const void *data, size_t len)
+{
+	struct varlena *v = palloc(add_size(VARHDRSZ, len));
+
+	memcpy(VARDATA(v), data, len);
+	SET_VARSIZE(v, VARHDRSZ + len);
+	return PointerGetDatum(v);
+}
+
+Datum
+fs_pg_path_datum(const uint8_t *path)
+{
+	return fs_pg_bytes_datum(path, fs_sp_size(path));
+}
+
+Datum
+fs_pg_resvec_datum(const uint8_t *rv)
+{
+	return fs_pg_bytes_datum(rv, fs_rv_size(rv));
 }

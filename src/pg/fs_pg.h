@@ -8,6 +8,7 @@
 #include "postgres.h"
 
 #include "datatype/timestamp.h"
+#include "fmgr.h"
 
 #include "fs_core.h"
 
@@ -36,5 +37,54 @@ struct fs_tree *fs_pg_read_tree(Datum d);
 int64 fs_pg_interval_us(const Interval *iv, const char *what);
 /* A timestamp argument, which must be finite. */
 int64 fs_pg_timestamp(TimestampTz t, const char *what);
+
+/* A varlena Datum holding a copy of len bytes (an encoded path, resvec, ...). */
+Datum fs_pg_bytes_datum(const void *data, size_t len);
+/* The SQL values of an encoded sharepath and resvec. */
+Datum fs_pg_path_datum(const uint8_t *path);
+Datum fs_pg_resvec_datum(const uint8_t *rv);
+
+/* An aggregate row that adds nothing: the state stays (NULL before the first real row). */
+Datum fs_pg_keep_state(FunctionCallInfo fcinfo);
+
+/* Compare two encoded values of a varlena type whose bytes are canonical. */
+typedef int (*fs_pg_cmp_fn)(const uint8_t *a, const uint8_t *b);
+int fs_pg_compare_args(FunctionCallInfo fcinfo, fs_pg_cmp_fn cmp);
+Datum fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended);
+
+/*
+ * The btree and hash support functions of a type: prefix_eq, _ne, _lt, _le, _gt, _ge, _cmp,
+ * _hash and _hash_extended. Equal values have equal bytes, so hashing the bytes is consistent.
+ */
+#define FS_PG_ORDER_FUNCS(prefix, cmp)                                                             \
+	FS_PG_CMP_FUNC(prefix##_eq, cmp, c == 0)                                                       \
+	FS_PG_CMP_FUNC(prefix##_ne, cmp, c != 0)                                                       \
+	FS_PG_CMP_FUNC(prefix##_lt, cmp, c < 0)                                                        \
+	FS_PG_CMP_FUNC(prefix##_le, cmp, c <= 0)                                                       \
+	FS_PG_CMP_FUNC(prefix##_gt, cmp, c > 0)                                                        \
+	FS_PG_CMP_FUNC(prefix##_ge, cmp, c >= 0)                                                       \
+	PG_FUNCTION_INFO_V1(prefix##_cmp);                                                             \
+	Datum prefix##_cmp(PG_FUNCTION_ARGS)                                                           \
+	{                                                                                              \
+		PG_RETURN_INT32(fs_pg_compare_args(fcinfo, cmp));                                          \
+	}                                                                                              \
+	PG_FUNCTION_INFO_V1(prefix##_hash);                                                            \
+	Datum prefix##_hash(PG_FUNCTION_ARGS)                                                          \
+	{                                                                                              \
+		return fs_pg_hash_arg(fcinfo, false);                                                      \
+	}                                                                                              \
+	PG_FUNCTION_INFO_V1(prefix##_hash_extended);                                                   \
+	Datum prefix##_hash_extended(PG_FUNCTION_ARGS)                                                 \
+	{                                                                                              \
+		return fs_pg_hash_arg(fcinfo, true);                                                       \
+	}
+
+#define FS_PG_CMP_FUNC(fname, cmp, expr)                                                           \
+	PG_FUNCTION_INFO_V1(fname);                                                                    \
+	Datum fname(PG_FUNCTION_ARGS)                                                                  \
+	{                                                                                              \
+		int c = fs_pg_compare_args(fcinfo, cmp);                                                   \
+		PG_RETURN_BOOL(expr);                                                                      \
+	}
 
 #endif

@@ -168,11 +168,7 @@ vnode_pool_accum(PG_FUNCTION_ARGS)
 	text *name;
 
 	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
+		return fs_pg_keep_state(fcinfo);
 	e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
 	if (fresh)
 		e->obj = fs_pool_new(&e->alloc);
@@ -424,17 +420,6 @@ compute(pset_args *pa, bool prime_time, bool only_explicit, size_t *n)
 	return sets;
 }
 
-static Datum
-rv_datum(const uint8_t *rv)
-{
-	size_t len = fs_rv_size(rv);
-	struct varlena *v = palloc(VARHDRSZ + len);
-
-	memcpy(VARDATA(v), rv, len);
-	SET_VARSIZE(v, VARHDRSZ + len);
-	return PointerGetDatum(v);
-}
-
 /* placement_sets(pool, group_keys, sort_keys, prime_time, only_explicit) */
 PG_FUNCTION_INFO_V1(placement_sets);
 Datum
@@ -488,9 +473,9 @@ placement_sets(PG_FUNCTION_ARGS)
 		values[3] = DirectFunctionCall1(jsonb_in, CStringGetDatum(lj.data));
 		values[4] = PointerGetDatum(
 		    construct_array(names, (int) ps->nvnodes, TEXTOID, -1, false, TYPALIGN_INT));
-		values[5] = rv_datum(ps->total);
-		values[6] = rv_datum(ps->assigned);
-		values[7] = rv_datum(ps->unused);
+		values[5] = fs_pg_resvec_datum(ps->total);
+		values[6] = fs_pg_resvec_datum(ps->assigned);
+		values[7] = fs_pg_resvec_datum(ps->unused);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -5,7 +5,6 @@
 #include "fs_pg.h"
 
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -275,62 +274,8 @@ resvec_contains(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- comparison and hashing */
 
-static int
-rv_cmp_args(FunctionCallInfo fcinfo)
-{
-	struct varlena *a = PG_GETARG_RESVEC(0);
-	struct varlena *b = PG_GETARG_RESVEC(1);
-	int c = fs_rv_cmp(RV_DATA(a), RV_DATA(b));
-
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
-	return c;
-}
-
-#define RV_CMP_FUNC(fname, expr)                                                                   \
-	PG_FUNCTION_INFO_V1(fname);                                                                    \
-	Datum fname(PG_FUNCTION_ARGS)                                                                  \
-	{                                                                                              \
-		int c = rv_cmp_args(fcinfo);                                                               \
-		PG_RETURN_BOOL(expr);                                                                      \
-	}
-
-RV_CMP_FUNC(resvec_eq, c == 0)
-RV_CMP_FUNC(resvec_ne, c != 0)
-RV_CMP_FUNC(resvec_lt, c < 0)
-RV_CMP_FUNC(resvec_le, c <= 0)
-RV_CMP_FUNC(resvec_gt, c > 0)
-RV_CMP_FUNC(resvec_ge, c >= 0)
-
-PG_FUNCTION_INFO_V1(resvec_cmp);
-Datum
-resvec_cmp(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(rv_cmp_args(fcinfo));
-}
-
-/* The encoded form is canonical, so hashing its bytes is consistent with equality. */
-PG_FUNCTION_INFO_V1(resvec_hash);
-Datum
-resvec_hash(PG_FUNCTION_ARGS)
-{
-	struct varlena *v = PG_GETARG_RESVEC(0);
-	Datum h = hash_any(RV_DATA(v), RV_LEN(v));
-
-	PG_FREE_IF_COPY(v, 0);
-	return h;
-}
-
-PG_FUNCTION_INFO_V1(resvec_hash_extended);
-Datum
-resvec_hash_extended(PG_FUNCTION_ARGS)
-{
-	struct varlena *v = PG_GETARG_RESVEC(0);
-	Datum h = hash_any_extended(RV_DATA(v), RV_LEN(v), PG_GETARG_INT64(1));
-
-	PG_FREE_IF_COPY(v, 0);
-	return h;
-}
+/* equality, a total order consistent with it, and hashing of the canonical bytes */
+FS_PG_ORDER_FUNCS(resvec, fs_rv_cmp)
 
 /* ---------------------------------------------------------------- dominant share */
 

@@ -6,7 +6,6 @@
 #include "fs_pg.h"
 
 #include "catalog/pg_type.h"
-#include "common/hashfn.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
@@ -118,61 +117,8 @@ sharepath_send(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- comparison and hashing */
 
-static int
-sp_cmp_args(FunctionCallInfo fcinfo)
-{
-	struct varlena *a = PG_GETARG_SHAREPATH(0);
-	struct varlena *b = PG_GETARG_SHAREPATH(1);
-	int c = fs_sp_cmp(SP_DATA(a), SP_DATA(b));
-
-	PG_FREE_IF_COPY(a, 0);
-	PG_FREE_IF_COPY(b, 1);
-	return c;
-}
-
-#define SP_CMP_FUNC(fname, expr)                                                                   \
-	PG_FUNCTION_INFO_V1(fname);                                                                    \
-	Datum fname(PG_FUNCTION_ARGS)                                                                  \
-	{                                                                                              \
-		int c = sp_cmp_args(fcinfo);                                                               \
-		PG_RETURN_BOOL(expr);                                                                      \
-	}
-
-SP_CMP_FUNC(sharepath_eq, c == 0)
-SP_CMP_FUNC(sharepath_ne, c != 0)
-SP_CMP_FUNC(sharepath_lt, c < 0)
-SP_CMP_FUNC(sharepath_le, c <= 0)
-SP_CMP_FUNC(sharepath_gt, c > 0)
-SP_CMP_FUNC(sharepath_ge, c >= 0)
-
-PG_FUNCTION_INFO_V1(sharepath_cmp);
-Datum
-sharepath_cmp(PG_FUNCTION_ARGS)
-{
-	PG_RETURN_INT32(sp_cmp_args(fcinfo));
-}
-
-PG_FUNCTION_INFO_V1(sharepath_hash);
-Datum
-sharepath_hash(PG_FUNCTION_ARGS)
-{
-	struct varlena *p = PG_GETARG_SHAREPATH(0);
-	Datum h = hash_any(SP_DATA(p), VARSIZE_ANY_EXHDR(p));
-
-	PG_FREE_IF_COPY(p, 0);
-	return h;
-}
-
-PG_FUNCTION_INFO_V1(sharepath_hash_extended);
-Datum
-sharepath_hash_extended(PG_FUNCTION_ARGS)
-{
-	struct varlena *p = PG_GETARG_SHAREPATH(0);
-	Datum h = hash_any_extended(SP_DATA(p), VARSIZE_ANY_EXHDR(p), PG_GETARG_INT64(1));
-
-	PG_FREE_IF_COPY(p, 0);
-	return h;
-}
+/* pre-order comparison and hashing of the canonical bytes */
+FS_PG_ORDER_FUNCS(sharepath, fs_sp_cmp)
 
 PG_FUNCTION_INFO_V1(sharepath_contains);
 Datum

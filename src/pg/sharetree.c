@@ -67,10 +67,29 @@ st_agg_state(FunctionCallInfo fcinfo, fs_tree_kind kind)
 	return e;
 }
 
+/* the bytes of a varlena argument (a sharepath or a resvec) */
 static const uint8_t *
 path_arg(FunctionCallInfo fcinfo, int n)
 {
 	return (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(n));
+}
+
+/* Add one row to the aggregate's tree; a row without a path names no node. */
+static Datum
+tree_step(FunctionCallInfo fcinfo, fs_tree_kind kind, fs_tree_row *row)
+{
+	fs_pg_expanded *et = st_agg_state(fcinfo, kind);
+	fs_error err;
+
+	fs_pg_check(fs_tree_add(et->obj, row, &err), &err);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+}
+
+static double
+float_arg(FunctionCallInfo fcinfo, int n, bool *given)
+{
+	*given = !PG_ARGISNULL(n);
+	return *given ? PG_GETARG_FLOAT8(n) : 0;
 }
 
 /* share_tree(path, shares, usage [, shares_from_parent]) transition */
@@ -78,26 +97,17 @@ PG_FUNCTION_INFO_V1(share_tree_accum);
 Datum
 share_tree_accum(PG_FUNCTION_ARGS)
 {
-	fs_pg_expanded *et;
 	fs_tree_row row;
-	fs_error err;
+	bool given;
 
 	if (PG_ARGISNULL(1))
-	{
-		/* a row without a path names no node */
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	et = st_agg_state(fcinfo, FS_TREE_SHARE);
+		return fs_pg_keep_state(fcinfo);
 	memset(&row, 0, sizeof(row));
 	row.path = path_arg(fcinfo, 1);
-	row.has_shares = !PG_ARGISNULL(2);
-	row.shares = row.has_shares ? PG_GETARG_FLOAT8(2) : 0;
-	row.usage = PG_ARGISNULL(3) ? 0 : PG_GETARG_FLOAT8(3);
+	row.shares = float_arg(fcinfo, 2, &row.has_shares);
+	row.usage = float_arg(fcinfo, 3, &given);
 	row.from_parent = PG_NARGS() > 4 && !PG_ARGISNULL(4) && PG_GETARG_BOOL(4);
-	fs_pg_check(fs_tree_add(et->obj, &row, &err), &err);
-	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+	return tree_step(fcinfo, FS_TREE_SHARE, &row);
 }
 
 /* pool_tree(path, weight, min_share_ratio, max_share_ratio, usage, demand) transition */
@@ -105,29 +115,18 @@ PG_FUNCTION_INFO_V1(pool_tree_accum);
 Datum
 pool_tree_accum(PG_FUNCTION_ARGS)
 {
-	fs_pg_expanded *et;
 	fs_tree_row row;
-	fs_error err;
 
 	if (PG_ARGISNULL(1))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_DATUM(PG_GETARG_DATUM(0));
-	}
-	et = st_agg_state(fcinfo, FS_TREE_POOL);
+		return fs_pg_keep_state(fcinfo);
 	memset(&row, 0, sizeof(row));
 	row.path = path_arg(fcinfo, 1);
-	row.has_shares = !PG_ARGISNULL(2);
-	row.shares = row.has_shares ? PG_GETARG_FLOAT8(2) : 0;
-	row.has_min = !PG_ARGISNULL(3);
-	row.min_share = row.has_min ? PG_GETARG_FLOAT8(3) : 0;
-	row.has_max = !PG_ARGISNULL(4);
-	row.max_share = row.has_max ? PG_GETARG_FLOAT8(4) : 0;
+	row.shares = float_arg(fcinfo, 2, &row.has_shares);
+	row.min_share = float_arg(fcinfo, 3, &row.has_min);
+	row.max_share = float_arg(fcinfo, 4, &row.has_max);
 	row.usage_vec = PG_ARGISNULL(5) ? NULL : path_arg(fcinfo, 5);
 	row.demand_vec = PG_ARGISNULL(6) ? NULL : path_arg(fcinfo, 6);
-	fs_pg_check(fs_tree_add(et->obj, &row, &err), &err);
-	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
+	return tree_step(fcinfo, FS_TREE_POOL, &row);
 }
 
 /* combine function of both aggregates (strict) */
@@ -215,28 +214,6 @@ sharetree_send(PG_FUNCTION_ARGS)
 
 /* ---------------------------------------------------------------- tree_nodes */
 
-static Datum
-path_datum(const uint8_t *path)
-{
-	size_t len = fs_sp_size(path);
-	struct varlena *v = palloc(VARHDRSZ + len);
-
-	memcpy(VARDATA(v), path, len);
-	SET_VARSIZE(v, VARHDRSZ + len);
-	return PointerGetDatum(v);
-}
-
-static Datum
-vec_datum(const uint8_t *rv)
-{
-	size_t len = fs_rv_size(rv);
-	struct varlena *v = palloc(VARHDRSZ + len);
-
-	memcpy(VARDATA(v), rv, len);
-	SET_VARSIZE(v, VARHDRSZ + len);
-	return PointerGetDatum(v);
-}
-
 #define TREE_NODES_COLS 13
 
 PG_FUNCTION_INFO_V1(sharetree_nodes);
@@ -260,11 +237,11 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 		bool from_parent = (nd->flags & FS_TN_PARENT) != 0;
 
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = path_datum(nd->path);
+		values[0] = fs_pg_path_datum(nd->path);
 		if (i == 0)
 			nulls[1] = true;
 		else
-			values[1] = path_datum(fs_tree_node(t, fs_tree_parent_pos(t, i))->path);
+			values[1] = fs_pg_path_datum(fs_tree_node(t, fs_tree_parent_pos(t, i))->path);
 		values[2] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[3] = BoolGetDatum(fs_tree_is_leaf(t, i));
 		values[4] = BoolGetDatum(declared);
@@ -276,8 +253,8 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 		nulls[6] = nulls[7] = pool;
 		if (pool)
 		{
-			values[8] = vec_datum(fs_tree_total_vec(t, i, false));
-			values[9] = vec_datum(fs_tree_total_vec(t, i, true));
+			values[8] = fs_pg_resvec_datum(fs_tree_total_vec(t, i, false));
+			values[9] = fs_pg_resvec_datum(fs_tree_total_vec(t, i, true));
 		}
 		else
 			nulls[8] = nulls[9] = true;

@@ -98,11 +98,7 @@ userprio_accum(PG_FUNCTION_ARGS)
 	if (!AggCheckCallContext(fcinfo, &aggctx))
 		elog(ERROR, "userprio_accum called in non-aggregate context");
 	if (PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
-	{
-		if (PG_ARGISNULL(0))
-			PG_RETURN_NULL();
-		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
-	}
+		return fs_pg_keep_state(fcinfo);
 	at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "at");
 	if (PG_ARGISNULL(0))
 	{

@@ -4,27 +4,10 @@
  * flattens to the same bytes.
  */
 #include "placement.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *
-fz_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size ? size : 1);
-}
-
-static void
-fz_free(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-static const fs_allocator fz = {fz_alloc, fz_free, NULL};
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,25 +4,10 @@
  * forms read back to the same bytes, and merging it into itself doubles nothing but usage.
  */
 #include "sharetree.h"
+#include "fuzz_alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *
-fz_alloc(void *ctx, size_t size)
-{
-	(void) ctx;
-	return malloc(size ? size : 1);
-}
-
-static void
-fz_free(void *ctx, void *ptr)
-{
-	(void) ctx;
-	free(ptr);
-}
-
-static const fs_allocator fz = {fz_alloc, fz_free, NULL};
 
 /* text -> tree -> flat -> tree -> text must be stable */
 static void
@@ -71,8 +56,6 @@ check_tree(fs_tree *t)
 	free(flat);
 	free(flat2);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -9,7 +9,7 @@
 
 #define SEC  INT64_C(1000000)
 #define HOUR (3600 * SEC)
-#define DAY	 (24 * HOUR)
+#define DAY  (24 * HOUR)
 
 static void
 test_models(void)
@@ -57,8 +57,7 @@ test_accrued(void)
 	CHECK(fs_accrued(4, start, end, as_of, true, 7 * DAY, &v, &err) == FS_OK);
 	CHECK_DBL(v, sum, sum * 1e-9);
 	/* charged only up to as_of, while the job still runs */
-	CHECK(fs_accrued(4, start, end, start + DAY, false, 0, &v, &err) == FS_OK &&
-	      v == 4.0 * 86400);
+	CHECK(fs_accrued(4, start, end, start + DAY, false, 0, &v, &err) == FS_OK && v == 4.0 * 86400);
 	CHECK(fs_accrued(4, start, end, start - DAY, true, DAY, &v, &err) == FS_OK && v == 0);
 	CHECK(fs_accrued(4, start, end, as_of, false, 0, &v, &err) == FS_OK && v == 4.0 * 3 * 86400);
 	/* a short run long ago keeps its precision */
@@ -125,8 +124,7 @@ test_text(void)
 
 	check_text("12.5@2026-01-01T00:00:00Z/604800", "12.5@2026-01-01T00:00:00Z/604800");
 	check_text("0.1@2000-01-01T00:00:00.000001Z/0.5", "0.1@2000-01-01T00:00:00.000001Z/0.5");
-	check_text("-0@1999-12-31T23:59:59.5Z/86400.000001",
-	           "0@1999-12-31T23:59:59.5Z/86400.000001");
+	check_text("-0@1999-12-31T23:59:59.5Z/86400.000001", "0@1999-12-31T23:59:59.5Z/86400.000001");
 	check_text("1e-300@2024-02-29T12:00:00Z/1", "1e-300@2024-02-29T12:00:00Z/1");
 	check_text("3@0001-01-01T00:00:00Z/60", "3@0001-01-01T00:00:00Z/60");
 	CHECK(fs_parse_utc("2000-01-01T00:00:00Z", 20, &us) == 20 && us == 0);

@@ -29,6 +29,31 @@ VACUUM ANALYZE h_shares;
 
 SELECT bench_record('fairness over time: a year of daily fairshare', :history_jobs,
 $q$
+WITH daily AS (                   -- usage per user and day, and every day of the year
+    SELECT owner AS path, date_trunc('day', end_time) + interval '1 day' AS day_end,
+           sum(cpu_seconds) AS usage
+    FROM h_jobs GROUP BY 1, 2
+    UNION ALL
+    SELECT '', d, 0 FROM generate_series('2026-01-02'::timestamptz, '2027-01-01', '1 day') AS d),
+running AS (                      -- the usage tree at each day's end, weighted by 2^(t/half-life)
+    SELECT day_end, lead(day_end) OVER w AS next_day,
+           share_tree(path, NULL, usage * 2 ^ (extract(epoch FROM day_end - '2026-01-01')::float8
+                                               / extract(epoch FROM interval '14 days')::float8))
+               OVER w AS t
+    FROM daily WINDOW w AS (ORDER BY day_end)),
+shares AS (SELECT share_tree(path, shares, 0) AS t FROM h_shares)
+SELECT count(*) FROM running AS r, shares AS s, fairshare(merge(s.t, r.t)) AS f
+WHERE r.next_day IS DISTINCT FROM r.day_end AND f.is_leaf
+$q$,
+'scan the jobs and group by (user, day)',
+$q$
+SELECT count(*) FROM (SELECT owner, date_trunc('day', end_time), sum(cpu_seconds)
+                      FROM h_jobs GROUP BY 1, 2) AS g
+$q$, 1);
+
+-- the straightforward form (README, first query): decayed_sum over a users x days grid
+SELECT bench_record('same, decayed_sum over a users x days grid', :history_jobs,
+$q$
 WITH days AS (
     SELECT d AS day_end FROM generate_series('2026-01-02'::timestamptz, '2027-01-01', '1 day') AS d),
 daily AS (
@@ -44,9 +69,8 @@ decayed AS (
            value(decayed_sum(usage, day_end, '14 days')
                  OVER (PARTITION BY path ORDER BY day_end), day_end) AS usage
     FROM grid),
-shares AS (                       -- the shares, once, as a tree
-    SELECT share_tree(path, shares, 0) AS t FROM h_shares),
-trees AS (                        -- each day's usage tree, merged with the shares
+shares AS (SELECT share_tree(path, shares, 0) AS t FROM h_shares),
+trees AS (
     SELECT day_end, merge((SELECT t FROM shares), share_tree(path, NULL, usage)) AS t
     FROM decayed GROUP BY day_end)
 SELECT count(*) FROM trees, fairshare(trees.t) AS f WHERE f.is_leaf

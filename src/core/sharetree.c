@@ -562,7 +562,12 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 	sorted = t_alloc(t, sizeof(fs_tnode *) * t->n);
 	for (i = 0; i < t->n; i++)
 		sorted[i] = &t->nodes[i];
-	qsort(sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp);
+	/* a tree read from its flat form is already in pre-order: check in O(n) before sorting */
+	for (i = 1; i < t->n; i++)
+		if (fs_sp_cmp(sorted[i - 1]->path, sorted[i]->path) >= 0)
+			break;
+	if (i < t->n)
+		qsort(sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp);
 	t->order = t_alloc(t, sizeof(uint32_t) * t->n);
 	t->position = t_alloc(t, sizeof(uint32_t) * t->n);
 	t->leaf = t_alloc(t, t->n);

@@ -29,21 +29,22 @@ VACUUM ANALYZE h_shares;
 
 SELECT bench_record('fairness over time: a year of daily fairshare', :history_jobs,
 $q$
-WITH daily AS (                   -- usage per user and day, and every day of the year
-    SELECT owner AS path, date_trunc('day', end_time) + interval '1 day' AS day_end,
-           sum(cpu_seconds) AS usage
-    FROM h_jobs GROUP BY 1, 2
+WITH rows AS (
+    SELECT owner AS path, NULL::float8 AS shares,
+           date_trunc('day', end_time) + interval '1 day' AS day_end, sum(cpu_seconds) AS usage
+    FROM h_jobs GROUP BY 1, 3
     UNION ALL
-    SELECT '', d, 0 FROM generate_series('2026-01-02'::timestamptz, '2027-01-01', '1 day') AS d),
-running AS (                      -- the usage tree at each day's end, weighted by 2^(t/half-life)
+    SELECT '', NULL, d, 0 FROM generate_series('2026-01-02'::timestamptz, '2027-01-01', '1 day') AS d
+    UNION ALL
+    SELECT path, shares, '2026-01-01', 0 FROM h_shares),
+running AS (
     SELECT day_end, lead(day_end) OVER w AS next_day,
-           share_tree(path, NULL, usage * 2 ^ (extract(epoch FROM day_end - '2026-01-01')::float8
-                                               / extract(epoch FROM interval '14 days')::float8))
+           share_tree(path, shares, usage * 2 ^ (extract(epoch FROM day_end - '2026-01-01')::float8
+                                                 / extract(epoch FROM interval '14 days')::float8))
                OVER w AS t
-    FROM daily WINDOW w AS (ORDER BY day_end)),
-shares AS (SELECT share_tree(path, shares, 0) AS t FROM h_shares)
-SELECT count(*) FROM running AS r, shares AS s, fairshare(merge(s.t, r.t)) AS f
-WHERE r.next_day IS DISTINCT FROM r.day_end AND f.is_leaf
+    FROM rows WINDOW w AS (ORDER BY day_end))
+SELECT count(*) FROM running AS r, fairshare(r.t) AS f
+WHERE r.next_day IS DISTINCT FROM r.day_end AND r.day_end > '2026-01-01' AND f.is_leaf
 $q$,
 'scan the jobs and group by (user, day)',
 $q$

@@ -47,25 +47,6 @@ typedef struct fs_error
 #define FS_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define FS_PRINTF(f, a)
-/*
- * Stable merge sort of n elements of `size` bytes with a comparison that takes a context
- * (C99 qsort has none). Needs n * size bytes of scratch from the allocator.
- */
-typedef int (*fs_cmp_fn)(const void *a, const void *b, void *ctx);
-void fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_allocator *a);
-
-/* Bounds-checked reading of untrusted bytes (binary input and flat forms). */
-typedef struct fs_reader
-{
-	const uint8_t *p;
-	const uint8_t *end;
-} fs_reader;
-
-/* Copy the next n bytes to dst; false (and nothing read) when fewer remain. */
-bool fs_read(fs_reader *r, void *dst, size_t n);
-/* Point *at to the next n bytes and skip them; false when fewer remain. */
-bool fs_read_span(fs_reader *r, size_t n, const uint8_t **at);
-
 #endif
 
 void fs_error_clear(fs_error *err);

@@ -366,14 +366,10 @@ fs_decayed_format(fs_sb *sb, const fs_decayed *d)
 static fs_status
 decayed_syntax(const char *text, size_t len, const char *what, fs_error *err)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
-	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type decayed_usage: \"%s\"", shown);
-	fs_error_detail(err, "%s.", what);
-	fs_error_hint(err, "Write value@YYYY-MM-DDTHH:MM:SSZ/half_life_seconds, for example "
-	                   "\"12.5@2026-01-01T00:00:00Z/604800\".");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(err, "input syntax for type decayed_usage", text, len, FS_NO_POSITION,
+	                      what,
+	                      "Write value@YYYY-MM-DDTHH:MM:SSZ/half_life_seconds, for example "
+	                      "\"12.5@2026-01-01T00:00:00Z/604800\".");
 }
 
 fs_status

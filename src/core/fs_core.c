@@ -67,6 +67,24 @@ fs_error_context(fs_error *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+fs_status
+fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len, size_t at,
+               const char *problem, const char *hint)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid %s: \"%s\"", subject, shown);
+	if (at == FS_NO_POSITION)
+		fs_error_detail(err, "%s.", problem);
+	else if (at >= len)
+		fs_error_detail(err, "%s at end of input.", problem);
+	else
+		fs_error_detail(err, "%s at character %zu.", problem, fs_char_pos(text, at));
+	fs_error_hint(err, "%s", hint);
+	return FS_ERR_SYNTAX;
+}
+
 void
 fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max)
 {

@@ -56,6 +56,14 @@ void fs_error_detail(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 /* Append context to the primary message, keeping the detail and hint. */
 void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
+/*
+ * A syntax error in text input, the same way in every parser: primary message
+ * "invalid <subject>: "<text, cut at 200 bytes>"", detail "<problem> at character N." (or "at
+ * end of input.", or just "<problem>." when at is FS_NO_POSITION), and a hint on the form.
+ */
+#define FS_NO_POSITION ((size_t) -1)
+fs_status fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len,
+                         size_t at, const char *problem, const char *hint);
 /* Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "...". */
 void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max);
 

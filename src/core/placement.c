@@ -383,18 +383,9 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 static fs_status
 sk_error(const char *line, size_t len, size_t at, const char *what, fs_error *err)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), line, len, 200);
-	fs_fail(err, FS_ERR_SYNTAX, "invalid node_group_sort_key line: \"%s\"", shown);
-	if (at >= len)
-		fs_error_detail(err, "%s at end of line.", what);
-	else
-		fs_error_detail(err, "%s at character %zu.", what, fs_char_pos(line, at));
-	fs_error_hint(err,
-	              "Write \"<resource> HIGH|LOW [total|assigned|unused]\" [all|prime|non_prime], "
-	              "for example \"ncpus LOW unused\" all.");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(err, "node_group_sort_key line", line, len, at, what,
+	                      "Write \"<resource> HIGH|LOW [total|assigned|unused]\" "
+	                      "[all|prime|non_prime], for example \"ncpus LOW unused\" all.");
 }
 
 static bool

@@ -458,17 +458,9 @@ typedef struct parse_state
 static fs_status
 syntax_error(parse_state *ps, size_t at, const char *what)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), ps->text, ps->len, 200);
-	fs_fail(ps->err, FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"%s\"", shown);
-	if (at >= ps->len)
-		fs_error_detail(ps->err, "%s at end of input.", what);
-	else
-		fs_error_detail(ps->err, "%s at character %zu.", what, fs_char_pos(ps->text, at));
-	fs_error_hint(ps->err, "Write resources as name=amount separated by commas, for example "
-	                       "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(ps->err, "input syntax for type resvec", ps->text, ps->len, at, what,
+	                      "Write resources as name=amount separated by commas, for example "
+	                      "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
 }
 
 static void

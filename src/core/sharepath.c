@@ -68,17 +68,9 @@ is_plain(unsigned char c)
 static fs_status
 sp_syntax(fs_error *err, const char *text, size_t len, size_t at, const char *what)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
-	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type sharepath: \"%s\"", shown);
-	if (at >= len)
-		fs_error_detail(err, "%s at end of input.", what);
-	else
-		fs_error_detail(err, "%s at character %zu.", what, fs_char_pos(text, at));
-	fs_error_hint(err, "Separate labels with dots (physics.alice); write a label with other "
-	                   "characters in double quotes (physics.\"alice.smith@example.org\").");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(err, "input syntax for type sharepath", text, len, at, what,
+	                      "Separate labels with dots (physics.alice); write a label with other "
+	                      "characters in double quotes (physics.\"alice.smith@example.org\").");
 }
 
 static fs_status

@@ -957,18 +957,11 @@ typedef struct tparse
 static fs_status
 t_syntax(tparse *ps, const char *what)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), ps->text, ps->len, 200);
-	fs_fail(ps->err, FS_ERR_SYNTAX, "invalid input syntax for type sharetree: \"%s\"", shown);
-	if (ps->i >= ps->len)
-		fs_error_detail(ps->err, "%s at end of input.", what);
-	else
-		fs_error_detail(ps->err, "%s at character %zu.", what, fs_char_pos(ps->text, ps->i));
-	fs_error_hint(ps->err, "A sharetree reads share{path=shares/usage,...} or "
-	                       "pool{path=weight/min/max/{usage}/{demand},...}; \"*\" marks a value "
-	                       "that was never stated.");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(ps->err, "input syntax for type sharetree", ps->text, ps->len, ps->i,
+	                      what,
+	                      "A sharetree reads share{path=shares/usage,...} or "
+	                      "pool{path=weight/min/max/{usage}/{demand},...}; \"*\" marks a value "
+	                      "that was never stated.");
 }
 
 static void

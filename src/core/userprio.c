@@ -151,14 +151,10 @@ fs_userprio_format(fs_sb *sb, const fs_userprio *s)
 static fs_status
 userprio_syntax(const char *text, size_t len, const char *what, fs_error *err)
 {
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
-	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type userprio_state: \"%s\"", shown);
-	fs_error_detail(err, "%s.", what);
-	fs_error_hint(err, "The form is max(m,ap+g)|first_usage@first_atZ..last_atZ/half_life_us, as "
-	                   "the type prints itself.");
-	return FS_ERR_SYNTAX;
+	return fs_fail_syntax(err, "input syntax for type userprio_state", text, len, FS_NO_POSITION,
+	                      what,
+	                      "The form is max(m,ap+g)|first_usage@first_atZ..last_atZ/half_life_us, "
+	                      "as the type prints itself.");
 }
 
 static bool

@@ -203,7 +203,7 @@ test_sort_keys(void)
 	CHECK(k.high && k.amount == FS_AMOUNT_ASSIGNED && k.prime == FS_PRIME_NON_PRIME);
 	CHECK(fs_sort_key_parse("mem high all", 12, &k, &err) == FS_OK);
 	CHECK(k.high && k.amount == FS_AMOUNT_TOTAL && k.prime == FS_PRIME_ALL);
-	check_sk("", FS_ERR_SYNTAX, "Expected a resource name at end of line");
+	check_sk("", FS_ERR_SYNTAX, "Expected a resource name at end of input");
 	check_sk("ncpus", FS_ERR_SYNTAX, "Expected HIGH or LOW after the resource");
 	check_sk("ncpus UP", FS_ERR_SYNTAX, "Expected HIGH or LOW at character 7");
 	check_sk("\"ncpus LOW total", FS_ERR_SYNTAX, "Unterminated quote at character 1");

@@ -10,6 +10,80 @@
 #include <stdlib.h>
 #include <string.h>
 
+fs_interrupt_fn fs_interrupt_hook = NULL;
+
+/* a fixed key until fs_core_init: the unit tests and fuzzers run with it */
+static uint64_t hash_key0 = UINT64_C(0x0706050403020100);
+static uint64_t hash_key1 = UINT64_C(0x0f0e0d0c0b0a0908);
+
+void
+fs_core_init(fs_interrupt_fn hook, uint64_t key0, uint64_t key1)
+{
+	fs_interrupt_hook = hook;
+	hash_key0 = key0;
+	hash_key1 = key1;
+}
+
+#define ROTL64(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+#define SIP_ROUND(v0, v1, v2, v3)                                                                  \
+	do                                                                                             \
+	{                                                                                              \
+		v0 += v1;                                                                                  \
+		v1 = ROTL64(v1, 13);                                                                       \
+		v1 ^= v0;                                                                                  \
+		v0 = ROTL64(v0, 32);                                                                       \
+		v2 += v3;                                                                                  \
+		v3 = ROTL64(v3, 16);                                                                       \
+		v3 ^= v2;                                                                                  \
+		v0 += v3;                                                                                  \
+		v3 = ROTL64(v3, 21);                                                                       \
+		v3 ^= v0;                                                                                  \
+		v2 += v1;                                                                                  \
+		v1 = ROTL64(v1, 17);                                                                       \
+		v1 ^= v2;                                                                                  \
+		v2 = ROTL64(v2, 32);                                                                       \
+	} while (0)
+
+/* little-endian load of n <= 8 bytes, whatever the host order */
+static uint64_t
+load_le(const uint8_t *p, size_t n)
+{
+	uint64_t w = 0;
+
+	while (n-- > 0)
+		w = (w << 8) | p[n];
+	return w;
+}
+
+uint64_t
+fs_hash(const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint64_t v0 = hash_key0 ^ UINT64_C(0x736f6d6570736575);
+	uint64_t v1 = hash_key1 ^ UINT64_C(0x646f72616e646f6d);
+	uint64_t v2 = hash_key0 ^ UINT64_C(0x6c7967656e657261);
+	uint64_t v3 = hash_key1 ^ UINT64_C(0x7465646279746573);
+	size_t left = len;
+	uint64_t m;
+
+	for (; left >= 8; p += 8, left -= 8)
+	{
+		m = load_le(p, 8);
+		v3 ^= m;
+		SIP_ROUND(v0, v1, v2, v3);
+		v0 ^= m;
+	}
+	m = ((uint64_t) len << 56) | load_le(p, left);
+	v3 ^= m;
+	SIP_ROUND(v0, v1, v2, v3);
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIP_ROUND(v0, v1, v2, v3);
+	SIP_ROUND(v0, v1, v2, v3);
+	SIP_ROUND(v0, v1, v2, v3);
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
 void
 fs_error_clear(fs_error *err)
 {
@@ -211,6 +285,10 @@ fs_format_double(double v, char *buf)
 	int exp10;
 	char *e;
 
+	if (isnan(v))
+		return snprintf(buf, FS_DOUBLE_BUFLEN, "NaN");
+	if (isinf(v))
+		return snprintf(buf, FS_DOUBLE_BUFLEN, "%s", v < 0 ? "-Infinity" : "Infinity");
 	if (v == 0)
 	{
 		/* -0 and 0 print alike: amounts are canonicalised to +0 on input */
@@ -301,10 +379,11 @@ fs_scan_number(const char *s, size_t len, double *value)
 static void
 merge_pass(char *src, char *dst, size_t n, size_t size, size_t width, fs_cmp_fn cmp, void *ctx)
 {
-	size_t lo;
+	size_t lo, runs = 0;
 
 	for (lo = 0; lo < n; lo += 2 * width)
 	{
+		FS_POLL(runs++);
 		size_t mid = lo + width < n ? lo + width : n;
 		size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 		size_t i = lo, j = mid, k = lo;
@@ -338,6 +417,7 @@ fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_al
 	{
 		char *tmp;
 
+		fs_check_interrupts();
 		merge_pass(src, dst, n, size, width, cmp, ctx);
 		tmp = src;
 		src = dst;

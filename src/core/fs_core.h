@@ -19,6 +19,35 @@ typedef struct fs_allocator
 	void *ctx;
 } fs_allocator;
 
+/*
+ * Process-wide settings, fixed once when the module loads (fs_core_init) and only read after:
+ * the interrupt hook that long loops call so that a statement can be cancelled (the glue points
+ * it at CHECK_FOR_INTERRUPTS, which does not return when the statement is cancelled; NULL in the
+ * unit tests and fuzzers), and the secret key of fs_hash, so that crafted labels cannot all land
+ * in one hash slot.
+ */
+typedef void (*fs_interrupt_fn)(void);
+extern fs_interrupt_fn fs_interrupt_hook;
+void fs_core_init(fs_interrupt_fn hook, uint64_t key0, uint64_t key1);
+
+static inline void
+fs_check_interrupts(void)
+{
+	if (fs_interrupt_hook)
+		fs_interrupt_hook();
+}
+
+/* In a loop over i: call the interrupt hook every 1024 iterations (i == 0 included). */
+#define FS_POLL(i)                                                                                 \
+	do                                                                                             \
+	{                                                                                              \
+		if (((i) & 1023u) == 0)                                                                    \
+			fs_check_interrupts();                                                                 \
+	} while (0)
+
+/* SipHash-1-3 of len bytes under the process key: for hash tables fed with user input. */
+uint64_t fs_hash(const void *data, size_t len);
+
 /* Error categories; the glue maps each to one SQLSTATE. */
 typedef enum fs_status
 {
@@ -85,8 +114,9 @@ void fs_sb_appendf(fs_sb *sb, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_sb_append_double(fs_sb *sb, double v);
 
 /*
- * Shortest decimal text that reads back as exactly `v` (finite only), in "C" notation
- * independent of locale and of extra_float_digits. buf needs FS_DOUBLE_BUFLEN bytes.
+ * Shortest decimal text that reads back as exactly `v`, in "C" notation independent of locale
+ * and of extra_float_digits; non-finite values print as PostgreSQL's float8 does ("Infinity",
+ * "-Infinity", "NaN"). buf needs FS_DOUBLE_BUFLEN bytes.
  */
 #define FS_DOUBLE_BUFLEN 32
 int fs_format_double(double v, char *buf);

@@ -562,17 +562,6 @@ typedef struct set_index
 	size_t *idlens;
 } set_index;
 
-static uint32_t
-hash_bytes(const uint8_t *b, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ b[i]) * 16777619u;
-	return h;
-}
-
 typedef struct builder
 {
 	const fs_allocator *a;
@@ -605,7 +594,7 @@ grow_sets(builder *b)
 	memset(slots, 0, sizeof(uint32_t) * cap * 2);
 	for (i = 0; i < b->nsets; i++)
 	{
-		uint32_t s = hash_bytes(ids[i], idlens[i]) & (uint32_t) (cap * 2 - 1);
+		uint32_t s = (uint32_t) fs_hash(ids[i], idlens[i]) & (uint32_t) (cap * 2 - 1);
 
 		while (slots[s])
 			s = (s + 1) & (uint32_t) (cap * 2 - 1);
@@ -654,7 +643,7 @@ find_set(builder *b, int first_key, int dims, const char **values, const size_t 
 			memcpy(w, values[k], l);
 		w += l;
 	}
-	h = hash_bytes(b->scratch, n);
+	h = (uint32_t) fs_hash(b->scratch, n);
 	for (s = h & (b->idx.nslots - 1); b->idx.slots[s]; s = (s + 1) & (b->idx.nslots - 1))
 	{
 		id = b->idx.slots[s] - 1;

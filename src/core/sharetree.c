@@ -114,16 +114,11 @@ unprepare(fs_tree *t)
 
 /* ---------------------------------------------------------------- hashing */
 
-/* FNV-1a over the label bytes; the label bytes alone identify a path (they hold the lengths). */
+/* The label bytes alone identify a path (they hold the lengths); the hash is keyed (fs_hash). */
 static uint32_t
 key_hash(const uint8_t *key, size_t len)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ key[i]) * 16777619u;
-	return h;
+	return (uint32_t) fs_hash(key, len);
 }
 
 static int64_t

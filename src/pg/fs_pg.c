@@ -10,8 +10,30 @@
 #include "common/int.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "miscadmin.h"
+#include "port.h"
 
 PG_MODULE_MAGIC;
+
+void _PG_init(void);
+
+static void
+fs_pg_interrupts(void)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+/* Long core loops poll CHECK_FOR_INTERRUPTS; core hash tables get a key no client can know. */
+void
+_PG_init(void)
+{
+	uint64 key[2];
+
+	if (!pg_strong_random(key, sizeof(key)))
+		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+		                errmsg("could not generate a random hash key for fairsched")));
+	fs_core_init(fs_pg_interrupts, key[0], key[1]);
+}
 
 static void *
 fs_pg_palloc(void *ctx, size_t size)

@@ -52,6 +52,9 @@ for f in test/fuzz/fuzz_*.c; do
     fi
 done
 
+# the extension is installed system-wide: one checkout at a time from here on
+exec 9>/tmp/fairsched-install.lock
+flock 9
 fs_build_install
 fs_cluster_start
 

@@ -12,14 +12,25 @@
 
 fs_interrupt_fn fs_interrupt_hook = NULL;
 
+static int
+utf8_len(const char *s)
+{
+	unsigned char c = (unsigned char) *s;
+
+	return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+}
+
+static fs_mblen_fn char_len = utf8_len;
+
 /* a fixed key until fs_core_init: the unit tests and fuzzers run with it */
 static uint64_t hash_key0 = UINT64_C(0x0706050403020100);
 static uint64_t hash_key1 = UINT64_C(0x0f0e0d0c0b0a0908);
 
 void
-fs_core_init(fs_interrupt_fn hook, uint64_t key0, uint64_t key1)
+fs_core_init(fs_interrupt_fn hook, fs_mblen_fn mblen, uint64_t key0, uint64_t key1)
 {
 	fs_interrupt_hook = hook;
+	char_len = mblen ? mblen : utf8_len;
 	hash_key0 = key0;
 	hash_key1 = key1;
 }
@@ -159,13 +170,34 @@ fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len,
 	return FS_ERR_SYNTAX;
 }
 
+/* Bytes of the whole characters of s[0..len) that fit in `max` bytes. */
+static size_t
+char_boundary(const char *s, size_t len, size_t max)
+{
+	size_t i = 0;
+
+	if (len <= max)
+		return len;
+	for (;;)
+	{
+		size_t l = (size_t) char_len(s + i);
+
+		if (l == 0)
+			l = 1;
+		if (i + l > max)
+			return i;
+		i += l;
+	}
+}
+
 void
 fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max)
 {
-	size_t n = len < max ? len : max;
+	size_t n;
 
-	if (n + 4 > cap)
-		n = cap > 4 ? cap - 4 : 0;
+	if (max + 4 > cap)
+		max = cap > 4 ? cap - 4 : 0;
+	n = char_boundary(s, len, max);
 	memcpy(dst, s, n);
 	if (n < len)
 	{
@@ -179,12 +211,17 @@ size_t
 fs_char_pos(const char *text, size_t off)
 {
 	size_t pos = 1;
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < off; i++)
-		if (((unsigned char) text[i] & 0xC0) != 0x80)
-			pos++;
-	return pos;
+	while (i < off)
+	{
+		size_t l = (size_t) char_len(text + i);
+
+		i += l ? l : 1;
+		pos++;
+	}
+	/* an offset inside a character counts as that character */
+	return i > off ? pos - 1 : pos;
 }
 
 bool

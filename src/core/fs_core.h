@@ -24,11 +24,14 @@ typedef struct fs_allocator
  * the interrupt hook that long loops call so that a statement can be cancelled (the glue points
  * it at CHECK_FOR_INTERRUPTS, which does not return when the statement is cancelled; NULL in the
  * unit tests and fuzzers), and the secret key of fs_hash, so that crafted labels cannot all land
- * in one hash slot.
+ * in one hash slot, and the length of one character in the database encoding (pg_mblen in the
+ * server, UTF-8 by default), so that positions count characters and excerpts in messages are cut
+ * on a character boundary.
  */
 typedef void (*fs_interrupt_fn)(void);
+typedef int (*fs_mblen_fn)(const char *s);
 extern fs_interrupt_fn fs_interrupt_hook;
-void fs_core_init(fs_interrupt_fn hook, uint64_t key0, uint64_t key1);
+void fs_core_init(fs_interrupt_fn hook, fs_mblen_fn mblen, uint64_t key0, uint64_t key1);
 
 static inline void
 fs_check_interrupts(void)
@@ -93,10 +96,13 @@ void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 #define FS_NO_POSITION ((size_t) -1)
 fs_status fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len,
                          size_t at, const char *problem, const char *hint);
-/* Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "...". */
+/*
+ * Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "..."; the cut falls
+ * on a character boundary of the database encoding.
+ */
 void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t max);
 
-/* 1-based character (not byte) position of byte offset `off` in UTF-8 text, for messages. */
+/* 1-based character (not byte) position of byte offset `off`, for messages. */
 size_t fs_char_pos(const char *text, size_t off);
 
 /* A growable string in allocator memory. */

@@ -157,6 +157,24 @@ is_space(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+static const char duration_limit[] =
+	"A duration is below 2^53 seconds (about 285 million years) in magnitude.";
+
+static fs_status
+duration_out_of_range(fs_error *err, const char *name)
+{
+	fs_fail(err, FS_ERR_RANGE, "duration of resource \"%s\" is out of range", name);
+	fs_error_detail(err, "%s", duration_limit);
+	return FS_ERR_RANGE;
+}
+
+/* Finite, and for a duration within what HH:MM:SS can write exactly. */
+static bool
+amount_fits(int kind, double v)
+{
+	return isfinite(v) && (kind != FS_KIND_DURATION || fabs(v) < FS_RV_DURATION_MAX);
+}
+
 static fs_status
 check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 {
@@ -193,7 +211,17 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 		fs_error_hint(err, "Amounts must be finite numbers; NaN and Infinity are not allowed.");
 		return FS_ERR_RANGE;
 	}
+	if (!amount_fits(it->kind, it->amount))
+		return duration_out_of_range(err, shown);
 	return FS_OK;
+}
+
+static fs_status
+too_many_entries(fs_error *err)
+{
+	fs_fail(err, FS_ERR_LIMIT, "too many resources in one vector");
+	fs_error_detail(err, "A resource vector holds at most %d entries.", FS_RV_ENTRIES_MAX);
+	return FS_ERR_LIMIT;
 }
 
 fs_status
@@ -212,8 +240,8 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 			return st;
 		maxlen += ENTRY_OVERHEAD + items[i].namelen;
 	}
-	if (n > UINT32_MAX)
-		return fs_fail(err, FS_ERR_LIMIT, "too many resources in one vector");
+	if (n > FS_RV_ENTRIES_MAX)
+		return too_many_entries(err);
 	if (n > 1)
 		qsort(items, n, sizeof(fs_rv_item), item_cmp);
 	for (i = 1; i < n; i++)
@@ -221,12 +249,14 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 		if (item_cmp(&items[i - 1], &items[i]) == 0)
 		{
 			char shown[80];
-			size_t pos = items[i].pos > items[i - 1].pos ? items[i].pos : items[i - 1].pos;
+			const fs_rv_item *second = items[i].pos > items[i - 1].pos ? &items[i] : &items[i - 1];
 
 			fs_quote_excerpt(shown, sizeof(shown), items[i].name, items[i].namelen, 63);
 			fs_fail(err, bad, "resource \"%s\" appears more than once", shown);
-			if (pos > 0)
-				fs_error_detail(err, "The second \"%s\" is at character %zu.", shown, pos);
+			/* characters are counted only here, so that parsing stays linear */
+			if (second->pos > 0)
+				fs_error_detail(err, "The second \"%s\" is at character %zu.", shown,
+				                fs_char_pos(second->name - (second->pos - 1), second->pos - 1));
 			fs_error_hint(err, "Give each resource once; add the amounts first if needed.");
 			return bad;
 		}
@@ -303,8 +333,19 @@ static const struct
 } size_units[] = {{"b", 0},   {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20}, {"g", 30},
                   {"gb", 30}, {"t", 40}, {"tb", 40}, {"p", 50}, {"pb", 50}};
 
-/* Seconds from "[[H:]MM:]SS" (at least one colon; the sign is handled by the caller). */
-static bool
+typedef enum duration_result
+{
+	DURATION_OK,
+	DURATION_SYNTAX,
+	DURATION_SIXTY /* minutes or seconds of 60 or more after a higher field */
+} duration_result;
+
+/*
+ * Seconds from "[[H:]MM:]SS" (at least one colon; the sign is handled by the caller). The first
+ * field may be as large as it likes (90:00 is an hour and a half); the fields after it are
+ * minutes and seconds of the clock, below 60.
+ */
+static duration_result
 parse_duration(const char *s, size_t len, double *seconds)
 {
 	double fields[3];
@@ -318,7 +359,7 @@ parse_duration(const char *s, size_t len, double *seconds)
 		double v;
 
 		if (nfields == 3)
-			return false;
+			return DURATION_SYNTAX;
 		while (i < len && s[i] != ':')
 			i++;
 		/* every field is unsigned; only the last may have a fraction or an exponent */
@@ -329,31 +370,33 @@ parse_duration(const char *s, size_t len, double *seconds)
 			for (j = start; j < i; j++)
 			{
 				if (s[j] < '0' || s[j] > '9')
-					return false;
+					return DURATION_SYNTAX;
 				digits++;
 			}
 			if (digits == 0)
-				return false;
+				return DURATION_SYNTAX;
 			if (fs_scan_number(s + start, i - start, &v) != i - start)
-				return false;
+				return DURATION_SYNTAX;
 		}
 		else
 		{
 			if (start == len || s[start] == '+' || s[start] == '-')
-				return false;
+				return DURATION_SYNTAX;
 			if (fs_scan_number(s + start, len - start, &v) != len - start)
-				return false;
+				return DURATION_SYNTAX;
 		}
+		if (nfields > 0 && !(v < 60))
+			return DURATION_SIXTY;
 		fields[nfields++] = v;
 		i++; /* past the colon, or past the end */
 	}
 	if (nfields < 2)
-		return false;
+		return DURATION_SYNTAX;
 	if (nfields == 2)
 		*seconds = fields[0] * 60 + fields[1];
 	else
 		*seconds = fields[0] * 3600 + fields[1] * 60 + fields[2];
-	return true;
+	return DURATION_OK;
 }
 
 fs_status
@@ -369,10 +412,13 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 	if (memchr(s, ':', len) != NULL)
 	{
 		size_t off = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+		duration_result r = parse_duration(s + off, len - off, &v);
 
-		if (!parse_duration(s + off, len - off, &v))
+		if (r != DURATION_OK)
 		{
 			fs_fail(err, FS_ERR_SYNTAX, "invalid duration \"%s\" for %s", shown, what);
+			if (r == DURATION_SIXTY)
+				fs_error_detail(err, "Minutes and seconds after the first field must be below 60.");
 			fs_error_hint(err, "Write a duration as [[HH:]MM:]SS, for example 01:30:00.");
 			return FS_ERR_SYNTAX;
 		}
@@ -441,6 +487,12 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 		fs_error_detail(err, "The amount does not fit in a double precision number.");
 		return FS_ERR_RANGE;
 	}
+	if (!amount_fits(*kind, v))
+	{
+		fs_fail(err, FS_ERR_RANGE, "duration \"%s\" for %s is out of range", shown, what);
+		fs_error_detail(err, "%s", duration_limit);
+		return FS_ERR_RANGE;
+	}
 	*amount = v == 0 ? 0 : v;
 	return FS_OK;
 }
@@ -476,16 +528,12 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 {
 	parse_state ps = {text, len, 0, err};
 	fs_rv_item *items;
-	size_t cap = 1;
+	size_t cap = 8;
 	size_t n = 0;
-	size_t i;
 	bool braced = false;
 	fs_status st = FS_OK;
 
-	/* an upper bound on the number of entries: one per comma, plus one */
-	for (i = 0; i < len; i++)
-		if (text[i] == ',')
-			cap++;
+	/* grown as entries are read: never sized from text that has not been parsed yet */
 	items = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
 
 	skip_space(&ps);
@@ -499,11 +547,28 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 	{
 		for (;;)
 		{
-			fs_rv_item *it = &items[n];
+			fs_rv_item *it;
 			size_t start;
 			char what[100];
 			char shown[80];
 
+			if (n == cap)
+			{
+				fs_rv_item *grown;
+
+				if (n == FS_RV_ENTRIES_MAX)
+				{
+					st = too_many_entries(err);
+					break;
+				}
+				cap = cap * 2 < FS_RV_ENTRIES_MAX ? cap * 2 : FS_RV_ENTRIES_MAX;
+				grown = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
+				memcpy(grown, items, n * sizeof(fs_rv_item));
+				a->release(a->ctx, items);
+				items = grown;
+			}
+			it = &items[n];
+			FS_POLL(n);
 			skip_space(&ps);
 			start = ps.i;
 			if (ps.i >= len || !is_name_start((unsigned char) text[ps.i]))
@@ -518,7 +583,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				ps.i++;
 			it->name = text + start;
 			it->namelen = ps.i - start;
-			it->pos = fs_char_pos(text, start);
+			it->pos = start + 1;
 			fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 			if (it->namelen > FS_RV_NAME_MAX)
 			{
@@ -526,7 +591,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				fs_error_detail(err,
 				                "Resource name \"%s\" at character %zu is %zu bytes long; at "
 				                "most %d are allowed.",
-				                shown, it->pos, it->namelen, FS_RV_NAME_MAX);
+				                shown, fs_char_pos(text, start), it->namelen, FS_RV_NAME_MAX);
 				st = FS_ERR_SYNTAX;
 				break;
 			}
@@ -758,7 +823,10 @@ overflow(fs_error *err, const fs_rv_item *x)
 
 	fs_quote_excerpt(shown, sizeof(shown), x->name, x->namelen, 63);
 	fs_fail(err, FS_ERR_RANGE, "value out of range: amount of resource \"%s\" overflows", shown);
-	fs_error_detail(err, "The result does not fit in a double precision number.");
+	if (x->kind == FS_KIND_DURATION)
+		fs_error_detail(err, "%s", duration_limit);
+	else
+		fs_error_detail(err, "The result does not fit in a double precision number.");
 	return FS_ERR_RANGE;
 }
 
@@ -784,7 +852,7 @@ fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *a
 			writer_put(&w, y.name, y.namelen, y.kind, sign * y.amount);
 		else if (x.kind != y.kind)
 			st = kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y);
-		else if (!isfinite(r = x.amount + sign * y.amount))
+		else if (!amount_fits(x.kind, r = x.amount + sign * y.amount))
 			st = overflow(err, &x);
 		else
 			writer_put(&w, x.name, x.namelen, x.kind, r);
@@ -827,7 +895,7 @@ fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen
 		memcpy(&x, p + head, sizeof(double));
 		memcpy(&y, q + head, sizeof(double));
 		x += y;
-		if (!isfinite(x))
+		if (!amount_fits(p[0], x))
 		{
 			fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
 
@@ -870,7 +938,7 @@ fs_rv_scale(const uint8_t *v, double factor, bool divide, const fs_allocator *al
 	{
 		double r = divide ? x.amount / factor : x.amount * factor;
 
-		if (!isfinite(r))
+		if (!amount_fits(x.kind, r))
 		{
 			alloc->release(alloc->ctx, w.base);
 			return overflow(err, &x);

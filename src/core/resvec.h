@@ -15,6 +15,13 @@
 #include <stdbool.h>
 
 #define FS_RV_NAME_MAX 63
+/* The most entries one vector holds (54000 beyond): far more than any site has resources. */
+#define FS_RV_ENTRIES_MAX 10000000
+/*
+ * Durations are below 2^53 seconds in magnitude (285 million years): up to there every value
+ * splits exactly into HH:MM:SS with minutes and seconds below 60, so that its text reads back.
+ */
+#define FS_RV_DURATION_MAX 9007199254740992.0
 
 typedef enum fs_kind
 {
@@ -32,7 +39,7 @@ typedef struct fs_rv_item
 	size_t namelen;
 	int kind;
 	double amount;
-	size_t pos; /* 1-based character position in text input, 0 when not from text */
+	size_t pos; /* 1 + byte offset of the name in text input, 0 when not from text */
 } fs_rv_item;
 
 typedef struct fs_rv_iter

@@ -10,6 +10,7 @@
 #include "common/int.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "port.h"
 
@@ -23,7 +24,17 @@ fs_pg_interrupts(void)
 	CHECK_FOR_INTERRUPTS();
 }
 
-/* Long core loops poll CHECK_FOR_INTERRUPTS; core hash tables get a key no client can know. */
+/* Server encodings decide a character's length from its first byte. */
+static int
+fs_pg_mblen(const char *s)
+{
+	return pg_encoding_mblen(GetDatabaseEncoding(), s);
+}
+
+/*
+ * Long core loops poll CHECK_FOR_INTERRUPTS; core hash tables get a key no client can know;
+ * positions and excerpts in messages count characters of the database encoding.
+ */
 void
 _PG_init(void)
 {
@@ -32,7 +43,7 @@ _PG_init(void)
 	if (!pg_strong_random(key, sizeof(key)))
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
 		                errmsg("could not generate a random hash key for fairsched")));
-	fs_core_init(fs_pg_interrupts, key[0], key[1]);
+	fs_core_init(fs_pg_interrupts, fs_pg_mblen, key[0], key[1]);
 }
 
 static void *

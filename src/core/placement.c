@@ -650,6 +650,8 @@ find_set(builder *b, int first_key, int dims, const char **values, const size_t 
 		if (b->idx.idlens[id] == n && memcmp(b->idx.ids[id], b->scratch, n) == 0)
 			return id;
 	}
+	if (b->nsets == FS_PSETS_MAX)
+		return SIZE_MAX;
 	if (b->nsets * 2 >= b->capsets)
 	{
 		grow_sets(b);
@@ -706,6 +708,31 @@ find_set(builder *b, int first_key, int dims, const char **values, const size_t 
 	return id;
 }
 
+static fs_status
+too_many_sets(fs_error *err)
+{
+	fs_fail(err, FS_ERR_LIMIT, "too many placement sets");
+	fs_error_detail(err, "The vnodes' label values make more than %d placement sets.",
+	                FS_PSETS_MAX);
+	fs_error_hint(err, "Group by fewer keys, or by labels with fewer values per vnode.");
+	return FS_ERR_LIMIT;
+}
+
+static void add_vnode(builder *b, size_t set, uint32_t vnode);
+
+/* Put vnode into the set with this identity, made on first sight (at most FS_PSETS_MAX). */
+static fs_status
+join_set(builder *b, int first_key, int dims, const char **values, const size_t *lens,
+         uint32_t vnode, fs_error *err)
+{
+	size_t set = find_set(b, first_key, dims, values, lens);
+
+	if (set == SIZE_MAX)
+		return too_many_sets(err);
+	add_vnode(b, set, vnode);
+	return FS_OK;
+}
+
 static void
 add_vnode(builder *b, size_t set, uint32_t vnode)
 {
@@ -733,16 +760,26 @@ vnode_unused(const fs_allocator *a, const fs_vnode *v, uint8_t **out, fs_error *
 	fs_rv_item item, s;
 	fs_rv_item *items = a->alloc(a->ctx, sizeof(fs_rv_item) * (fs_rv_count(v->avail) + 1));
 	size_t n = 0, len;
-	fs_status st;
+	fs_status st = FS_OK;
 
 	fs_rv_iter_init(&it, v->avail);
 	while (fs_rv_next(&it, &item))
 	{
 		if (fs_rv_get(v->assigned, item.name, item.namelen, &s))
+		{
+			if (s.kind != item.kind)
+			{
+				st = fs_rv_kind_mismatch(err, "subtract", &item, &s);
+				fs_error_context(err, "(available minus assigned on vnode \"%.*s\")",
+				                 (int) v->namelen, v->name);
+				break;
+			}
 			item.amount = item.amount > s.amount ? item.amount - s.amount : 0;
+		}
 		items[n++] = item;
 	}
-	st = fs_rv_build(items, n, FS_ERR_VALUE, a, 0, out, &len, err);
+	if (st == FS_OK)
+		st = fs_rv_build(items, n, FS_ERR_VALUE, a, 0, out, &len, err);
 	a->release(a->ctx, items);
 	return st;
 }
@@ -871,6 +908,24 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 		                   "node_group_key, for example ARRAY['router', 'switch'].");
 		return FS_ERR_VALUE;
 	}
+	if (nkeys > FS_PSET_KEYS_MAX)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "too many group keys");
+		fs_error_detail(err, "%zu keys were given; at most %d are allowed.", nkeys,
+		                FS_PSET_KEYS_MAX);
+		return FS_ERR_LIMIT;
+	}
+	for (k = 0; k < nkeys; k++)
+		for (s = 0; s < k; s++)
+			if (bytes_cmp(keys[s], keylens[s], keys[k], keylens[k]) == 0)
+			{
+				fs_fail(err, FS_ERR_VALUE, "group key \"%.*s\" appears more than once",
+				        (int) (keylens[k] < 200 ? keylens[k] : 200), keys[k]);
+				fs_error_detail(err, "group_keys[%zu] and group_keys[%zu] are the same key.",
+				                s + 1, k + 1);
+				fs_error_hint(err, "Name each label once, as node_group_key does.");
+				return FS_ERR_VALUE;
+			}
 	memset(&b, 0, sizeof(b));
 	b.a = a;
 	b.pool = pool;
@@ -894,11 +949,12 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 	odo = a->alloc(a->ctx, sizeof(size_t) * nkeys);
 	pick = a->alloc(a->ctx, sizeof(char *) * nkeys);
 	picklen = a->alloc(a->ctx, sizeof(size_t) * nkeys);
-	for (i = 0; i < fs_pool_count(pool); i++)
+	for (i = 0; i < fs_pool_count(pool) && st == FS_OK; i++)
 	{
 		const fs_vnode *v = fs_pool_vnode(pool, i);
 		bool all = true;
 
+		FS_POLL(i);
 		/* this vnode's values for each key (labels are sorted: each key's run is contiguous) */
 		for (k = 0; k < nkeys; k++)
 		{
@@ -931,25 +987,30 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 
 			for (m = 0; m < nkeys; m++)
 				pick[m] = NULL;
-			for (j = 0; j < counts[k]; j++)
+			for (j = 0; j < counts[k] && st == FS_OK; j++)
 			{
 				pick[k] = vals[k][j];
 				picklen[k] = lens[k][j];
-				add_vnode(&b, find_set(&b, (int) k, 1, pick, picklen), i);
+				st = join_set(&b, (int) k, 1, pick, picklen, i, err);
 			}
 		}
 		/* every combination of values found together on the vnode */
-		if (nkeys >= 2 && all)
+		if (nkeys >= 2 && all && st == FS_OK)
 		{
+			size_t combos = 0;
+
 			memset(odo, 0, sizeof(size_t) * nkeys);
 			for (;;)
 			{
+				FS_POLL(combos++);
 				for (k = 0; k < nkeys; k++)
 				{
 					pick[k] = vals[k][odo[k]];
 					picklen[k] = lens[k][odo[k]];
 				}
-				add_vnode(&b, find_set(&b, 0, (int) nkeys, pick, picklen), i);
+				st = join_set(&b, 0, (int) nkeys, pick, picklen, i, err);
+				if (st != FS_OK)
+					break;
 				for (k = nkeys; k-- > 0;)
 				{
 					if (++odo[k] < counts[k])
@@ -988,6 +1049,7 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 		{
 			fs_pset *ps = &b.sets[s];
 
+			fs_check_interrupts();
 			ps->total = copy_rv(a, NULL);
 			ps->assigned = copy_rv(a, NULL);
 			ps->unused = copy_rv(a, NULL);

@@ -94,6 +94,10 @@ typedef struct fs_pset
 	uint8_t *total, *assigned, *unused; /* encoded resvecs */
 } fs_pset;
 
+/* The most placement sets one call forms, and the most group keys (54000 beyond). */
+#define FS_PSETS_MAX 100000
+#define FS_PSET_KEYS_MAX 32
+
 /*
  * The placement sets of a prepared pool, in order: more dimensions first, then the sort keys in
  * turn (a set lacking the key's value or resource after those that have it), then key order,

@@ -801,8 +801,8 @@ merge_next(rv_merge *m, fs_rv_item *x, fs_rv_item *y, bool *hx, bool *hy)
 
 /* ---------------------------------------------------------------- arithmetic */
 
-static fs_status
-kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x, const fs_rv_item *y)
+fs_status
+fs_rv_kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x, const fs_rv_item *y)
 {
 	char shown[80];
 
@@ -851,7 +851,7 @@ fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *a
 		else if (!hx)
 			writer_put(&w, y.name, y.namelen, y.kind, sign * y.amount);
 		else if (x.kind != y.kind)
-			st = kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y);
+			st = fs_rv_kind_mismatch(err, sign > 0 ? "add" : "subtract", &x, &y);
 		else if (!amount_fits(x.kind, r = x.amount + sign * y.amount))
 			st = overflow(err, &x);
 		else
@@ -987,7 +987,7 @@ fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *err)
 	while (merge_next(&m, &x, &y, &hx, &hy))
 	{
 		if (hx && hy && x.kind != y.kind)
-			return kind_mismatch(err, "compare", &x, &y);
+			return fs_rv_kind_mismatch(err, "compare", &x, &y);
 		if ((hx ? x.amount : 0) > (hy ? y.amount : 0))
 			*fits = false;
 	}
@@ -1030,7 +1030,7 @@ fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item
 		if (!hx || !hy || y.amount <= 0)
 			continue;
 		if (x.kind != y.kind)
-			return kind_mismatch(err, "divide", &x, &y);
+			return fs_rv_kind_mismatch(err, "divide", &x, &y);
 		r = x.amount / y.amount;
 		if (!isfinite(r))
 			return overflow(err, &x);

@@ -113,4 +113,8 @@ bool fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *
 fs_status fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
                          bool *found, fs_error *err);
 
+/* The error of combining two amounts of different kinds ("add", "subtract", "compare", ...). */
+fs_status fs_rv_kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x,
+                              const fs_rv_item *y);
+
 #endif

@@ -10,6 +10,7 @@
 #include "common/int.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
+#include "utils/array.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "port.h"
@@ -153,6 +154,16 @@ fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended)
 
 	PG_FREE_IF_COPY(v, 0);
 	return h;
+}
+
+void
+fs_pg_check_1d(const ArrayType *a, const char *what)
+{
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		                errmsg("%s must be a one-dimensional array", what),
+		                errdetail("The array has %d dimensions.", ARR_NDIM(a)),
+		                errhint("Pass a flat list, for example ARRAY['a', 'b'].")));
 }
 
 Datum

@@ -44,6 +44,10 @@ Datum fs_pg_bytes_datum(const void *data, size_t len);
 Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 
+/* An array argument that must have one dimension (or none: empty); `what` names it. */
+struct ArrayType;
+void fs_pg_check_1d(const struct ArrayType *a, const char *what);
+
 /* An aggregate row that adds nothing: the state stays (NULL before the first real row). */
 Datum fs_pg_keep_state(FunctionCallInfo fcinfo);
 

@@ -372,6 +372,7 @@ read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 	int n, i;
 
 	pa->pool = read_pool(PG_GETARG_DATUM(0));
+	fs_pg_check_1d(PG_GETARG_ARRAYTYPE_P(1), "group_keys");
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls,
 	                  &n);
 	pa->keys = palloc(sizeof(char *) * (n + 1));
@@ -391,6 +392,7 @@ read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 		pa->nsk = fs_sort_key_defaults(pa->sk);
 		return;
 	}
+	fs_pg_check_1d(PG_GETARG_ARRAYTYPE_P(sk_arg), "sort_keys");
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(sk_arg), TEXTOID, -1, false, TYPALIGN_INT, &elems,
 	                  &nulls, &n);
 	pa->sk = palloc(sizeof(fs_sort_key) * (n + 1));
@@ -447,6 +449,7 @@ placement_sets(PG_FUNCTION_ARGS)
 		int k;
 		bool first = true;
 
+		CHECK_FOR_INTERRUPTS();
 		initStringInfo(&lj);
 		appendStringInfoChar(&lj, '{');
 		for (k = 0; k < pa.nkeys; k++)

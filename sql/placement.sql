@@ -109,3 +109,37 @@ SELECT * FROM place('[{"vnode": "a", "available": "mem=8gb"}]', ARRAY['rack'], '
 SELECT '{"vnode": "a"}'::vnodepool;
 SELECT '[{"available": "ncpus=1"}]'::vnodepool;
 SELECT '[{"vnode": "a", "available": 4}]'::vnodepool;
+
+-- reliability (issue 14): repeated keys, arrays of arrays, the cap on sets, kinds that differ
+SELECT * FROM pools, placement_sets(pool, ARRAY['router', 'switch', 'router']);
+SELECT * FROM pools, placement_sets(pool, ARRAY[['router'], ['switch']]);
+SELECT * FROM pools, placement_sets(pool, ARRAY['router'], ARRAY[['ncpus LOW'], ['mem LOW']]);
+SELECT * FROM pools, placement_sets(pool, (SELECT array_agg('k' || i) FROM generate_series(1, 33) AS i));
+SELECT count(*)
+FROM (SELECT vnode_pool('vn1', 'ncpus=4', NULL, jsonb_build_object('k1', a, 'k2', a, 'k3', a, 'k4', a, 'k5', a, 'k6', a)) AS pool
+      FROM (SELECT jsonb_agg('v' || i) AS a FROM generate_series(1, 10) AS i) AS v) AS p,
+     placement_sets(pool, ARRAY['k1', 'k2', 'k3', 'k4', 'k5', 'k6']);
+CREATE TEMP TABLE mixed AS SELECT vnode_pool('v1', 'mem=64gb', 'mem=32', '{"rack": "r1"}') AS pool;
+SELECT s.* FROM mixed, placement_sets(pool, ARRAY['rack']) AS s;
+SELECT s.* FROM mixed, place(pool, ARRAY['rack'], 'mem=1gb') AS s;
+DROP TABLE mixed;
+
+-- cancellation: placement_sets over 10^6 vnodes stops within a second of statement_timeout
+CREATE TEMP TABLE big_pool AS
+SELECT vnode_pool('vn' || i, 'ncpus=4,mem=8gb', 'ncpus=1',
+                  jsonb_build_object('router', 'rt' || (i % 100), 'switch', 'sw' || (i % 1000))) AS pool
+FROM generate_series(1, 1000000) AS i;
+SET statement_timeout = '300ms';
+DO $$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+BEGIN
+    PERFORM count(*) FROM big_pool, placement_sets(pool, ARRAY['router', 'switch']);
+    RAISE NOTICE 'placement_sets was not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE 'placement_sets cancelled within 1 s of the timeout: %',
+        clock_timestamp() - t0 < interval '1.3 s';
+END
+$$;
+RESET statement_timeout;
+DROP TABLE big_pool;

@@ -148,3 +148,22 @@ SELECT resvec_from_binary(resvec_send('ncpus=4') || '\x00'::bytea);
 -- a binary value with a NaN amount and one with a bad name are rejected like text input
 SELECT resvec_from_binary('\x01000000010001617ff8000000000000'::bytea);
 SELECT resvec_from_binary('\x010000000100012a3ff0000000000000'::bytea);
+
+-- reliability (issue 14): no allocation sized from text not yet parsed; input linear in the
+-- number of entries; clock fields below 60; durations below 2^53 seconds
+SELECT ('a=1' || repeat(',', 30000000))::resvec;
+SELECT length(string_agg(format('r%s=%s', i, i), ',')::resvec::text) AS chars,
+       (SELECT count(*) FROM resvec_each(string_agg(format('r%s=%s', i, i), ',')::resvec)) AS entries
+FROM generate_series(1, 100000) AS i;
+SELECT 'a=1:99:99'::resvec;
+SELECT 'a=0:75'::resvec;
+SELECT 'a=75:00,b=1:59:59.5,c=-2:00'::resvec;
+SELECT 'w=2501999792983:36:31'::resvec;
+SELECT 'w=2501999792983:36:32'::resvec;
+SELECT 'w=2501999792983:36:31'::resvec + 'w=00:00:01';
+SELECT 'w=2501999792983:36:31'::resvec * 2;
+SELECT resvec(ARRAY['w'], ARRAY[9007199254740992], ARRAY['duration']);
+-- excerpts in messages are cut on a character boundary, so a LATIN1 client reads them
+SET client_encoding = 'LATIN1';
+SELECT (repeat('x', 199) || repeat(U&'\00E9', 10) || '=1')::resvec;
+RESET client_encoding;

@@ -261,10 +261,87 @@ test_pool_edges(void)
 	fs_pool_free(p);
 }
 
+static uint8_t *
+rv_of(const char *text)
+{
+	uint8_t *rv;
+	size_t len;
+	fs_error err;
+
+	return fs_rv_parse(text, strlen(text), &unit_alloc, 0, &rv, &len, &err) == FS_OK ? rv : NULL;
+}
+
+/* Repeated or too many keys, too many sets, available minus assigned of different kinds. */
+static void
+test_limits(void)
+{
+	fs_pool *p = fs_pool_new(&unit_alloc);
+	fs_label labels[6 * 10];
+	char values[10][4];
+	const char *keys[FS_PSET_KEYS_MAX + 1];
+	size_t keylens[FS_PSET_KEYS_MAX + 1];
+	static const char *names[6] = {"k1", "k2", "k3", "k4", "k5", "k6"};
+	fs_sort_key sk[4];
+	size_t nsk = fs_sort_key_defaults(sk), n, i, j;
+	fs_pset *sets;
+	fs_error err;
+	uint8_t *avail = rv_of("mem=64gb"), *assigned = rv_of("mem=32");
+
+	/* one vnode, six keys of ten values each: 10^6 combinations */
+	for (i = 0; i < 6; i++)
+		for (j = 0; j < 10; j++)
+		{
+			snprintf(values[j], sizeof(values[j]), "v%zu", j);
+			labels[i * 10 + j].key = names[i];
+			labels[i * 10 + j].keylen = 2;
+			labels[i * 10 + j].value = values[j];
+			labels[i * 10 + j].valuelen = strlen(values[j]);
+		}
+	CHECK(fs_pool_add(p, "vn1", 3, NULL, NULL, labels, 60, &err) == FS_OK);
+	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	for (i = 0; i < 6; i++)
+	{
+		keys[i] = names[i];
+		keylens[i] = 2;
+	}
+	CHECK(fs_placement_sets(p, keys, keylens, 6, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	                        &err) == FS_ERR_LIMIT);
+	CHECK(strstr(err.detail, "more than 100000 placement sets") != NULL);
+	/* three keys: 1,000 combinations and 30 flat sets are fine */
+	CHECK(fs_placement_sets(p, keys, keylens, 3, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	                        &err) == FS_OK);
+	CHECK(n == 1030);
+	fs_psets_free(sets, n, &unit_alloc);
+	keys[2] = "k1";
+	CHECK(fs_placement_sets(p, keys, keylens, 3, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	                        &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "group key \"k1\" appears more than once") != NULL);
+	CHECK(strstr(err.detail, "group_keys[1] and group_keys[3]") != NULL);
+	for (i = 0; i <= FS_PSET_KEYS_MAX; i++)
+	{
+		keys[i] = values[i % 10]; /* distinct enough: only the count is checked first */
+		keylens[i] = strlen(keys[i]);
+	}
+	CHECK(fs_placement_sets(p, keys, keylens, FS_PSET_KEYS_MAX + 1, sk, nsk, false, false,
+	                        &unit_alloc, &sets, &n, &err) == FS_ERR_LIMIT);
+	fs_pool_free(p);
+
+	p = fs_pool_new(&unit_alloc);
+	CHECK(fs_pool_add(p, "vn1", 3, avail, assigned, labels, 1, &err) == FS_OK);
+	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	CHECK(fs_placement_sets(p, names, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	                        &err) == FS_ERR_KIND);
+	CHECK(strstr(err.message, "on vnode \"vn1\"") != NULL);
+	fs_pool_free(p);
+	free(avail);
+	free(assigned);
+}
+
 void
 test_placement(void)
 {
 	test_seed003();
 	test_sort_keys();
 	test_pool_edges();
+	test_limits();
 }

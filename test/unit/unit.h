@@ -24,6 +24,7 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 
+void test_core(void);
 void test_resvec(void);
 void test_sharepath(void);
 void test_sharetree(void);

@@ -85,6 +85,7 @@ unit_rand(uint64_t *state)
 int
 main(void)
 {
+	test_core();
 	test_resvec();
 	test_sharepath();
 	test_sharetree();

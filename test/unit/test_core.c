@@ -1,0 +1,147 @@
+/* test_core.c: unit tests of src/core/fs_core.c: the interrupt hook, the keyed hash, number text
+ * for every double, and message excerpts cut on character boundaries. */
+#include "unit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint64_t default_key0 = UINT64_C(0x0706050403020100);
+static const uint64_t default_key1 = UINT64_C(0x0f0e0d0c0b0a0908);
+
+static size_t polls;
+
+static void
+count_poll(void)
+{
+	polls++;
+}
+
+static int
+cmp_u32(const void *a, const void *b, void *ctx)
+{
+	uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+
+	(void) ctx;
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_interrupts(void)
+{
+	size_t n = 1 << 20, i;
+	uint32_t *v = malloc(n * sizeof(uint32_t));
+	uint64_t seed = 7;
+	bool sorted = true;
+
+	for (i = 0; i < n; i++)
+		v[i] = (uint32_t) unit_rand(&seed);
+	fs_core_init(count_poll, NULL, default_key0, default_key1);
+	polls = 0;
+	fs_sort(v, n, sizeof(uint32_t), cmp_u32, NULL, &unit_alloc);
+	fs_core_init(NULL, NULL, default_key0, default_key1);
+	/* one call per pass and one per 1024 runs in each pass: the sort can be cancelled */
+	CHECK(polls >= 20);
+	CHECK(polls < n / 100);
+	for (i = 1; i < n; i++)
+		sorted &= v[i - 1] <= v[i];
+	CHECK(sorted);
+	free(v);
+}
+
+static void
+test_hash(void)
+{
+	uint8_t msg[64];
+	uint64_t h0, h1, h2;
+	size_t i;
+	int bits = 0;
+
+	for (i = 0; i < sizeof(msg); i++)
+		msg[i] = (uint8_t) i;
+	h0 = fs_hash(msg, 15);
+	CHECK(h0 == fs_hash(msg, 15));
+	CHECK(h0 != fs_hash(msg, 14) && h0 != fs_hash(msg, 16));
+	/* another key, another hash: crafted collisions under one key say nothing of the next */
+	fs_core_init(NULL, NULL, 1, 2);
+	h1 = fs_hash(msg, 15);
+	fs_core_init(NULL, NULL, default_key0, default_key1);
+	CHECK(h1 != h0);
+	CHECK(fs_hash(msg, 15) == h0);
+	/* one flipped input bit flips about half the output bits */
+	msg[3] ^= 1;
+	h2 = fs_hash(msg, 15);
+	for (i = 0; i < 64; i++)
+		bits += (int) (((h0 ^ h2) >> i) & 1);
+	CHECK(bits > 16 && bits < 48);
+}
+
+static void
+check_double(double v, const char *want)
+{
+	char buf[FS_DOUBLE_BUFLEN];
+	int n = fs_format_double(v, buf);
+
+	CHECK_STR(buf, want);
+	CHECK(n == (int) strlen(want));
+}
+
+static void
+test_doubles(void)
+{
+	uint64_t seed = 11;
+	int i, bad = 0;
+
+	check_double(INFINITY, "Infinity");
+	check_double(-INFINITY, "-Infinity");
+	check_double(NAN, "NaN");
+	check_double(1e308 * 10, "Infinity");
+	check_double(5e-324, "5e-324");
+	check_double(-1.7976931348623157e308, "-1.7976931348623157e+308");
+	/* every finite double reads back exactly */
+	for (i = 0; i < 20000; i++)
+	{
+		uint64_t bits = unit_rand(&seed);
+		double v;
+		char buf[FS_DOUBLE_BUFLEN];
+
+		memcpy(&v, &bits, sizeof(v));
+		if (!isfinite(v))
+			continue;
+		fs_format_double(v, buf);
+		if (strtod(buf, NULL) != v && !(v == 0 && strcmp(buf, "0") == 0))
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
+static void
+test_excerpts(void)
+{
+	char text[300], dst[220];
+
+	/* 199 ASCII bytes, then two-byte characters: the cut at 200 bytes may not split one */
+	memset(text, 'x', 199);
+	strcpy(text + 199, "\xc3\xa9\xc3\xa9");
+	fs_quote_excerpt(dst, sizeof(dst), text, strlen(text), 200);
+	CHECK(strlen(dst) == 199 + 3);
+	CHECK(strcmp(dst + 199, "...") == 0);
+	/* a three-byte character that fits whole stays */
+	memset(text, 'x', 197);
+	strcpy(text + 197, "\xe2\x82\xac!!");
+	fs_quote_excerpt(dst, sizeof(dst), text, strlen(text), 200);
+	CHECK(strlen(dst) == 200 + 3);
+	/* positions count characters */
+	CHECK(fs_char_pos("\xc3\xa9\xc3\xa9x", 4) == 3);
+	CHECK(fs_char_pos("abc", 0) == 1);
+}
+
+void
+test_core(void)
+{
+	test_interrupts();
+	test_hash();
+	test_doubles();
+	test_excerpts();
+}

@@ -8,7 +8,7 @@ CREATE TABLE rv_jobs AS
 SELECT i AS id,
        (i % 4) AS part,
        i % 8 + 1 AS ncpus, (i % 4 + 1) * 1024 AS mem_mb, i % 3600 AS secs,
-       format('ncpus=%s,mem=%smb,walltime=00:00:%s', i % 8 + 1, (i % 4 + 1) * 1024, i % 3600)::resvec AS alloc
+       format('ncpus=%s,mem=%smb,walltime=00:%s:%s', i % 8 + 1, (i % 4 + 1) * 1024, i % 3600 / 60, i % 60)::resvec AS alloc
 FROM generate_series(1, 200000) AS i;
 -- a few rows with other shapes, so that partial states have different names
 INSERT INTO rv_jobs VALUES (0, 0, 0, 0, 0, 'ngpus=2'), (-1, 1, 0, 0, 0, 'licenses=3,ncpus=1');

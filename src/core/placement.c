@@ -155,9 +155,11 @@ fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err)
 	for (i = 0; i < src->n; i++)
 	{
 		const fs_vnode *v = &src->v[i];
-		fs_status st = fs_pool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels,
-		                           v->nlabels, err);
+		fs_status st;
 
+		FS_POLL(i);
+		st = fs_pool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels, v->nlabels,
+		                 err);
 		if (st != FS_OK)
 			return st;
 	}
@@ -172,12 +174,24 @@ vnode_cmp(const void *x, const void *y)
 	return bytes_cmp(a->name, a->namelen, b->name, b->namelen);
 }
 
+static int
+vnode_order(const void *x, const void *y, void *ctx)
+{
+	(void) ctx;
+	return vnode_cmp(x, y);
+}
+
 fs_status
 fs_pool_prepare(fs_pool *p, fs_error *err)
 {
 	uint32_t i;
+	bool sorted = true;
 
-	qsort(p->v, p->n, sizeof(fs_vnode), vnode_cmp);
+	/* a pool read from its flat form is in order already: an O(n) check, no sort */
+	for (i = 1; i < p->n && sorted; i++)
+		sorted = vnode_cmp(&p->v[i - 1], &p->v[i]) < 0;
+	if (!sorted)
+		fs_sort(p->v, p->n, sizeof(fs_vnode), vnode_order, NULL, &p->a);
 	for (i = 1; i < p->n; i++)
 	{
 		if (vnode_cmp(&p->v[i - 1], &p->v[i]) == 0)
@@ -334,6 +348,7 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		size_t namelen, alen, slen, nl, k;
 		const uint8_t *name, *avail, *assigned;
 
+		FS_POLL(i);
 		if (!take_len(&r, 2, &namelen) || !fs_read_span(&r, namelen, &name) ||
 		    !take_len(&r, 4, &alen) || !fs_read_span(&r, alen, &avail) || !take_len(&r, 4, &slen) ||
 		    !fs_read_span(&r, slen, &assigned) || !take_len(&r, 2, &nl))

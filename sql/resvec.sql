@@ -167,3 +167,5 @@ SELECT resvec(ARRAY['w'], ARRAY[9007199254740992], ARRAY['duration']);
 SET client_encoding = 'LATIN1';
 SELECT (repeat('x', 199) || repeat(U&'\00E9', 10) || '=1')::resvec;
 RESET client_encoding;
+-- what real accounting records need: Slurm remote licenses, PBS words (8 bytes)
+SELECT 'license/matlab@db=2,mem=512kw,vmem=1w'::resvec;

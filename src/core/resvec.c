@@ -148,7 +148,7 @@ static bool
 is_name_char(unsigned char c)
 {
 	return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '/' || c == ':' ||
-	       c == '-';
+	       c == '-' || c == '@';
 }
 
 static bool
@@ -199,7 +199,7 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 		{
 			fs_fail(err, bad, "invalid resource name \"%s\"", shown);
 			fs_error_detail(err, "A name starts with a letter or \"_\" and continues with letters, "
-			                     "digits and \"_ . / : -\".");
+			                     "digits and \"_ . / : - @\".");
 			return bad;
 		}
 	}
@@ -330,8 +330,10 @@ static const struct
 {
 	const char *suffix;
 	int shift;
-} size_units[] = {{"b", 0},   {"k", 10}, {"kb", 10}, {"m", 20}, {"mb", 20}, {"g", 30},
-                  {"gb", 30}, {"t", 40}, {"tb", 40}, {"p", 50}, {"pb", 50}};
+} size_units[] = {{"b", 0},   {"k", 10},  {"kb", 10}, {"m", 20},  {"mb", 20}, {"g", 30},
+                  {"gb", 30}, {"t", 40},  {"tb", 40}, {"p", 50},  {"pb", 50},
+                  /* PBS words: 8 bytes each */
+                  {"w", 3},   {"kw", 13}, {"mw", 23}, {"gw", 33}, {"tw", 43}, {"pw", 53}};
 
 typedef enum duration_result
 {
@@ -475,7 +477,8 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 				fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown,
 				        shown, what);
 				fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
-				                   "in any case; they are powers of 1024.");
+				                   "in any case; they are powers of 1024. PBS words (w, kw, mw, "
+				                   "gw, tw, pw) are 8 bytes each.");
 				return FS_ERR_SYNTAX;
 			}
 			*kind = FS_KIND_SIZE;

@@ -152,6 +152,11 @@ test_grammar(void)
 	check_canon("w=2501999792983:36:31", "w=2501999792983:36:31");   /* 2^53 - 1 seconds */
 	check_canon("w=-2501999792983:36:31", "w=-2501999792983:36:31");
 	check_canon("w=0:0:59.99999999999999", "w=00:00:59.99999999999999");
+	/* PBS words are 8 bytes; Slurm remote licenses have "@" in the name */
+	check_canon("mem=512kw", "mem=4mb");
+	check_canon("mem=1w,swap=3W", "mem=8b,swap=24b");
+	check_canon("license/matlab@db=2", "license/matlab@db=2");
+	check_error("@x=1", FS_ERR_SYNTAX, "Expected a resource name");
 	/* names sort by bytes, uppercase first */
 	check_canon("b=1,B=2,a=3", "B=2,a=3,b=1");
 }

@@ -155,6 +155,9 @@ SELECT ('a=1' || repeat(',', 30000000))::resvec;
 SELECT length(string_agg(format('r%s=%s', i, i), ',')::resvec::text) AS chars,
        (SELECT count(*) FROM resvec_each(string_agg(format('r%s=%s', i, i), ',')::resvec)) AS entries
 FROM generate_series(1, 100000) AS i;
+SELECT left(string_agg(format('r%s=1', i), ','), 40) AS head,
+       string_agg(format('r%s=1', i), ',')::resvec
+FROM generate_series(1, 1000001) AS i;
 SELECT 'a=1:99:99'::resvec;
 SELECT 'a=0:75'::resvec;
 SELECT 'a=75:00,b=1:59:59.5,c=-2:00'::resvec;

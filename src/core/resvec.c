@@ -216,6 +216,41 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 	return FS_OK;
 }
 
+static int
+item_order(const void *x, const void *y, void *ctx)
+{
+	(void) ctx;
+	return item_cmp(x, y);
+}
+
+/*
+ * Name order. Canonical text (what ::text and pg_dump print) is in order already, and most
+ * vectors are short: a check, an insertion sort, and fs_sort (interruptible) only for long ones.
+ */
+static void
+sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
+{
+	size_t i, j;
+
+	for (i = 1; i < n && item_cmp(&items[i - 1], &items[i]) < 0; i++)
+		;
+	if (i >= n)
+		return;
+	if (n > 16)
+	{
+		fs_sort(items, n, sizeof(fs_rv_item), item_order, NULL, a);
+		return;
+	}
+	for (i = 1; i < n; i++)
+	{
+		fs_rv_item x = items[i];
+
+		for (j = i; j > 0 && item_cmp(&items[j - 1], &x) > 0; j--)
+			items[j] = items[j - 1];
+		items[j] = x;
+	}
+}
+
 static fs_status
 too_many_entries(fs_error *err)
 {
@@ -242,8 +277,7 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 	}
 	if (n > FS_RV_ENTRIES_MAX)
 		return too_many_entries(err);
-	if (n > 1)
-		qsort(items, n, sizeof(fs_rv_item), item_cmp);
+	sort_items(items, n, a);
 	for (i = 1; i < n; i++)
 	{
 		if (item_cmp(&items[i - 1], &items[i]) == 0)
@@ -746,10 +780,12 @@ fs_rv_format(fs_sb *sb, const uint8_t *rv)
 	fs_rv_iter it;
 	fs_rv_item item;
 	bool first = true;
+	size_t i = 0;
 
 	fs_rv_iter_init(&it, rv);
 	while (fs_rv_next(&it, &item))
 	{
+		FS_POLL(i++);
 		if (!first)
 			fs_sb_append(sb, ",", 1);
 		first = false;

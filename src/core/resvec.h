@@ -16,7 +16,7 @@
 
 #define FS_RV_NAME_MAX 63
 /* The most entries one vector holds (54000 beyond): far more than any site has resources. */
-#define FS_RV_ENTRIES_MAX 10000000
+#define FS_RV_ENTRIES_MAX 1000000
 /*
  * Durations are below 2^53 seconds in magnitude (285 million years): up to there every value
  * splits exactly into HH:MM:SS with minutes and seconds below 60, so that its text reads back.

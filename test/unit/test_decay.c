@@ -10,6 +10,7 @@
 #define SEC  INT64_C(1000000)
 #define HOUR (3600 * SEC)
 #define DAY  (24 * HOUR)
+#define D(us) fs_duration_exact(us)
 
 static void
 test_models(void)
@@ -17,30 +18,30 @@ test_models(void)
 	double v;
 	fs_error err;
 
-	CHECK(fs_decay(100, 7 * DAY, 7 * DAY, FS_DECAY_EXACT, &v, &err) == FS_OK && v == 50);
-	CHECK(fs_decay(100, 14 * DAY, 7 * DAY, FS_DECAY_CONDOR, &v, &err) == FS_OK && v == 25);
-	CHECK(fs_decay(100, 0, 7 * DAY, FS_DECAY_EXACT, &v, &err) == FS_OK && v == 100);
+	CHECK(fs_decay(100, D(7 * DAY), D(7 * DAY), FS_DECAY_EXACT, &v, &err) == FS_OK && v == 50);
+	CHECK(fs_decay(100, D(14 * DAY), D(7 * DAY), FS_DECAY_CONDOR, &v, &err) == FS_OK && v == 25);
+	CHECK(fs_decay(100, D(0), D(7 * DAY), FS_DECAY_EXACT, &v, &err) == FS_OK && v == 100);
 	/* SLURM's per-second factor: after one half-life 0.50007 of the start, not 0.5 */
-	CHECK(fs_decay(1, 7 * DAY, 7 * DAY, FS_DECAY_SLURM, &v, &err) == FS_OK);
+	CHECK(fs_decay(1, D(7 * DAY), D(7 * DAY), FS_DECAY_SLURM, &v, &err) == FS_OK);
 	CHECK_DBL(v, 0.50007, 0.000005);
 	CHECK(fabs(v - 0.5) > 0.00005);
-	CHECK(fs_decay(1, DAY, 0, FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay(1, D(DAY), D(0), FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "half_life must be positive") != NULL);
-	CHECK(fs_decay(NAN, DAY, DAY, FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
-	CHECK(fs_decay(1, DAY, SEC / 2, FS_DECAY_SLURM, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay(1e308, -100 * DAY, DAY, FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(NAN, D(DAY), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(1, D(DAY), D(SEC / 2), FS_DECAY_SLURM, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay(1e308, D(-100 * DAY), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
 	CHECK(fs_decay_model_from_name("slurm") == FS_DECAY_SLURM &&
 	      fs_decay_model_from_name("pbs") == -1);
 
 	/* PBS: halve once per whole period, never below the floor */
-	CHECK(fs_decay_step(1000, 23 * HOUR, DAY, 0.5, 1, &v, &err) == FS_OK && v == 1000);
-	CHECK(fs_decay_step(1000, 49 * HOUR, DAY, 0.5, 1, &v, &err) == FS_OK && v == 250);
-	CHECK(fs_decay_step(1000, 30 * DAY, DAY, 0.5, 1, &v, &err) == FS_OK && v == 1);
-	CHECK(fs_decay_step(1000, 2 * DAY, DAY, 0.9, 0, &v, &err) == FS_OK);
+	CHECK(fs_decay_step(1000, D(23 * HOUR), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 1000);
+	CHECK(fs_decay_step(1000, D(49 * HOUR), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 250);
+	CHECK(fs_decay_step(1000, D(30 * DAY), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 1);
+	CHECK(fs_decay_step(1000, D(2 * DAY), D(DAY), 0.9, 0, &v, &err) == FS_OK);
 	CHECK_DBL(v, 810, 1e-9);
-	CHECK(fs_decay_step(1000, DAY, DAY, 0, 0, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay_step(1000, DAY, DAY, 1.5, 0, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay_step(1000, DAY, 0, 0.5, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(DAY), 0, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(DAY), 1.5, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(0), 0.5, 0, &v, &err) == FS_ERR_VALUE);
 }
 
 static void

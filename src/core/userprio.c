@@ -170,10 +170,6 @@ fs_userprio_check(const fs_userprio *s, fs_error *err)
 		return invalid_state(err, "the factor a of a userprio state must be between 0 and 1");
 	if (!(s->g >= 0) || !(s->first_usage >= 0))
 		return invalid_state(err, "g and the first usage of a userprio state must be 0 or more");
-	if (!(s->m >= FS_USERPRIO_FLOOR) &&
-	    !(s->m == 0 && s->a == 1 && s->g == 0 && s->first_at == s->last_at))
-		return invalid_state(err, "the floor m of a userprio state must be at least 0.5, or 0 "
-		                          "in the state of a single sample (max(0,1p+0))");
 	if (!FS_INSTANT_VALID(s->first_at) || !FS_INSTANT_VALID(s->last_at))
 		return invalid_state(err, "the instants of a userprio state are out of range: they go "
 		                          "from -4713-11-24T00:00:00Z (4714 BC) to "
@@ -182,6 +178,10 @@ fs_userprio_check(const fs_userprio *s, fs_error *err)
 		return invalid_state(err, "the last sample of a userprio state is before its first");
 	if (s->half_life <= 0)
 		return invalid_state(err, "the half-life of a userprio state must be positive");
+	if (!(s->m >= FS_USERPRIO_FLOOR) &&
+	    !(s->m == 0 && s->a == 1 && s->g == 0 && s->first_at == s->last_at))
+		return invalid_state(err, "the floor m of a userprio state must be at least 0.5, or 0 "
+		                          "in the state of a single sample (max(0,1p+0))");
 	return FS_OK;
 }
 

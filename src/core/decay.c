@@ -290,7 +290,8 @@ fs_decayed_check(const fs_decayed *d, fs_error *err)
 		return FS_ERR_RANGE;
 	if (d->half_life <= 0)
 	{
-		fs_fail(err, FS_ERR_VALUE, "the half-life of a decayed usage must be positive, not %g seconds",
+		fs_fail(err, FS_ERR_VALUE,
+		        "the half-life of a decayed usage must be positive, not %g seconds",
 		        d->half_life / US_PER_SEC);
 		return FS_ERR_VALUE;
 	}
@@ -423,7 +424,8 @@ fs_format_utc(fs_sb *sb, int64_t us)
 	civil_from_days(days + PG_EPOCH_DAYS, &y, &m, &d);
 	/* astronomical years, at least four digits: -4713 is 4714 BC, 0000 is 1 BC */
 	fs_sb_appendf(sb, "%s%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", y < 0 ? "-" : "",
-	              (long long) (y < 0 ? -y : y), (long long) m, (long long) d, (long long) (rem / 3600000000), (long long) (rem / 60000000 % 60),
+	              (long long) (y < 0 ? -y : y), (long long) m, (long long) d,
+	              (long long) (rem / 3600000000), (long long) (rem / 60000000 % 60),
 	              (long long) (rem / 1000000 % 60));
 	if (rem % 1000000)
 	{
@@ -466,7 +468,7 @@ days_in_month(int64_t y, int64_t m)
 	return dm[m - 1];
 }
 
-/* Years a valid instant can fall in; parsing stops at them, before the arithmetic could overflow. */
+/* The years valid instants fall in: parsing stops there, before the arithmetic can overflow. */
 #define MIN_YEAR (-4713)
 #define MAX_YEAR 294276
 
@@ -614,9 +616,8 @@ fs_decayed_parse(const char *text, size_t len, fs_decayed *d, fs_error *err)
 	if (j != len)
 		return decayed_syntax(text, len, "Unexpected text after the half-life", err);
 	if (secs > (INT64_MAX - frac) / 1000000)
-		return decayed_syntax(text, len,
-		                      "The half-life is too long: at most 9223372036854.775807 seconds",
-		                      err);
+		return decayed_syntax(
+		    text, len, "The half-life is too long: at most 9223372036854.775807 seconds", err);
 	d->half_life = secs * 1000000 + frac;
 	if (d->half_life <= 0)
 		return decayed_syntax(text, len, "The half-life must be positive", err);

@@ -27,8 +27,8 @@ int fs_decay_model_from_name(const char *name);
  * The instants a value may hold: PostgreSQL's timestamp range, 4714-11-24 00:00:00 BC (Julian
  * day 0) up to, not including, 294277-01-01 00:00:00 (MIN_TIMESTAMP and END_TIMESTAMP).
  */
-#define FS_MIN_INSTANT INT64_C(-211813488000000000)
-#define FS_END_INSTANT INT64_C(9223371331200000000)
+#define FS_MIN_INSTANT      INT64_C(-211813488000000000)
+#define FS_END_INSTANT      INT64_C(9223371331200000000)
 #define FS_INSTANT_VALID(t) ((t) >= FS_MIN_INSTANT && (t) < FS_END_INSTANT)
 
 /*

@@ -169,7 +169,8 @@ fs_userprio_check(const fs_userprio *s, fs_error *err)
 	if (!(s->a >= 0 && s->a <= 1))
 		return invalid_state(err, "the factor a of a userprio state must be between 0 and 1");
 	if (!(s->g >= 0) || !(s->first_usage >= 0))
-		return invalid_state(err, "g and the first usage of a userprio state must be 0 or more");
+		return invalid_state(err, "the first usage and the term g of a userprio state must be 0 "
+		                          "or more");
 	if (!FS_INSTANT_VALID(s->first_at) || !FS_INSTANT_VALID(s->last_at))
 		return invalid_state(err, "the instants of a userprio state are out of range: they go "
 		                          "from -4713-11-24T00:00:00Z (4714 BC) to "

@@ -146,9 +146,8 @@ decayed_usage_recv(PG_FUNCTION_ARGS)
 	fs_decayed *d = palloc(sizeof(fs_decayed));
 	fs_error err;
 
-	fs_pg_check(fs_decayed_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, d,
-	                              &err),
-	            &err);
+	fs_pg_check(
+	    fs_decayed_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, d, &err), &err);
 	PG_RETURN_POINTER(d);
 }
 

@@ -340,6 +340,16 @@ resvec_each(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* A multi-dimensional array argument is an error, not silently flattened. */
+static void
+one_dimensional(ArrayType *a, const char *what)
+{
+	if (ARR_NDIM(a) > 1)
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		                errmsg("%s must be a one-dimensional array", what),
+		                errhint("Give one name, amount and kind per resource.")));
+}
+
 /* resvec(names text[], amounts float8[], kinds text[] DEFAULT NULL) */
 PG_FUNCTION_INFO_V1(resvec_from_arrays);
 Datum
@@ -360,12 +370,10 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 	names = PG_GETARG_ARRAYTYPE_P(0);
 	amounts = PG_GETARG_ARRAYTYPE_P(1);
 	kinds = PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2);
-	if (ARR_NDIM(names) > 1 || ARR_NDIM(amounts) > 1 || (kinds && ARR_NDIM(kinds) > 1))
-		ereport(ERROR,
-		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		         errmsg("%s must be a one-dimensional array",
-		                ARR_NDIM(names) > 1 ? "names" : ARR_NDIM(amounts) > 1 ? "amounts" : "kinds"),
-		         errhint("Give one name, amount and kind per resource.")));
+	one_dimensional(names, "names");
+	one_dimensional(amounts, "amounts");
+	if (kinds)
+		one_dimensional(kinds, "kinds");
 
 	deconstruct_array(names, TEXTOID, -1, false, TYPALIGN_INT, &nd, &nn, &n);
 	deconstruct_array(amounts, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &ad, &an, &na);

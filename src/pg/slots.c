@@ -70,11 +70,11 @@ slot_weights(PG_FUNCTION_ARGS)
 	fs_error err;
 
 	if (ARR_NDIM(arr) > 1)
-		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("slots must be a one-dimensional array, not %d-dimensional",
-		                       ARR_NDIM(arr)),
-		                errhint("Give one resvec per slot, for example ARRAY['cpus=1', "
-		                        "'cpus=2']::resvec[].")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		         errmsg("slots must be a one-dimensional array, not %d-dimensional", ARR_NDIM(arr)),
+		         errhint("Give one resvec per slot, for example ARRAY['cpus=1', "
+		                 "'cpus=2']::resvec[].")));
 	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign, &elems, &nulls, &n);
 	slots = palloc(sizeof(uint8_t *) * (n > 0 ? n : 1));

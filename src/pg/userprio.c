@@ -47,9 +47,9 @@ userprio_state_recv(PG_FUNCTION_ARGS)
 	fs_userprio *u = palloc(sizeof(fs_userprio));
 	fs_error err;
 
-	fs_pg_check(fs_userprio_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, u,
-	                               &err),
-	            &err);
+	fs_pg_check(
+	    fs_userprio_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, u, &err),
+	    &err);
 	PG_RETURN_POINTER(u);
 }
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEC  INT64_C(1000000)
-#define HOUR (3600 * SEC)
-#define DAY  (24 * HOUR)
+#define SEC   INT64_C(1000000)
+#define HOUR  (3600 * SEC)
+#define DAY   (24 * HOUR)
 #define D(us) fs_duration_exact(us)
 
 static void
@@ -176,16 +176,13 @@ test_wide(void)
 	CHECK(fs_decay(1, fs_duration_approx(600000 * year), D(DAY), FS_DECAY_SLURM, &v, &err) ==
 	          FS_OK &&
 	      v == 0);
-	CHECK(fs_decay(1, fs_duration_approx(-1e22), D(DAY), FS_DECAY_EXACT, &v, &err) ==
-	      FS_ERR_RANGE);
-	CHECK(fs_decay(1, D(DAY), fs_duration_approx(-1e22), FS_DECAY_EXACT, &v, &err) ==
-	      FS_ERR_VALUE);
+	CHECK(fs_decay(1, fs_duration_approx(-1e22), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(1, D(DAY), fs_duration_approx(-1e22), FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
 	/* PBS steps: 60 whole periods of 10,000 years */
-	CHECK(fs_decay_step(1, fs_duration_approx(600000 * year), fs_duration_approx(10000 * year),
-	                    0.5, 0, &v, &err) == FS_OK);
+	CHECK(fs_decay_step(1, fs_duration_approx(600000 * year), fs_duration_approx(10000 * year), 0.5,
+	                    0, &v, &err) == FS_OK);
 	CHECK(v == ldexp(1, -60));
-	CHECK(fs_decay_step(1, fs_duration_approx(-600000 * year), D(DAY), 0.5, 0, &v, &err) ==
-	          FS_OK &&
+	CHECK(fs_decay_step(1, fs_duration_approx(-600000 * year), D(DAY), 0.5, 0, &v, &err) == FS_OK &&
 	      v == 1);
 
 	/* from 4714 BC to 294276 AD the difference passes INT64_MAX: nothing wraps around */

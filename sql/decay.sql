@@ -111,3 +111,83 @@ SELECT '1@2026-01-01 00:00:00/1'::decayed_usage;
 SELECT '1@2026-02-30T00:00:00Z/1'::decayed_usage;
 SELECT '1@2026-01-01T00:00:00Z/0'::decayed_usage;
 SELECT '1@2026-01-01T00:00:00Z'::decayed_usage;
+
+-- issue 14: intervals and instants past int64 microseconds neither wrap around nor overflow
+CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END $$;
+-- 60 half-lives: 2^-60
+SELECT decay(1, '600000 years', '10000 years') AS sixty_half_lives,
+       decay(1, '600000 years', '10000 years') = 2 ^ -60 AS is_2_to_minus_60,
+       decay_step(1, '600000 years', '10000 years') = 2 ^ -60 AS sixty_steps,
+       decay(1, '178000000 years', '1 second') AS after_178_million_years,
+       decay(1, '-600000 years', '1000000 years') = 2 ^ 0.6 AS negative_elapsed;
+-- from 4713 BC to 294276 AD a sum has decayed to nothing
+SELECT value(decayed_sum(1, '4713-01-01 BC', '1 day'), '294276-12-31') AS across_all_time;
+SELECT value(decayed_sum(u, at, '100000 years'), '294276-12-31 00:00:00+00') AS slow_decay
+FROM (VALUES (1, '4713-01-01 00:00:00+00 BC'::timestamptz), (1, '294276-01-01 00:00:00+00')) AS t(u, at);
+SELECT accrued_usage(1, '4713-01-01 00:00:00+00 BC', '294276-12-31 00:00:00+00',
+                     '294276-12-31 00:00:00+00', NULL) AS seconds_4713_bc_to_294276,
+       accrued_usage(1, '4713-01-01 00:00:00+00 BC', '4713-01-02 00:00:00+00 BC',
+                     '294276-12-31 00:00:00+00', '1 day') AS decayed_away;
+-- a half-life that does not fit in microseconds cannot be a decayed_sum's: 22008
+SELECT decayed_sum(1, now(), '300000 years');
+SELECT pg_temp.sqlstate_of($$SELECT decayed_sum(1, now(), '300000 years')$$) AS sqlstate;
+
+-- issue 14: every decayed_usage prints text that reads back, BC and after 9999 too (years are
+-- astronomical: -4712 is 4713 BC, 0000 is 1 BC); instants span PostgreSQL's timestamps
+SELECT decayed_sum(1, '4713-01-01 00:00:00+00 BC', '1 day') AS bc,
+       decayed_sum(1, '10000-01-01 00:00:00+00', '1 day') AS year_10000,
+       decayed_sum(1, '0001-01-01 00:00:00+00 BC', '1 day') AS one_bc;
+SELECT v::decayed_usage::text = v AS text_round_trip, v::decayed_usage
+FROM (VALUES ('1.5@10000-01-01T00:00:00Z/86400'), ('1.5@-4712-01-01T00:00:00Z/86400'),
+             ('2@-4713-11-24T00:00:00Z/9223372036854.775807'),
+             ('3@294276-12-31T23:59:59.999999Z/0.000001')) AS t(v);
+SELECT value(v::decayed_usage, '294276-12-31 23:59:59.999999+00') AS at_the_end
+FROM (VALUES ('1@294276-12-31T23:59:59.999999Z/1')) AS t(v);
+-- and through binary (COPY BINARY): the same values come back
+CREATE TEMP TABLE du (id int, d decayed_usage);
+INSERT INTO du VALUES (1, '1.5@10000-01-01T00:00:00Z/86400'), (2, '1.5@-4712-01-01T00:00:00Z/86400'),
+                      (3, '2@-4713-11-24T00:00:00Z/9223372036854.775807'),
+                      (4, '3@294276-12-31T23:59:59.999999Z/0.000001'), (5, '-0@2026-01-01T00:00:00Z/1');
+\set binfile '/tmp/fairsched_regress_decay.bin'
+COPY du TO :'binfile' WITH (FORMAT binary);
+CREATE TEMP TABLE du_back (id int, d decayed_usage);
+COPY du_back FROM :'binfile' WITH (FORMAT binary);
+SELECT a.id, b.d, a.d::text = b.d::text AS binary_round_trip,
+       decayed_usage_send(a.d) = decayed_usage_send(b.d) AS same_bytes
+FROM du a JOIN du_back b USING (id) ORDER BY id;
+SELECT decayed_usage_send('3@294276-12-31T23:59:59.999999Z/0.000001') AS golden_bytes;
+-- binary input accepts exactly what text input does: crafted payloads (a version byte, the
+-- float8 value, the int64 instant, the int64 half-life) are 22P03
+CREATE TEMP TABLE du_raw (id int, b bytea);
+INSERT INTO du_raw VALUES
+    (1, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x7fffffffffffffff' from 10 for 8)),
+    (2, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\xfd0f7cc1411f9fff' from 10 for 8)),
+    (3, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x0000000000000000' from 18 for 8)),
+    (4, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\xffffffffffffffff' from 18 for 8)),
+    (5, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x7ff0000000000000' from 2 for 8)),
+    (6, decayed_usage_send('1@2026-01-01T00:00:00Z/1') || '\x00'::bytea),
+    (7, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x02' from 1 for 1));
+CREATE TEMP TABLE du_bad (d decayed_usage);
+CREATE FUNCTION pg_temp.decayed_from_binary(i int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    detail text;
+BEGIN
+    EXECUTE format('COPY (SELECT b FROM du_raw WHERE id = %s) TO %L WITH (FORMAT binary)', i,
+                   '/tmp/fairsched_regress_decay_bad.bin');
+    COPY du_bad FROM '/tmp/fairsched_regress_decay_bad.bin' WITH (FORMAT binary);
+    RETURN 'accepted';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+    RETURN SQLSTATE || ' ' || SQLERRM || ' / ' || detail;
+END $$;
+SELECT id, pg_temp.decayed_from_binary(id) AS result FROM du_raw ORDER BY id;
+-- text input rejects the same values
+SELECT '1@294277-01-01T00:00:00Z/1'::decayed_usage;
+SELECT '1@-4713-11-23T23:59:59Z/1'::decayed_usage;
+SELECT '1@2026-01-01T00:00:00Z/9223372036854.775808'::decayed_usage;

@@ -75,7 +75,7 @@ SELECT slot_weight('cpus=1,gpus=1', 'cpus=64,gpus=0');
 SELECT * FROM slot_weights('cpus=64', ARRAY['cpus=1', NULL]::resvec[]);
 SELECT billing('cpu=1', 'CPU');
 SELECT billing('cpu=1', 'CPU=one');
-SELECT billing('cpu=1', 'CPU=1,,Mem=1');
+SELECT billing('cpu=1', 'CPU=1,x,Mem=1');
 SELECT billing('cpu=1', 'Mem=0.25Q');
 SELECT billing('cpu=1', 'cpu=1,CPU=2');
 SELECT billing('cpu=1', 'cpu=-2');
@@ -85,3 +85,93 @@ SELECT userprio(-1, now(), '1 hour');
 SELECT userprio(1, now(), '0');
 SELECT userprio(1, 'infinity', '1 hour');
 SELECT 'max(1,2p+3)'::userprio_state;
+
+-- issue 14
+CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE q;
+    RETURN 'ok';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE;
+END $$;
+-- the combine that crashed a backend: an overflow is a 22003 error; no state holds infinity
+SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1',
+'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1');
+SELECT pg_temp.sqlstate_of($q$SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1',
+'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1')$q$) AS sqlstate;
+SELECT userprio(u, at, '1 second' ORDER BY at)
+FROM (VALUES ('2026-01-01'::timestamptz, 1e308::float8), ('2026-01-02', 1.7e308), ('2026-01-03', 1.7e308)) AS t(at, u);
+-- samples in 4713 BC and 294276 AD: millions of half-lives apart, so the priority is what was
+-- in use over the gap, 100 (from 0.5: max(0.5, 0.5 b + 100 (1 - b)) with b = 0)
+SELECT userprio(u, at, '1 day' ORDER BY at) AS real_priority
+FROM (VALUES ('4713-01-01 BC'::timestamptz, 100), ('294276-12-31', 100)) AS t(at, u);
+-- states in BC and after 9999 print text that reads back, and binary that reads back
+SELECT pg_temp.userprio_run(u, at, '1 day' ORDER BY at) AS state
+FROM (VALUES ('4713-01-01 00:00:00+00 BC'::timestamptz, 100), ('10000-01-01 00:00:00+00', 100)) AS t(at, u);
+CREATE TEMP TABLE ups (id int, s userprio_state);
+INSERT INTO ups
+SELECT 1, pg_temp.userprio_run(u, at, '1 day' ORDER BY at)
+FROM (VALUES ('4713-01-01 00:00:00+00 BC'::timestamptz, 100), ('10000-01-01 00:00:00+00', 100)) AS t(at, u);
+INSERT INTO ups VALUES (2, 'max(0,1p+0)|3@-4713-11-24T00:00:00Z..-4713-11-24T00:00:00Z/9223372036854775807'),
+                       (3, 'max(0.5,0.25p+7.5)|0@0000-02-29T00:00:00Z..294276-12-31T23:59:59.999999Z/1');
+SELECT id, s::text::userprio_state::text = s::text AS text_round_trip FROM ups ORDER BY id;
+\set binfile '/tmp/fairsched_regress_userprio.bin'
+COPY ups TO :'binfile' WITH (FORMAT binary);
+CREATE TEMP TABLE ups_back (id int, s userprio_state);
+COPY ups_back FROM :'binfile' WITH (FORMAT binary);
+SELECT a.id, b.s, a.s::text = b.s::text AS binary_round_trip,
+       userprio_state_send(a.s) = userprio_state_send(b.s) AS same_bytes
+FROM ups a JOIN ups_back b USING (id) ORDER BY id;
+-- binary input accepts exactly what text input does (version byte; m, a, g, first_usage as
+-- float8; first_at, last_at, half_life as int64): m < 0.5, a half-life or an instant out of
+-- range are 22P03
+CREATE TEMP TABLE ups_raw (id int, b bytea);
+INSERT INTO ups_raw
+SELECT id, overlay(userprio_state_send('max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1')
+                   placing patch from pos for 8)
+FROM (VALUES (1, '\x3fd0000000000000'::bytea, 2), (2, '\x0000000000000000', 50),
+             (3, '\x8000000000000000', 50), (4, '\x7fffffffffffffff', 42),
+             (5, '\xfd0f7cc1411f9fff', 34), (6, '\x3ff8000000000000', 10),
+             (7, '\xbff0000000000000', 18), (8, '\x7ff8000000000000', 26)) AS t(id, patch, pos);
+INSERT INTO ups_raw VALUES
+    (9, userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1')),
+    (10, substring(userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1') from 1 for 56));
+CREATE TEMP TABLE ups_bad (s userprio_state);
+CREATE FUNCTION pg_temp.state_from_binary(i int) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    detail text;
+BEGIN
+    EXECUTE format('COPY (SELECT b FROM ups_raw WHERE id = %s) TO %L WITH (FORMAT binary)', i,
+                   '/tmp/fairsched_regress_userprio_bad.bin');
+    COPY ups_bad FROM '/tmp/fairsched_regress_userprio_bad.bin' WITH (FORMAT binary);
+    RETURN 'accepted';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+    RETURN SQLSTATE || ' ' || SQLERRM || ' / ' || detail;
+END $$;
+SELECT id, pg_temp.state_from_binary(id) AS result FROM ups_raw ORDER BY id;
+SELECT s FROM ups_bad;
+-- text input rejects the same
+SELECT 'max(0.25,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/0'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/1'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/9223372036854775808'::userprio_state;
+
+-- billing: a unit only on memory-like sizes (Mem, VMem, FS/Disk, BB); empty items are skipped
+-- as SLURM skips them, so a trailing comma and two commas in a row are alike
+SELECT billing('cpu=1', 'CPU=1G');
+SELECT pg_temp.sqlstate_of($$SELECT billing('cpu=1', 'CPU=1G')$$) AS sqlstate;
+SELECT billing('cpu=2,mem=1G', 'CPU=1,') AS trailing_comma,
+       billing('cpu=2,mem=1G', 'CPU=1,,') AS two_commas,
+       billing('cpu=2,mem=1G', 'CPU=1,,Mem=1') AS empty_item,
+       billing('cpu=2,mem=1G', ', CPU=1 , ,Mem=1G,') AS blanks,
+       billing('cpu=2,vmem=2G', 'VMem=0.5G') AS vmem_per_gib;
+SELECT billing('cpu=1', string_agg('t' || i || '=1', ',')) FROM generate_series(1, 257) AS i;
+
+-- multi-dimensional arrays are errors, not flattened
+SELECT * FROM slot_weights('cpus=64,memory=64gb', ARRAY[['cpus=1,memory=32gb'], ['cpus=1,memory=32gb']]::resvec[]);
+SELECT pg_temp.sqlstate_of($$SELECT * FROM slot_weights('cpus=64', ARRAY[['cpus=1'], ['cpus=1']]::resvec[])$$) AS sqlstate;
+SELECT resvec(ARRAY[['cpu'], ['mem']], ARRAY[1, 2]);
+SELECT resvec(ARRAY['cpu', 'mem'], ARRAY[[1], [2]]);
+SELECT resvec(ARRAY['cpu', 'mem'], ARRAY[1, 2], ARRAY[['count'], ['size']]);
+SELECT resvec(ARRAY['cpu', 'mem'], ARRAY[1, 2], ARRAY['count', 'size']) AS one_dimensional;

@@ -54,26 +54,61 @@ check_result(double v, fs_error *err)
 	return FS_ERR_RANGE;
 }
 
-static double
-halvings(int64_t elapsed_us, int64_t half_life_us)
+fs_duration
+fs_duration_exact(int64_t us)
 {
-	return (double) elapsed_us / (double) half_life_us;
+	fs_duration d;
+
+	d.exact = true;
+	d.us = us;
+	d.approx_us = (double) us;
+	return d;
+}
+
+fs_duration
+fs_duration_approx(double us)
+{
+	fs_duration d;
+
+	d.exact = false;
+	d.us = 0;
+	d.approx_us = us;
+	return d;
+}
+
+static fs_status
+check_positive_span(fs_duration d, const char *what, fs_error *err)
+{
+	if (d.exact)
+		return fs_check_positive_duration(d.us, what, err);
+	if (d.approx_us > 0)
+		return FS_OK;
+	fs_fail(err, FS_ERR_VALUE, "%s must be positive, not %g seconds", what,
+	        d.approx_us / US_PER_SEC);
+	fs_error_hint(err, "Give a duration such as '7 days' or '14 days'.");
+	return FS_ERR_VALUE;
+}
+
+double
+fs_halvings(int64_t later, int64_t earlier, int64_t half_life)
+{
+	return (double) ((uint64_t) later - (uint64_t) earlier) / (double) half_life;
 }
 
 fs_status
-fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model model, double *out,
-         fs_error *err)
+fs_decay(double usage, fs_duration elapsed, fs_duration half_life, fs_decay_model model,
+         double *out, fs_error *err)
 {
 	fs_status st = fs_check_amount(usage, "usage", err);
 
 	if (st == FS_OK)
-		st = fs_check_positive_duration(half_life_us, "half_life", err);
+		st = check_positive_span(half_life, "half_life", err);
 	if (st != FS_OK)
 		return st;
 	if (model == FS_DECAY_SLURM)
 	{
 		/* SLURM's per-second factor, applied as a power of the elapsed seconds */
-		double hl = half_life_us / US_PER_SEC;
+		double hl = half_life.approx_us / US_PER_SEC;
 		double factor = 1 - 0.693 / hl;
 
 		if (factor <= 0)
@@ -84,22 +119,29 @@ fs_decay(double usage, int64_t elapsed_us, int64_t half_life_us, fs_decay_model 
 			        hl);
 			return FS_ERR_VALUE;
 		}
-		*out = usage * pow(factor, elapsed_us / US_PER_SEC);
+		*out = usage * pow(factor, elapsed.approx_us / US_PER_SEC);
 	}
 	else
-		*out = usage * exp2(-halvings(elapsed_us, half_life_us));
+	{
+		/*
+		 * In doubles, which hold any interval: exact for durations below 2^53 us (285 years),
+		 * and beyond that the ratio keeps its 16 digits, which is all that matters once 2^-x
+		 * is taken (the result is 0 past 1075 half-lives anyway)
+		 */
+		*out = usage * exp2(-(elapsed.approx_us / half_life.approx_us));
+	}
 	return check_result(*out, err);
 }
 
 fs_status
-fs_decay_step(double usage, int64_t elapsed_us, int64_t period_us, double factor,
+fs_decay_step(double usage, fs_duration elapsed, fs_duration period, double factor,
               double floor_value, double *out, fs_error *err)
 {
 	fs_status st = fs_check_amount(usage, "usage", err);
-	int64_t steps;
+	double steps;
 
 	if (st == FS_OK)
-		st = fs_check_positive_duration(period_us, "period", err);
+		st = check_positive_span(period, "period", err);
 	if (st == FS_OK)
 		st = fs_check_amount(floor_value, "floor", err);
 	if (st != FS_OK)
@@ -111,8 +153,11 @@ fs_decay_step(double usage, int64_t elapsed_us, int64_t period_us, double factor
 		return FS_ERR_VALUE;
 	}
 	/* whole periods elapsed; none before the first period ends, none for negative time */
-	steps = elapsed_us > 0 ? elapsed_us / period_us : 0;
-	*out = usage * pow(factor, (double) steps);
+	if (elapsed.exact && period.exact)
+		steps = elapsed.us > 0 ? (double) (elapsed.us / period.us) : 0;
+	else
+		steps = elapsed.approx_us > 0 ? floor(elapsed.approx_us / period.approx_us) : 0;
+	*out = usage * pow(factor, steps);
 	if (*out < floor_value)
 		*out = floor_value;
 	return check_result(*out, err);
@@ -141,13 +186,13 @@ fs_accrued(double rate, int64_t start, int64_t end, int64_t as_of, bool has_half
 		return FS_OK;
 	}
 	if (!has_half_life)
-		*out = rate * ((stop - start) / US_PER_SEC);
+		*out = rate * (fs_halvings(stop, start, 1) / US_PER_SEC);
 	else
 	{
 		/* rate * H / ln 2 * (2^(-(as_of - stop)/H) - 2^(-(as_of - start)/H)) */
 		double h = half_life_us / US_PER_SEC;
-		double near = exp2(-halvings(as_of - stop, half_life_us));
-		double span = halvings(stop - start, half_life_us);
+		double near = exp2(-fs_halvings(as_of, stop, half_life_us));
+		double span = fs_halvings(stop, start, half_life_us);
 
 		/* -expm1(-x ln 2) keeps precision for runs much shorter than the half-life */
 		*out = rate * h / LN2 * near * -expm1(-span * LN2);
@@ -168,25 +213,43 @@ same_half_life(const fs_decayed *d, int64_t half_life, fs_error *err)
 	return FS_ERR_VALUE;
 }
 
+static fs_status
+check_instant(int64_t at, const char *what, fs_error *err)
+{
+	if (FS_INSTANT_VALID(at))
+		return FS_OK;
+	fs_fail(err, FS_ERR_RANGE, "%s is out of range", what);
+	fs_error_detail(err, "Instants go from 4714-11-24 00:00:00 BC to 294276-12-31 23:59:59.999999 "
+	                     "UTC, as PostgreSQL's timestamps do.");
+	return FS_ERR_RANGE;
+}
+
 fs_status
 fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life, fs_error *err)
 {
 	fs_status st = fs_check_amount(usage, "usage", err);
+	double value;
 
 	if (st == FS_OK)
 		st = fs_check_positive_duration(half_life, "half_life", err);
 	if (st == FS_OK)
 		st = same_half_life(d, half_life, err);
+	if (st == FS_OK)
+		st = check_instant(at, "the instant of a decayed usage", err);
 	if (st != FS_OK)
 		return st;
+	/* into a local first: the state never holds an overflowed value */
 	if (at >= d->at)
-	{
-		d->value = d->value * exp2(-halvings(at - d->at, half_life)) + usage;
-		d->at = at;
-	}
+		value = d->value * exp2(-fs_halvings(at, d->at, half_life)) + usage;
 	else
-		d->value += usage * exp2(-halvings(d->at - at, half_life));
-	return check_result(d->value, err);
+		value = d->value + usage * exp2(-fs_halvings(d->at, at, half_life));
+	st = check_result(value, err);
+	if (st != FS_OK)
+		return st;
+	d->value = value == 0 ? 0 : value; /* no -0: equal values have equal bytes */
+	if (at > d->at)
+		d->at = at;
+	return FS_OK;
 }
 
 fs_status
@@ -206,12 +269,109 @@ fs_decayed_value(const fs_decayed *d, int64_t as_of, double *out, fs_error *err)
 	{
 		char when[48];
 
-		snprintf(when, sizeof(when), "%g", (d->at - as_of) / US_PER_SEC);
+		snprintf(when, sizeof(when), "%g", fs_halvings(d->at, as_of, 1) / US_PER_SEC);
 		fs_fail(err, FS_ERR_VALUE, "as_of is %s seconds before the last usage in the sum", when);
 		fs_error_hint(err, "Read a decayed sum at or after the instant of its last row.");
 		return FS_ERR_VALUE;
 	}
-	*out = d->value * exp2(-halvings(as_of - d->at, d->half_life));
+	*out = d->value * exp2(-fs_halvings(as_of, d->at, d->half_life));
+	return FS_OK;
+}
+
+fs_status
+fs_decayed_check(const fs_decayed *d, fs_error *err)
+{
+	if (!isfinite(d->value))
+	{
+		fs_fail(err, FS_ERR_RANGE, "the value of a decayed usage must be a finite number");
+		return FS_ERR_RANGE;
+	}
+	if (check_instant(d->at, "the instant of a decayed usage", err) != FS_OK)
+		return FS_ERR_RANGE;
+	if (d->half_life <= 0)
+	{
+		fs_fail(err, FS_ERR_VALUE,
+		        "the half-life of a decayed usage must be positive, not %g seconds",
+		        d->half_life / US_PER_SEC);
+		return FS_ERR_VALUE;
+	}
+	return FS_OK;
+}
+
+void
+fs_put_u64(uint8_t *p, uint64_t v)
+{
+	int i;
+
+	for (i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (uint8_t) (v & 0xff);
+}
+
+uint64_t
+fs_get_u64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint64_t
+double_bits(double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	return u;
+}
+
+static double
+bits_double(uint64_t u)
+{
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+void
+fs_decayed_encode(const fs_decayed *d, uint8_t out[FS_DECAYED_BINARY_LEN])
+{
+	out[0] = FS_DECAYED_BINARY_VERSION;
+	fs_put_u64(out + 1, double_bits(d->value));
+	fs_put_u64(out + 9, (uint64_t) d->at);
+	fs_put_u64(out + 17, (uint64_t) d->half_life);
+}
+
+fs_status
+fs_decayed_decode(const uint8_t *p, size_t len, fs_decayed *d, fs_error *err)
+{
+	fs_error why;
+
+	if (len >= 1 && p[0] != FS_DECAYED_BINARY_VERSION)
+		return fs_fail(err, FS_ERR_BINARY,
+		               "unsupported binary format version %d for type decayed_usage", p[0]);
+	if (len != FS_DECAYED_BINARY_LEN)
+	{
+		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type decayed_usage");
+		fs_error_detail(err, "The value has %zu bytes, not %d.", len, FS_DECAYED_BINARY_LEN);
+		return FS_ERR_BINARY;
+	}
+	d->value = bits_double(fs_get_u64(p + 1));
+	d->at = (int64_t) fs_get_u64(p + 9);
+	d->half_life = (int64_t) fs_get_u64(p + 17);
+	if (fs_decayed_check(d, &why) != FS_OK)
+	{
+		/* the text form could not express it either */
+		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type decayed_usage");
+		why.message[0] = (char) (why.message[0] - 'a' + 'A'); /* a sentence */
+		fs_error_detail(err, "%s.", why.message);
+		return FS_ERR_BINARY;
+	}
+	if (d->value == 0)
+		d->value = 0;
 	return FS_OK;
 }
 
@@ -262,8 +422,10 @@ fs_format_utc(fs_sb *sb, int64_t us)
 		days--;
 	}
 	civil_from_days(days + PG_EPOCH_DAYS, &y, &m, &d);
-	fs_sb_appendf(sb, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", (long long) y, (long long) m,
-	              (long long) d, (long long) (rem / 3600000000), (long long) (rem / 60000000 % 60),
+	/* astronomical years, at least four digits: -4713 is 4714 BC, 0000 is 1 BC */
+	fs_sb_appendf(sb, "%s%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", y < 0 ? "-" : "",
+	              (long long) (y < 0 ? -y : y), (long long) m, (long long) d,
+	              (long long) (rem / 3600000000), (long long) (rem / 60000000 % 60),
 	              (long long) (rem / 1000000 % 60));
 	if (rem % 1000000)
 	{
@@ -306,18 +468,42 @@ days_in_month(int64_t y, int64_t m)
 	return dm[m - 1];
 }
 
+/* The years valid instants fall in: parsing stops there, before the arithmetic can overflow. */
+#define MIN_YEAR (-4713)
+#define MAX_YEAR 294276
+
 size_t
 fs_parse_utc(const char *s, size_t len, int64_t *us)
 {
-	int64_t y, mo, d, h, mi, se, frac = 0;
-	size_t i = 19;
+	int64_t y = 0, mo, d, h, mi, se, frac = 0, secs;
+	size_t i = 0, ny = 0;
+	bool neg = false;
 
-	if (!digits(s, len, 0, 4, &y) || len < 20 || s[4] != '-' || !digits(s, len, 5, 2, &mo) ||
-	    s[7] != '-' || !digits(s, len, 8, 2, &d) || s[10] != 'T' || !digits(s, len, 11, 2, &h) ||
-	    s[13] != ':' || !digits(s, len, 14, 2, &mi) || s[16] != ':' || !digits(s, len, 17, 2, &se))
+	if (len > 0 && s[0] == '-')
+	{
+		neg = true;
+		i++;
+	}
+	/* the year: four to six digits */
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, ny++)
+	{
+		if (ny >= 6)
+			return 0;
+		y = y * 10 + (s[i] - '0');
+	}
+	if (ny < 4)
+		return 0;
+	if (neg)
+		y = -y;
+	s += i;
+	len -= i;
+	if (len < 16 || s[0] != '-' || !digits(s, len, 1, 2, &mo) || s[3] != '-' ||
+	    !digits(s, len, 4, 2, &d) || s[6] != 'T' || !digits(s, len, 7, 2, &h) || s[9] != ':' ||
+	    !digits(s, len, 10, 2, &mi) || s[12] != ':' || !digits(s, len, 13, 2, &se))
 		return 0;
 	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || se > 59)
 		return 0;
+	i = 15;
 	if (i < len && s[i] == '.')
 	{
 		int64_t scale = 100000;
@@ -335,10 +521,17 @@ fs_parse_utc(const char *s, size_t len, int64_t *us)
 	}
 	if (i >= len || s[i] != 'Z')
 		return 0;
-	*us =
-	    ((days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se) * 1000000 +
-	    frac;
-	return i + 1;
+	if (y < MIN_YEAR)
+		*us = INT64_MIN; /* out of range, and FS_INSTANT_VALID says so */
+	else if (y > MAX_YEAR)
+		*us = INT64_MAX;
+	else
+	{
+		/* within these years the seconds fit easily and the microseconds just do */
+		secs = (days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se;
+		*us = secs < INT64_MAX / 1000000 ? secs * 1000000 + frac : INT64_MAX;
+	}
+	return (size_t) (neg ? 1 : 0) + ny + i + 1;
 }
 
 /* ---------------------------------------------------------------- decayed_usage text */
@@ -390,12 +583,18 @@ fs_decayed_parse(const char *text, size_t len, fs_decayed *d, fs_error *err)
 		                      "Expected a UTC timestamp YYYY-MM-DDTHH:MM:SS[.ffffff]Z "
 		                      "after \"@\"",
 		                      err);
+	if (!FS_INSTANT_VALID(d->at))
+		return decayed_syntax(text, len,
+		                      "The timestamp is out of range: instants go from "
+		                      "-4713-11-24T00:00:00Z (4714 BC) to 294276-12-31T23:59:59.999999Z",
+		                      err);
 	i += 1 + used;
 	if (i >= len || text[i] != '/')
 		return decayed_syntax(text, len, "Expected \"/\" and the half-life in seconds", err);
 	for (j = i + 1; j < len && text[j] >= '0' && text[j] <= '9'; j++, n++)
 	{
-		if (n >= 12)
+		/* up to INT64_MAX microseconds, checked below */
+		if (n >= 13)
 			return decayed_syntax(text, len, "The half-life is too long", err);
 		secs = secs * 10 + (text[j] - '0');
 	}
@@ -416,6 +615,9 @@ fs_decayed_parse(const char *text, size_t len, fs_decayed *d, fs_error *err)
 	}
 	if (j != len)
 		return decayed_syntax(text, len, "Unexpected text after the half-life", err);
+	if (secs > (INT64_MAX - frac) / 1000000)
+		return decayed_syntax(
+		    text, len, "The half-life is too long: at most 9223372036854.775807 seconds", err);
 	d->half_life = secs * 1000000 + frac;
 	if (d->half_life <= 0)
 		return decayed_syntax(text, len, "The half-life must be positive", err);

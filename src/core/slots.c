@@ -56,6 +56,8 @@ fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, s
 	fs_rv_iter_init(&i, slot);
 	while (fs_rv_next(&i, &it))
 	{
+		/* each item looks another up in a linear scan: poll every time */
+		fs_check_interrupts();
 		if (it.amount < 0)
 			return negative(err, "slot", &it);
 		if (!fs_rv_get(machine, it.name, it.namelen, &m))
@@ -84,6 +86,7 @@ fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, s
 	{
 		double allowance, s = 0;
 
+		fs_check_interrupts();
 		if (m.amount < 0)
 			return negative(err, "machine", &m);
 		if (name_is(&m, cores, coreslen))
@@ -122,7 +125,7 @@ fs_slot_remainder(const uint8_t *machine, const uint8_t *const *slots, size_t n,
 	fs_rv_iter i;
 	fs_rv_item m;
 	fs_rv_item *items;
-	size_t k = 0, j;
+	size_t k = 0, j, count = 0;
 	uint8_t *rv;
 	size_t len;
 	fs_status st;
@@ -137,6 +140,7 @@ fs_slot_remainder(const uint8_t *machine, const uint8_t *const *slots, size_t n,
 		{
 			fs_rv_item s;
 
+			FS_POLL(count++);
 			if (fs_rv_get(slots[j], m.name, m.namelen, &s))
 				left -= s.amount;
 		}
@@ -190,19 +194,38 @@ bad_weight(fs_error *err, const char *item, size_t len, const char *why)
 	return FS_ERR_SYNTAX;
 }
 
+/*
+ * The TRES whose amounts are sizes, for which a weight may carry a unit: SLURM converts units
+ * only for memory and burst buffers (base unit MB); we add the other byte-sized TRES.
+ */
+static bool
+size_tres(const char *name, size_t len)
+{
+	return ieq_n(name, len, "mem", 3) || ieq_n(name, len, "vmem", 4) ||
+	       ieq_n(name, len, "fs/disk", 7) || ieq_n(name, len, "bb", 2) ||
+	       (len > 3 && ieq_n(name, 3, "bb/", 3));
+}
+
+#define MAX_WEIGHTS 256
+
+/*
+ * Items separated by commas; empty items (",," or a trailing comma) are skipped, as SLURM's
+ * strtok-based parser skips them.
+ */
 static fs_status
 parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error *err)
 {
-	size_t i = 0;
+	size_t i = 0, count = 0;
 
 	*n = 0;
 	while (i < len)
 	{
 		size_t start = i, end, eq, j;
-		weight_item *w = &items[*n];
+		weight_item *w;
 		double v;
 		size_t used;
 
+		FS_POLL(count++);
 		while (i < len && s[i] != ',')
 			i++;
 		end = i;
@@ -213,7 +236,13 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 		while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
 			end--;
 		if (start == end)
-			return bad_weight(err, s + start, 0, "The item is empty.");
+			continue;
+		if (*n >= MAX_WEIGHTS)
+		{
+			fs_fail(err, FS_ERR_LIMIT, "TRESBillingWeights has more than %d items", MAX_WEIGHTS);
+			return FS_ERR_LIMIT;
+		}
+		w = &items[*n];
 		for (eq = start; eq < end && s[eq] != '='; eq++)
 			;
 		if (eq == end)
@@ -246,6 +275,18 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 			    (ulen == 2 && lower((unsigned char) u[1]) != 'b'))
 				return bad_weight(err, s + start, end - start,
 				                  "The unit after the weight must be one of K, M, G, T, P.");
+			if (!size_tres(w->name, w->namelen))
+			{
+				fs_fail(err, FS_ERR_VALUE,
+				        "TRESBillingWeights item \"%.*s\" has a unit, but \"%.*s\" is not a size",
+				        (int) (end - start > 200 ? 200 : end - start), s + start,
+				        (int) (w->namelen > 200 ? 200 : w->namelen), w->name);
+				fs_error_detail(err, "A unit on a weight (K, M, G, T, P) applies only to "
+				                     "memory-like sizes: Mem, VMem, FS/Disk and BB.");
+				fs_error_hint(err, "Write the weight without a unit, for example \"%.*s=1.0\".",
+				              (int) (w->namelen > 200 ? 200 : w->namelen), w->name);
+				return FS_ERR_VALUE;
+			}
 			w->unit = ldexp(1.0, 10 * (int) (p - units + 1));
 		}
 		for (j = 0; j < *n; j++)
@@ -268,20 +309,13 @@ fs_status
 fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres, double *out,
            fs_error *err)
 {
-	weight_item items[256];
-	size_t n = 0, commas = 0, j;
+	weight_item items[MAX_WEIGHTS];
+	size_t n = 0, j, count = 0;
 	fs_rv_iter i;
 	fs_rv_item it;
 	double sum = 0, node_max = 0, global = 0;
 	fs_status st;
 
-	for (j = 0; j < len; j++)
-		commas += weights[j] == ',';
-	if (commas >= 256)
-	{
-		fs_fail(err, FS_ERR_LIMIT, "TRESBillingWeights has more than 256 items");
-		return FS_ERR_LIMIT;
-	}
 	st = parse_weights(weights, len, items, &n, err);
 	if (st != FS_OK)
 		return st;
@@ -290,6 +324,7 @@ fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres,
 	{
 		double v = 0;
 
+		FS_POLL(count++);
 		for (j = 0; j < n; j++)
 		{
 			if (ieq_n(items[j].name, items[j].namelen, it.name, it.namelen))

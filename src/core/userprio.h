@@ -27,11 +27,32 @@ fs_status fs_userprio_start(fs_userprio *s, double in_use, int64_t at, int64_t h
                             fs_error *err);
 fs_status fs_userprio_add(fs_userprio *s, double in_use, int64_t at, int64_t half_life,
                           fs_error *err);
-/* s = s followed by (or preceded by) other; runs that overlap in time are an error. */
+/*
+ * s = s followed by (or preceded by) other; runs that overlap in time are an error. Every
+ * update checks for overflow (FS_ERR_RANGE) and leaves s as it was on any error.
+ */
 fs_status fs_userprio_combine(fs_userprio *s, const fs_userprio *other, fs_error *err);
-double fs_userprio_value(const fs_userprio *s);
+/* The real priority after the last sample. */
+fs_status fs_userprio_value(const fs_userprio *s, double *out, fs_error *err);
+
+/*
+ * What a state may hold, the same for text and binary input: finite numbers; 0 <= a <= 1,
+ * g >= 0, first_usage >= 0; m >= 0.5, or the identity map (m = 0, a = 1, g = 0) of a run of
+ * one sample (first_at = last_at); instants in [FS_MIN_INSTANT, FS_END_INSTANT) in order; a
+ * positive half-life. Each update keeps these.
+ */
+fs_status fs_userprio_check(const fs_userprio *s, fs_error *err);
 
 void fs_userprio_format(fs_sb *sb, const fs_userprio *s);
 fs_status fs_userprio_parse(const char *text, size_t len, fs_userprio *s, fs_error *err);
+
+/*
+ * Binary form: a version byte (1), then m, a, g, first_usage (float8) and first_at, last_at,
+ * half_life (int64), in network byte order. Decoding validates like the text input.
+ */
+#define FS_USERPRIO_BINARY_VERSION 1
+#define FS_USERPRIO_BINARY_LEN     57
+void fs_userprio_encode(const fs_userprio *s, uint8_t out[FS_USERPRIO_BINARY_LEN]);
+fs_status fs_userprio_decode(const uint8_t *p, size_t len, fs_userprio *s, fs_error *err);
 
 #endif

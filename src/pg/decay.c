@@ -13,9 +13,9 @@
 
 #include "decay.h"
 
-#include <math.h>
+#include "common/int.h"
 
-#define DECAYED_BINARY_VERSION 1
+#include <math.h>
 
 static fs_decay_model
 model_arg(text *name)
@@ -30,15 +30,33 @@ model_arg(text *name)
 	return (fs_decay_model) model;
 }
 
+/*
+ * An interval as fs_pg_interval_us counts it, but never out of range: exact microseconds when
+ * they fit in int64, else the same sum in doubles (an interval reaches 178 million years).
+ */
+static fs_duration
+interval_duration(const Interval *iv)
+{
+	int64 days = (int64) iv->month % MONTHS_PER_YEAR * DAYS_PER_MONTH + iv->day;
+	int64 years = iv->month / MONTHS_PER_YEAR;
+	int64 us, year_us;
+
+	if (!pg_mul_s64_overflow(days, USECS_PER_DAY, &us) &&
+	    !pg_mul_s64_overflow(years, INT64CONST(36525) * (USECS_PER_DAY / 100), &year_us) &&
+	    !pg_add_s64_overflow(us, year_us, &us) && !pg_add_s64_overflow(us, iv->time, &us))
+		return fs_duration_exact(us);
+	return fs_duration_approx((double) years * 365.25 * USECS_PER_DAY +
+	                          (double) days * USECS_PER_DAY + (double) iv->time);
+}
+
 static Datum
 decay_common(FunctionCallInfo fcinfo, fs_decay_model model)
 {
 	double out;
 	fs_error err;
 
-	fs_pg_check(fs_decay(PG_GETARG_FLOAT8(0), fs_pg_interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
-	                     fs_pg_interval_us(PG_GETARG_INTERVAL_P(2), "half_life"), model, &out,
-	                     &err),
+	fs_pg_check(fs_decay(PG_GETARG_FLOAT8(0), interval_duration(PG_GETARG_INTERVAL_P(1)),
+	                     interval_duration(PG_GETARG_INTERVAL_P(2)), model, &out, &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }
@@ -64,10 +82,9 @@ decay_step(PG_FUNCTION_ARGS)
 	double out;
 	fs_error err;
 
-	fs_pg_check(fs_decay_step(PG_GETARG_FLOAT8(0),
-	                          fs_pg_interval_us(PG_GETARG_INTERVAL_P(1), "elapsed"),
-	                          fs_pg_interval_us(PG_GETARG_INTERVAL_P(2), "period"),
-	                          PG_GETARG_FLOAT8(3), PG_GETARG_FLOAT8(4), &out, &err),
+	fs_pg_check(fs_decay_step(PG_GETARG_FLOAT8(0), interval_duration(PG_GETARG_INTERVAL_P(1)),
+	                          interval_duration(PG_GETARG_INTERVAL_P(2)), PG_GETARG_FLOAT8(3),
+	                          PG_GETARG_FLOAT8(4), &out, &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }
@@ -119,29 +136,18 @@ decayed_usage_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(sb.data);
 }
 
-/* Binary form: version byte, float8 value, int64 instant, int64 half-life in microseconds. */
+/* Binary form (src/core/decay.h): version byte, float8 value, int64 instant and half-life. */
 PG_FUNCTION_INFO_V1(decayed_usage_recv);
 Datum
 decayed_usage_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	int len = buf->len - buf->cursor;
 	fs_decayed *d = palloc(sizeof(fs_decayed));
-	int version = pq_getmsgbyte(buf);
+	fs_error err;
 
-	if (version != DECAYED_BINARY_VERSION)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		         errmsg("unsupported binary format version %d for type decayed_usage", version)));
-	d->value = pq_getmsgfloat8(buf);
-	d->at = pq_getmsgint64(buf);
-	d->half_life = pq_getmsgint64(buf);
-	if (!isfinite(d->value) || d->half_life <= 0 || TIMESTAMP_NOT_FINITE(d->at))
-		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		                errmsg("invalid binary value for type decayed_usage"),
-		                errdetail("The value must be finite, the instant finite and the half-life "
-		                          "positive.")));
-	if (d->value == 0)
-		d->value = 0;
+	fs_pg_check(
+	    fs_decayed_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, d, &err), &err);
 	PG_RETURN_POINTER(d);
 }
 
@@ -149,14 +155,12 @@ PG_FUNCTION_INFO_V1(decayed_usage_send);
 Datum
 decayed_usage_send(PG_FUNCTION_ARGS)
 {
-	const fs_decayed *d = (const fs_decayed *) PG_GETARG_POINTER(0);
+	uint8_t out[FS_DECAYED_BINARY_LEN];
 	StringInfoData buf;
 
+	fs_decayed_encode((const fs_decayed *) PG_GETARG_POINTER(0), out);
 	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, DECAYED_BINARY_VERSION);
-	pq_sendfloat8(&buf, d->value);
-	pq_sendint64(&buf, d->at);
-	pq_sendint64(&buf, d->half_life);
+	pq_sendbytes(&buf, (const char *) out, FS_DECAYED_BINARY_LEN);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 

@@ -111,12 +111,12 @@ fs_pg_interval_us(const Interval *iv, const char *what)
 {
 	int64 days = (int64) iv->month % MONTHS_PER_YEAR * DAYS_PER_MONTH + iv->day;
 	int64 years = iv->month / MONTHS_PER_YEAR;
-	int64 us;
+	int64 us, year_us;
 
 	/* whole years of months as 365.25 days, as EXTRACT(EPOCH FROM interval) does */
 	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &us) ||
-	    pg_add_s64_overflow(us, years * 36525 * (USECS_PER_DAY / 100), &us) ||
-	    pg_add_s64_overflow(us, iv->time, &us))
+	    pg_mul_s64_overflow(years, INT64CONST(36525) * (USECS_PER_DAY / 100), &year_us) ||
+	    pg_add_s64_overflow(us, year_us, &us) || pg_add_s64_overflow(us, iv->time, &us))
 		ereport(ERROR,
 		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("%s is out of range", what)));
 	return us;

@@ -360,6 +360,10 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 	names = PG_GETARG_ARRAYTYPE_P(0);
 	amounts = PG_GETARG_ARRAYTYPE_P(1);
 	kinds = PG_ARGISNULL(2) ? NULL : PG_GETARG_ARRAYTYPE_P(2);
+	fs_pg_check_1d(names, "names");
+	fs_pg_check_1d(amounts, "amounts");
+	if (kinds)
+		fs_pg_check_1d(kinds, "kinds");
 
 	deconstruct_array(names, TEXTOID, -1, false, TYPALIGN_INT, &nd, &nn, &n);
 	deconstruct_array(amounts, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &ad, &an, &na);

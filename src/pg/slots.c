@@ -6,6 +6,7 @@
 #include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/lsyscache.h"
@@ -68,11 +69,13 @@ slot_weights(PG_FUNCTION_ARGS)
 	uint8_t *rem;
 	fs_error err;
 
+	fs_pg_check_1d(arr, "slots");
 	get_typlenbyvalalign(ARR_ELEMTYPE(arr), &typlen, &typbyval, &typalign);
 	deconstruct_array(arr, ARR_ELEMTYPE(arr), typlen, typbyval, typalign, &elems, &nulls, &n);
 	slots = palloc(sizeof(uint8_t *) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (nulls[i])
 			ereport(ERROR,
 			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("slots[%d] is NULL", i + 1),
@@ -85,6 +88,7 @@ slot_weights(PG_FUNCTION_ARGS)
 		Datum values[3];
 		bool rnulls[3] = {false, false, false};
 
+		CHECK_FOR_INTERRUPTS();
 		if (i == n)
 		{
 			fs_pg_check(fs_slot_remainder(machine, slots, (size_t) n, &fs_pg_alloc, &rem, &err),

@@ -14,8 +14,6 @@
 
 #include <math.h>
 
-#define USERPRIO_BINARY_VERSION 1
-
 PG_FUNCTION_INFO_V1(userprio_state_in);
 Datum
 userprio_state_in(PG_FUNCTION_ARGS)
@@ -39,30 +37,19 @@ userprio_state_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(sb.data);
 }
 
-/* Binary form: version byte, then m, a, g, first_usage (float8) and the three int64 times. */
+/* Binary form (src/core/userprio.h): version byte, m, a, g, first_usage, then the int64 times. */
 PG_FUNCTION_INFO_V1(userprio_state_recv);
 Datum
 userprio_state_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
+	int len = buf->len - buf->cursor;
 	fs_userprio *u = palloc(sizeof(fs_userprio));
-	int version = pq_getmsgbyte(buf);
+	fs_error err;
 
-	if (version != USERPRIO_BINARY_VERSION)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		         errmsg("unsupported binary format version %d for type userprio_state", version)));
-	u->m = pq_getmsgfloat8(buf);
-	u->a = pq_getmsgfloat8(buf);
-	u->g = pq_getmsgfloat8(buf);
-	u->first_usage = pq_getmsgfloat8(buf);
-	u->first_at = pq_getmsgint64(buf);
-	u->last_at = pq_getmsgint64(buf);
-	u->half_life = pq_getmsgint64(buf);
-	if (!isfinite(u->m) || !isfinite(u->g) || !(u->a >= 0 && u->a <= 1) || !(u->first_usage >= 0) ||
-	    !isfinite(u->first_usage) || u->half_life <= 0 || u->last_at < u->first_at)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		                errmsg("invalid binary value for type userprio_state")));
+	fs_pg_check(
+	    fs_userprio_decode((const uint8_t *) pq_getmsgbytes(buf, len), (size_t) len, u, &err),
+	    &err);
 	PG_RETURN_POINTER(u);
 }
 
@@ -70,18 +57,12 @@ PG_FUNCTION_INFO_V1(userprio_state_send);
 Datum
 userprio_state_send(PG_FUNCTION_ARGS)
 {
-	const fs_userprio *u = (const fs_userprio *) PG_GETARG_POINTER(0);
+	uint8_t out[FS_USERPRIO_BINARY_LEN];
 	StringInfoData buf;
 
+	fs_userprio_encode((const fs_userprio *) PG_GETARG_POINTER(0), out);
 	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, USERPRIO_BINARY_VERSION);
-	pq_sendfloat8(&buf, u->m);
-	pq_sendfloat8(&buf, u->a);
-	pq_sendfloat8(&buf, u->g);
-	pq_sendfloat8(&buf, u->first_usage);
-	pq_sendint64(&buf, u->first_at);
-	pq_sendint64(&buf, u->last_at);
-	pq_sendint64(&buf, u->half_life);
+	pq_sendbytes(&buf, (const char *) out, FS_USERPRIO_BINARY_LEN);
 	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
 }
 
@@ -140,5 +121,9 @@ PG_FUNCTION_INFO_V1(userprio_final);
 Datum
 userprio_final(PG_FUNCTION_ARGS)
 {
-	PG_RETURN_FLOAT8(fs_userprio_value((const fs_userprio *) PG_GETARG_POINTER(0)));
+	double out;
+	fs_error err;
+
+	fs_pg_check(fs_userprio_value((const fs_userprio *) PG_GETARG_POINTER(0), &out, &err), &err);
+	PG_RETURN_FLOAT8(out);
 }

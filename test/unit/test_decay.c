@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SEC  INT64_C(1000000)
-#define HOUR (3600 * SEC)
-#define DAY  (24 * HOUR)
+#define SEC   INT64_C(1000000)
+#define HOUR  (3600 * SEC)
+#define DAY   (24 * HOUR)
+#define D(us) fs_duration_exact(us)
 
 static void
 test_models(void)
@@ -17,30 +18,30 @@ test_models(void)
 	double v;
 	fs_error err;
 
-	CHECK(fs_decay(100, 7 * DAY, 7 * DAY, FS_DECAY_EXACT, &v, &err) == FS_OK && v == 50);
-	CHECK(fs_decay(100, 14 * DAY, 7 * DAY, FS_DECAY_CONDOR, &v, &err) == FS_OK && v == 25);
-	CHECK(fs_decay(100, 0, 7 * DAY, FS_DECAY_EXACT, &v, &err) == FS_OK && v == 100);
+	CHECK(fs_decay(100, D(7 * DAY), D(7 * DAY), FS_DECAY_EXACT, &v, &err) == FS_OK && v == 50);
+	CHECK(fs_decay(100, D(14 * DAY), D(7 * DAY), FS_DECAY_CONDOR, &v, &err) == FS_OK && v == 25);
+	CHECK(fs_decay(100, D(0), D(7 * DAY), FS_DECAY_EXACT, &v, &err) == FS_OK && v == 100);
 	/* SLURM's per-second factor: after one half-life 0.50007 of the start, not 0.5 */
-	CHECK(fs_decay(1, 7 * DAY, 7 * DAY, FS_DECAY_SLURM, &v, &err) == FS_OK);
+	CHECK(fs_decay(1, D(7 * DAY), D(7 * DAY), FS_DECAY_SLURM, &v, &err) == FS_OK);
 	CHECK_DBL(v, 0.50007, 0.000005);
 	CHECK(fabs(v - 0.5) > 0.00005);
-	CHECK(fs_decay(1, DAY, 0, FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay(1, D(DAY), D(0), FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "half_life must be positive") != NULL);
-	CHECK(fs_decay(NAN, DAY, DAY, FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
-	CHECK(fs_decay(1, DAY, SEC / 2, FS_DECAY_SLURM, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay(1e308, -100 * DAY, DAY, FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(NAN, D(DAY), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(1, D(DAY), D(SEC / 2), FS_DECAY_SLURM, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay(1e308, D(-100 * DAY), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
 	CHECK(fs_decay_model_from_name("slurm") == FS_DECAY_SLURM &&
 	      fs_decay_model_from_name("pbs") == -1);
 
 	/* PBS: halve once per whole period, never below the floor */
-	CHECK(fs_decay_step(1000, 23 * HOUR, DAY, 0.5, 1, &v, &err) == FS_OK && v == 1000);
-	CHECK(fs_decay_step(1000, 49 * HOUR, DAY, 0.5, 1, &v, &err) == FS_OK && v == 250);
-	CHECK(fs_decay_step(1000, 30 * DAY, DAY, 0.5, 1, &v, &err) == FS_OK && v == 1);
-	CHECK(fs_decay_step(1000, 2 * DAY, DAY, 0.9, 0, &v, &err) == FS_OK);
+	CHECK(fs_decay_step(1000, D(23 * HOUR), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 1000);
+	CHECK(fs_decay_step(1000, D(49 * HOUR), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 250);
+	CHECK(fs_decay_step(1000, D(30 * DAY), D(DAY), 0.5, 1, &v, &err) == FS_OK && v == 1);
+	CHECK(fs_decay_step(1000, D(2 * DAY), D(DAY), 0.9, 0, &v, &err) == FS_OK);
 	CHECK_DBL(v, 810, 1e-9);
-	CHECK(fs_decay_step(1000, DAY, DAY, 0, 0, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay_step(1000, DAY, DAY, 1.5, 0, &v, &err) == FS_ERR_VALUE);
-	CHECK(fs_decay_step(1000, DAY, 0, 0.5, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(DAY), 0, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(DAY), 1.5, 0, &v, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_step(1000, D(DAY), D(0), 0.5, 0, &v, &err) == FS_ERR_VALUE);
 }
 
 static void
@@ -155,6 +156,187 @@ test_text(void)
 	}
 }
 
+/* Intervals and instant differences beyond int64 microseconds (issue 14). */
+static void
+test_wide(void)
+{
+	double v;
+	fs_error err;
+	fs_decayed d = {0, FS_MIN_INSTANT, DAY};
+	int64_t t;
+	/* 600,000 and 10,000 years of 365.25 days, as the glue counts an interval */
+	double year = 365.25 * 86400e6;
+
+	CHECK(fs_decay(1, fs_duration_approx(600000 * year), D((int64_t) (10000 * year)),
+	               FS_DECAY_EXACT, &v, &err) == FS_OK);
+	CHECK_DBL(v, ldexp(1, -60), ldexp(1, -60) * 1e-12);
+	CHECK(fs_decay(1, fs_duration_approx(-600000 * year), fs_duration_approx(1e6 * year),
+	               FS_DECAY_EXACT, &v, &err) == FS_OK);
+	CHECK_DBL(v, exp2(0.6), 1e-12);
+	CHECK(fs_decay(1, fs_duration_approx(600000 * year), D(DAY), FS_DECAY_SLURM, &v, &err) ==
+	          FS_OK &&
+	      v == 0);
+	CHECK(fs_decay(1, fs_duration_approx(-1e22), D(DAY), FS_DECAY_EXACT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay(1, D(DAY), fs_duration_approx(-1e22), FS_DECAY_EXACT, &v, &err) == FS_ERR_VALUE);
+	/* PBS steps: 60 whole periods of 10,000 years */
+	CHECK(fs_decay_step(1, fs_duration_approx(600000 * year), fs_duration_approx(10000 * year), 0.5,
+	                    0, &v, &err) == FS_OK);
+	CHECK(v == ldexp(1, -60));
+	CHECK(fs_decay_step(1, fs_duration_approx(-600000 * year), D(DAY), 0.5, 0, &v, &err) == FS_OK &&
+	      v == 1);
+
+	/* from 4714 BC to 294276 AD the difference passes INT64_MAX: nothing wraps around */
+	CHECK(fs_halvings(FS_END_INSTANT - 1, FS_MIN_INSTANT, 1) > 9.4e18);
+	CHECK(fs_decayed_add(&d, 1, FS_MIN_INSTANT, DAY, &err) == FS_OK && d.value == 1);
+	CHECK(fs_decayed_value(&d, FS_END_INSTANT - 1, &v, &err) == FS_OK && v == 0);
+	CHECK(fs_decayed_value(&d, FS_MIN_INSTANT + DAY, &v, &err) == FS_OK && v == 0.5);
+	/* a late row first, then one from the other end of time */
+	d.value = 0;
+	d.at = FS_END_INSTANT - 1;
+	CHECK(fs_decayed_add(&d, 2, FS_MIN_INSTANT, DAY, &err) == FS_OK && d.value == 0 &&
+	      d.at == FS_END_INSTANT - 1);
+	CHECK(fs_accrued(1, FS_MIN_INSTANT, FS_END_INSTANT - 1, FS_END_INSTANT - 1, false, 0, &v,
+	                 &err) == FS_OK);
+	CHECK_DBL(v, ((double) FS_END_INSTANT - (double) FS_MIN_INSTANT) / 1e6, 1e4);
+	CHECK(fs_accrued(1, FS_MIN_INSTANT, FS_MIN_INSTANT + DAY, FS_END_INSTANT - 1, true, DAY, &v,
+	                 &err) == FS_OK &&
+	      v == 0);
+	/* an overflowing sum is an error and leaves the state as it was */
+	d.value = 1e308;
+	d.at = 0;
+	CHECK(fs_decayed_add(&d, 1e308, 0, DAY, &err) == FS_ERR_RANGE);
+	CHECK(d.value == 1e308 && d.at == 0);
+	for (t = FS_MIN_INSTANT; t < FS_END_INSTANT - DAY * 1000000; t += DAY * 999983)
+		CHECK(fs_decayed_value(&d, t + 1, &v, &err) == (t + 1 < d.at ? FS_ERR_VALUE : FS_OK));
+	CHECK(fs_decayed_add(&d, 1, FS_END_INSTANT, DAY, &err) == FS_ERR_RANGE);
+}
+
+static void
+round_trip(const fs_decayed *d, const char *want)
+{
+	fs_decayed back;
+	uint8_t bin[FS_DECAYED_BINARY_LEN];
+	fs_error err;
+	fs_sb sb;
+
+	fs_sb_init(&sb, &unit_alloc, 32);
+	fs_decayed_format(&sb, d);
+	CHECK_STR(sb.data, want);
+	if (!CHECK(fs_decayed_parse(sb.data, sb.len, &back, &err) == FS_OK))
+		printf("     %s: %s %s\n", sb.data, err.message, err.detail);
+	CHECK(back.value == d->value && back.at == d->at && back.half_life == d->half_life);
+	fs_decayed_encode(d, bin);
+	CHECK(fs_decayed_decode(bin, sizeof(bin), &back, &err) == FS_OK);
+	CHECK(back.value == d->value && back.at == d->at && back.half_life == d->half_life);
+	free(sb.data);
+}
+
+static void
+bad_binary(fs_decayed d, const char *want_detail)
+{
+	uint8_t bin[FS_DECAYED_BINARY_LEN];
+	fs_decayed back;
+	fs_error err;
+
+	fs_decayed_encode(&d, bin);
+	CHECK(fs_decayed_decode(bin, sizeof(bin), &back, &err) == FS_ERR_BINARY);
+	if (!CHECK(strstr(err.detail, want_detail) != NULL))
+		printf("     %s\n", err.detail);
+}
+
+/* Every value the type can hold prints, and its text and binary forms read back (issue 14). */
+static void
+test_range(void)
+{
+	fs_decayed d = {1.5, 0, 86400 * SEC};
+	fs_decayed back;
+	fs_error err;
+	uint8_t bin[FS_DECAYED_BINARY_LEN];
+	int64_t us;
+	uint64_t seed = 14;
+	int i;
+
+	CHECK(fs_parse_utc("10000-01-01T00:00:00Z", 21, &us) == 21);
+	d.at = us;
+	round_trip(&d, "1.5@10000-01-01T00:00:00Z/86400");
+	CHECK(fs_parse_utc("-4712-01-01T00:00:00Z", 21, &us) == 21); /* 4713 BC */
+	d.at = us;
+	round_trip(&d, "1.5@-4712-01-01T00:00:00Z/86400");
+	CHECK(fs_parse_utc("0000-12-31T23:59:59.5Z", 22, &us) == 22); /* 1 BC */
+	d.at = us;
+	round_trip(&d, "1.5@0000-12-31T23:59:59.5Z/86400");
+	CHECK(us == -63082281600 * SEC - SEC / 2); /* 0001-01-01 is 730119 days before 2000 */
+	d.at = FS_MIN_INSTANT;
+	d.half_life = INT64_MAX;
+	round_trip(&d, "1.5@-4713-11-24T00:00:00Z/9223372036854.775807");
+	d.at = FS_END_INSTANT - 1;
+	d.half_life = 1;
+	round_trip(&d, "1.5@294276-12-31T23:59:59.999999Z/0.000001");
+	/* one past either end is out of range, in text and in binary alike */
+	CHECK(fs_parse_utc("-4713-11-23T23:59:59.999999Z", 28, &us) == 28 && !FS_INSTANT_VALID(us));
+	CHECK(fs_parse_utc("294277-01-01T00:00:00Z", 22, &us) == 22 && !FS_INSTANT_VALID(us));
+	CHECK(fs_parse_utc("999999-12-31T00:00:00Z", 22, &us) == 22 && !FS_INSTANT_VALID(us));
+	CHECK(fs_parse_utc("-9999-12-31T00:00:00Z", 21, &us) == 21 && !FS_INSTANT_VALID(us));
+	CHECK(fs_parse_utc("1000000-01-01T00:00:00Z", 23, &us) == 0);
+	CHECK(fs_parse_utc("999-01-01T00:00:00Z", 19, &us) == 0);
+	CHECK(fs_decayed_parse("1@294277-01-01T00:00:00Z/1", 26, &back, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "out of range") != NULL);
+	CHECK(fs_decayed_parse("1@-4713-11-23T00:00:00Z/1", 25, &back, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_decayed_parse("1@2000-01-01T00:00:00Z/9223372036854.775808", 43, &back, &err) ==
+	      FS_ERR_SYNTAX);
+	CHECK(fs_decayed_parse("1@2000-01-01T00:00:00Z/92233720368547", 37, &back, &err) ==
+	      FS_ERR_SYNTAX);
+	d.half_life = 86400 * SEC;
+	d.at = FS_END_INSTANT;
+	bad_binary(d, "instant of a decayed usage is out of range");
+	d.at = FS_MIN_INSTANT - 1;
+	bad_binary(d, "out of range");
+	d.at = INT64_MIN;
+	bad_binary(d, "out of range");
+	d.at = 0;
+	d.half_life = 0;
+	bad_binary(d, "half-life of a decayed usage must be positive");
+	d.half_life = INT64_MIN;
+	bad_binary(d, "must be positive");
+	d.half_life = 1;
+	d.value = INFINITY;
+	bad_binary(d, "finite");
+	d.value = NAN;
+	bad_binary(d, "finite");
+	d.value = 1;
+	fs_decayed_encode(&d, bin);
+	CHECK(fs_decayed_decode(bin, sizeof(bin) - 1, &back, &err) == FS_ERR_BINARY);
+	bin[0] = 2;
+	CHECK(fs_decayed_decode(bin, sizeof(bin), &back, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "version 2") != NULL);
+	CHECK(fs_decayed_decode(bin, 0, &back, &err) == FS_ERR_BINARY);
+	/* -0 is read as 0: equal values, equal bytes */
+	d.value = -0.0;
+	fs_decayed_encode(&d, bin);
+	CHECK(fs_decayed_decode(bin, sizeof(bin), &back, &err) == FS_OK && !signbit(back.value));
+	/* random instants over the whole range print and read back */
+	for (i = 0; i < 20000; i++)
+	{
+		uint64_t span = (uint64_t) FS_END_INSTANT - (uint64_t) FS_MIN_INSTANT;
+		fs_sb sb;
+
+		d.at = (int64_t) ((uint64_t) FS_MIN_INSTANT + unit_rand(&seed) % span);
+		d.half_life = (int64_t) (unit_rand(&seed) >> 1) + 1;
+		if (d.half_life < 0)
+			d.half_life = INT64_MAX;
+		fs_sb_init(&sb, &unit_alloc, 48);
+		fs_decayed_format(&sb, &d);
+		if (!CHECK(fs_decayed_parse(sb.data, sb.len, &back, &err) == FS_OK && back.at == d.at &&
+		           back.half_life == d.half_life))
+		{
+			printf("     %s\n", sb.data);
+			free(sb.data);
+			break;
+		}
+		free(sb.data);
+	}
+}
+
 void
 test_decay(void)
 {
@@ -162,4 +344,6 @@ test_decay(void)
 	test_accrued();
 	test_decayed_sum();
 	test_text();
+	test_wide();
+	test_range();
 }

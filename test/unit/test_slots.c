@@ -4,6 +4,7 @@
 #include "resvec.h"
 #include "slots.h"
 #include "userprio.h"
+#include "decay.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -129,7 +130,35 @@ test_billing(void)
 	CHECK_DBL(bill("cpu=3", "", false, FS_OK), 0, 0);
 	bill("cpu=3", "cpu", false, FS_ERR_SYNTAX);
 	bill("cpu=3", "cpu=x", false, FS_ERR_SYNTAX);
-	bill("cpu=3", "cpu=1,,mem=1", false, FS_ERR_SYNTAX);
+	/* empty items are skipped, as SLURM's strtok-based parser skips them: a trailing comma,
+	 * two commas in a row and a blank item alike */
+	CHECK_DBL(bill("cpu=3", "cpu=1,", false, FS_OK), 3, 0);
+	CHECK_DBL(bill("cpu=3,mem=1G", "cpu=1,,mem=1", false, FS_OK), 3 + 1024, 0);
+	CHECK_DBL(bill("cpu=3", ",cpu=1, ,,", false, FS_OK), 3, 0);
+	CHECK_DBL(bill("cpu=3", ",", false, FS_OK), 0, 0);
+	/* a unit only on memory-like sizes */
+	bill("cpu=3", "CPU=1G", false, FS_ERR_VALUE);
+	bill("cpu=3", "gres/gpu=2k", false, FS_ERR_VALUE);
+	CHECK_DBL(bill("bb/cray=2G", "BB/cray=1G", false, FS_OK), 2, 0);
+	CHECK_DBL(bill("vmem=4G", "VMem=0.5G", false, FS_OK), 2, 0);
+	{
+		uint8_t *a = rv("cpu=3");
+		fs_error err;
+		double out;
+		char many[257 * 8];
+		size_t k, n = 0;
+
+		CHECK(fs_billing(a, "CPU=1G", 6, false, &out, &err) == FS_ERR_VALUE);
+		CHECK(strstr(err.message, "\"CPU=1G\"") != NULL);
+		CHECK(strstr(err.detail, "memory-like sizes") != NULL);
+		/* at most 256 items, however many commas */
+		for (k = 0; k < 256; k++)
+			n += (size_t) sprintf(many + n, "t%zu=1,", k);
+		CHECK(fs_billing(a, many, n, false, &out, &err) == FS_OK);
+		n += (size_t) sprintf(many + n, "x=1");
+		CHECK(fs_billing(a, many, n, false, &out, &err) == FS_ERR_LIMIT);
+		free(a);
+	}
 	bill("cpu=3", "mem=1Q", false, FS_ERR_SYNTAX);
 	bill("cpu=3", "cpu=1,CPU=2", false, FS_ERR_SYNTAX);
 	bill("cpu=3", "=1", false, FS_ERR_SYNTAX);
@@ -137,6 +166,17 @@ test_billing(void)
 }
 
 #define H INT64_C(3600000000)
+
+static double
+prio(const fs_userprio *s)
+{
+	double v = NAN;
+	fs_error err;
+
+	if (!CHECK(fs_userprio_value(s, &v, &err) == FS_OK))
+		printf("     %s\n", err.message);
+	return v;
+}
 
 static void
 test_userprio(void)
@@ -148,16 +188,16 @@ test_userprio(void)
 
 	/* 100 cores for one half-life from 0.5: 50.25; for two: 75.125 */
 	CHECK(fs_userprio_start(&s, 100, 0, H, &err) == FS_OK);
-	CHECK_DBL(fs_userprio_value(&s), 0.5, 0);
+	CHECK_DBL(prio(&s), 0.5, 0);
 	CHECK(fs_userprio_add(&s, 100, H, H, &err) == FS_OK);
-	CHECK_DBL(fs_userprio_value(&s), 50.25, 1e-12);
+	CHECK_DBL(prio(&s), 50.25, 1e-12);
 	CHECK(fs_userprio_add(&s, 100, 2 * H, H, &err) == FS_OK);
-	CHECK_DBL(fs_userprio_value(&s), 75.125, 1e-12);
+	CHECK_DBL(prio(&s), 75.125, 1e-12);
 	/* idle: decays toward the floor of 0.5, never below */
 	CHECK(fs_userprio_add(&s, 0, 3 * H, H, &err) == FS_OK);
-	CHECK_DBL(fs_userprio_value(&s), 37.5625, 1e-12);
+	CHECK_DBL(prio(&s), 37.5625, 1e-12);
 	CHECK(fs_userprio_add(&s, 0, 100 * H, H, &err) == FS_OK);
-	CHECK_DBL(fs_userprio_value(&s), 0.5, 0);
+	CHECK_DBL(prio(&s), 0.5, 0);
 	CHECK(fs_userprio_add(&s, 1, 99 * H, H, &err) == FS_ERR_VALUE);
 	CHECK(fs_userprio_add(&s, 1, 101 * H, 2 * H, &err) == FS_ERR_VALUE);
 	CHECK(fs_userprio_add(&s, -1, 101 * H, H, &err) == FS_ERR_VALUE);
@@ -186,8 +226,8 @@ test_userprio(void)
 
 		CHECK(fs_userprio_combine(&ab, &b, &err) == FS_OK);
 		CHECK(fs_userprio_combine(&ba, &a, &err) == FS_OK);
-		CHECK_DBL(fs_userprio_value(&ab), fs_userprio_value(&s), 1e-9);
-		CHECK_DBL(fs_userprio_value(&ba), fs_userprio_value(&s), 1e-9);
+		CHECK_DBL(prio(&ab), prio(&s), 1e-9);
+		CHECK_DBL(prio(&ba), prio(&s), 1e-9);
 		/* overlapping runs cannot be combined */
 		CHECK(fs_userprio_combine(&ab, &a, &err) == FS_ERR_VALUE);
 	}
@@ -200,6 +240,158 @@ test_userprio(void)
 	CHECK(fs_userprio_parse("max(1,2p+3)", 11, &a, &err) == FS_ERR_SYNTAX);
 }
 
+static fs_status
+parse_state(const char *text, fs_userprio *s)
+{
+	fs_error err;
+
+	return fs_userprio_parse(text, strlen(text), s, &err);
+}
+
+static void
+bad_state_binary(fs_userprio s, const char *want_detail)
+{
+	uint8_t bin[FS_USERPRIO_BINARY_LEN];
+	fs_userprio back;
+	fs_error err;
+
+	fs_userprio_encode(&s, bin);
+	CHECK(fs_userprio_decode(bin, sizeof(bin), &back, &err) == FS_ERR_BINARY);
+	if (!CHECK(strstr(err.detail, want_detail) != NULL))
+		printf("     %s\n", err.detail);
+}
+
+/* Overflow, the whole range of instants, and what text and binary input accept (issue 14). */
+static void
+test_userprio_limits(void)
+{
+	fs_userprio a, b, keep, back;
+	fs_error err;
+	uint8_t bin[FS_USERPRIO_BINARY_LEN];
+	fs_sb sb;
+	double v;
+	int64_t bc, ad;
+
+	/* the crash of issue 14: the combine overflows; an error, and the state is kept */
+	CHECK(parse_state("max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1", &a) ==
+	      FS_OK);
+	CHECK(parse_state("max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1",
+	                  &b) == FS_OK);
+	keep = a;
+	CHECK(fs_userprio_combine(&a, &b, &err) == FS_ERR_RANGE);
+	CHECK(strstr(err.message, "out of range") != NULL);
+	CHECK(memcmp(&a, &keep, sizeof(a)) == 0);
+	keep = b;
+	CHECK(fs_userprio_combine(&b, &a, &err) == FS_ERR_RANGE);
+	CHECK(memcmp(&b, &keep, sizeof(b)) == 0);
+	/* one step of the aggregate overflowing: an error, the state kept */
+	CHECK(parse_state("max(0.5,0.5p+1.7e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1000000",
+	                  &a) == FS_OK);
+	keep = a;
+	CHECK(fs_userprio_add(&a, 1.7e308, (INT64_C(26) * 365 + 7) * 86400 * INT64_C(1000000), 1000000,
+	                      &err) == FS_OK);
+	CHECK(isfinite(a.m) && isfinite(a.g));
+	CHECK(prio(&a) > 1e308);
+	/* the final function: a p + g with g at the top of the range still rounds to a finite number */
+	CHECK(parse_state("max(0.5,1p+1.7976931348623157e308)|0@2026-01-01T00:00:00Z.."
+	                  "2026-01-02T00:00:00Z/1",
+	                  &a) == FS_OK);
+	CHECK(fs_userprio_value(&a, &v, &err) == FS_OK && isfinite(v));
+
+	/* samples in 4713 BC and 294276 AD: the gap passes INT64_MAX microseconds; after a gap of
+	 * millions of half-lives the priority is what was in use, 100 */
+	CHECK(fs_parse_utc("-4712-01-01T00:00:00Z", 21, &bc) == 21);
+	CHECK(fs_parse_utc("294276-12-31T00:00:00Z", 22, &ad) == 22);
+	CHECK(fs_userprio_start(&a, 100, bc, 86400 * INT64_C(1000000), &err) == FS_OK);
+	CHECK(fs_userprio_add(&a, 100, ad, 86400 * INT64_C(1000000), &err) == FS_OK);
+	CHECK_DBL(prio(&a), 100, 0);
+	/* the same through combine */
+	CHECK(fs_userprio_start(&a, 100, bc, 86400 * INT64_C(1000000), &err) == FS_OK);
+	CHECK(fs_userprio_start(&b, 100, ad, 86400 * INT64_C(1000000), &err) == FS_OK);
+	CHECK(fs_userprio_combine(&a, &b, &err) == FS_OK);
+	CHECK_DBL(prio(&a), 100, 0);
+	CHECK(fs_userprio_add(&a, 1, FS_END_INSTANT, 86400 * INT64_C(1000000), &err) == FS_ERR_RANGE);
+
+	/* BC and year-10000 states print and read back, in text and binary */
+	a.last_at = ad + 1;
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_userprio_format(&sb, &a);
+	CHECK_STR(sb.data, "max(100,0p+100)|100@-4712-01-01T00:00:00Z..294276-12-31T00:00:00.000001Z/"
+	                   "86400000000");
+	CHECK(fs_userprio_parse(sb.data, sb.len, &back, &err) == FS_OK);
+	CHECK(memcmp(&a, &back, sizeof(a)) == 0);
+	free(sb.data);
+	fs_userprio_encode(&a, bin);
+	CHECK(fs_userprio_decode(bin, sizeof(bin), &back, &err) == FS_OK);
+	CHECK(memcmp(&a, &back, sizeof(a)) == 0);
+	/* half-lives are exact integers up to INT64_MAX */
+	CHECK(parse_state("max(0,1p+0)|1@10000-01-01T00:00:00Z..10000-01-01T00:00:00Z/"
+	                  "9223372036854775807",
+	                  &a) == FS_OK);
+	CHECK(a.half_life == INT64_MAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/9007199254740993",
+	                  &a) == FS_OK);
+	CHECK(a.half_life == INT64_C(9007199254740993));
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/"
+	                  "9223372036854775808",
+	                  &a) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/0", &a) ==
+	      FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/1", &a) ==
+	      FS_ERR_SYNTAX);
+
+	/* m below 0.5 only in the identity of a single sample; text and binary agree */
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1", &a) == FS_OK);
+	CHECK(parse_state("max(0.4,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
+	      FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
+	      FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0.5,1p+-1)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
+	      FS_ERR_SYNTAX);
+	b = a;
+	b.m = 0.25;
+	bad_state_binary(b, "must be at least 0.5");
+	b.m = -1;
+	bad_state_binary(b, "must be at least 0.5");
+	b = a;
+	b.half_life = 0;
+	bad_state_binary(b, "half-life");
+	b.half_life = INT64_MIN;
+	bad_state_binary(b, "half-life");
+	b = a;
+	b.last_at = FS_END_INSTANT;
+	bad_state_binary(b, "out of range");
+	b = a;
+	b.first_at = FS_MIN_INSTANT - 1;
+	bad_state_binary(b, "out of range");
+	b = a;
+	b.first_at = b.last_at + 1;
+	bad_state_binary(b, "before its first");
+	b = a;
+	b.a = 1.5;
+	bad_state_binary(b, "between 0 and 1");
+	b.a = NAN;
+	bad_state_binary(b, "finite");
+	b = a;
+	b.g = INFINITY;
+	bad_state_binary(b, "finite");
+	b = a;
+	b.first_usage = -1;
+	bad_state_binary(b, "0 or more");
+	fs_userprio_encode(&a, bin);
+	CHECK(fs_userprio_decode(bin, sizeof(bin) - 1, &back, &err) == FS_ERR_BINARY);
+	bin[0] = 0;
+	CHECK(fs_userprio_decode(bin, sizeof(bin), &back, &err) == FS_ERR_BINARY);
+	/* -0 reads as 0 */
+	b = a;
+	b.g = -0.0;
+	b.first_usage = -0.0;
+	b.m = -0.0;
+	fs_userprio_encode(&b, bin);
+	CHECK(fs_userprio_decode(bin, sizeof(bin), &back, &err) == FS_OK && !signbit(back.g) &&
+	      !signbit(back.first_usage) && !signbit(back.m));
+}
+
 void
 test_slots(void)
 {
@@ -207,4 +399,5 @@ test_slots(void)
 	test_slot_errors_and_remainder();
 	test_billing();
 	test_userprio();
+	test_userprio_limits();
 }

@@ -44,6 +44,7 @@ float8_array(ArrayType *arr, const char *what, int *n)
 	out = palloc(sizeof(double) * (*n > 0 ? *n : 1));
 	for (i = 0; i < *n; i++)
 	{
+		FS_POLL(i);
 		if (nulls[i])
 			ereport(ERROR,
 			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s[%d] is NULL", what, i + 1),
@@ -78,7 +79,10 @@ divide_shares(PG_FUNCTION_ARGS)
 	            &err);
 	elems = palloc(sizeof(Datum) * (nw > 0 ? nw : 1));
 	for (i = 0; i < nw; i++)
+	{
+		FS_POLL(i);
 		elems[i] = Float8GetDatum(out[i]);
+	}
 	PG_RETURN_ARRAYTYPE_P(
 	    construct_array(elems, nw, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
@@ -108,6 +112,8 @@ pool_fair_share(PG_FUNCTION_ARGS)
 		const fs_pool_row *r = &rows[i];
 		Datum values[FAIR_SHARE_COLS];
 		bool nulls[FAIR_SHARE_COLS];
+
+		FS_POLL(i);
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = fs_pg_path_datum(nd->path);
 		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));

@@ -200,12 +200,16 @@ scaled(const scaler *s, double v)
 	return v * s->f1 * s->f2;
 }
 
-/* a child not yet settled: its breakpoints (keys, in the scaled domain) and its index */
-typedef struct live_child
+/*
+ * The children not yet settled: their breakpoints (keys, in the scaled domain) and indexes, in
+ * three arrays so that no allocation is larger than an input array.
+ */
+typedef struct live_set
 {
-	uint64_t lo, hi;
-	size_t i;
-} live_child;
+	uint64_t *lo, *hi;
+	size_t *i;
+	size_t n;
+} live_set;
 
 typedef struct solver
 {
@@ -249,7 +253,7 @@ breakpoints(const solver *s, size_t i, uint64_t *lo, uint64_t *hi)
 
 /* Is S(p) >= total? Each term is capped at the total, which keeps the answer and the sum finite. */
 static bool
-reaches_total(const solver *s, const live_child *lv, size_t nlive, uint64_t p)
+reaches_total(const solver *s, const live_set *lv, uint64_t p)
 {
 	ksum acc = s->c;
 	int pe = 0;
@@ -263,9 +267,9 @@ reaches_total(const solver *s, const live_child *lv, size_t nlive, uint64_t p)
 
 		ksum_add(&acc, wp < 2 ? wp : 2);
 	}
-	for (j = 0; j < nlive; j++)
+	for (j = 0; j < lv->n; j++)
 	{
-		size_t i = lv[j].i;
+		size_t i = lv->i[j];
 		double v = fast ? s->w[i] * pd : key_mul(s->w[i], p, 0);
 		double lps = scaled(&s->sc, lower_of(s->l, s->u, i)), ups = scaled(&s->sc, s->u[i]);
 		double g;
@@ -283,31 +287,35 @@ reaches_total(const solver *s, const live_child *lv, size_t nlive, uint64_t p)
 }
 
 /* settle the children whose breakpoints have left (a, b); keep the others, in order */
-static size_t
-settle(solver *s, live_child *lv, size_t nlive)
+static void
+settle(solver *s, live_set *lv)
 {
 	size_t j, kept = 0;
 
-	for (j = 0; j < nlive; j++)
+	for (j = 0; j < lv->n; j++)
 	{
-		const live_child *c = &lv[j];
-		size_t i = c->i;
+		size_t i = lv->i[j];
+		uint64_t lo = lv->lo[j], hi = lv->hi[j];
 
 		FS_POLL(j);
-		if (c->hi <= s->a)
+		if (hi <= s->a)
 			ksum_add(&s->c, scaled(&s->sc, s->u[i] < s->total ? s->u[i] : s->total));
-		else if (c->lo >= s->b)
+		else if (lo >= s->b)
 			ksum_add(&s->c, scaled(&s->sc, lower_of(s->l, s->u, i)));
-		else if (c->lo <= s->a && c->hi >= s->b)
+		else if (lo <= s->a && hi >= s->b)
 		{
 			wsum_add(&s->wt, s->w[i]);
 			if (s->mode == FS_DIVIDE_ADDITIVE)
 				ksum_add(&s->c, scaled(&s->sc, lower_of(s->l, s->u, i)));
 		}
 		else
-			lv[kept++] = *c;
+		{
+			lv->lo[kept] = lo;
+			lv->hi[kept] = hi;
+			lv->i[kept++] = i;
+		}
 	}
-	return kept;
+	lv->n = kept;
 }
 
 static inline bool
@@ -329,13 +337,13 @@ next_rand(uint64_t *st)
 
 /* a breakpoint inside (a, b) of a random live child (every live child has one) */
 static uint64_t
-random_breakpoint(const solver *s, const live_child *lv, size_t nlive, uint64_t *rng)
+random_breakpoint(const solver *s, const live_set *lv, uint64_t *rng)
 {
 	uint64_t r = next_rand(rng);
-	const live_child *c = &lv[r % nlive];
-	bool lo_in = inside(c->lo, s->a, s->b), hi_in = inside(c->hi, s->a, s->b);
+	size_t j = r % lv->n;
+	bool lo_in = inside(lv->lo[j], s->a, s->b), hi_in = inside(lv->hi[j], s->a, s->b);
 
-	return lo_in && (!hi_in || (r >> 63)) ? c->lo : c->hi;
+	return lo_in && (!hi_in || (r >> 63)) ? lv->lo[j] : lv->hi[j];
 }
 
 static uint64_t
@@ -383,48 +391,49 @@ radix_sort(uint64_t *keys, uint64_t *tmp, size_t n)
 
 /*
  * Narrow (a, b] until no breakpoint lies strictly inside, keeping S(a) < total <= S(b) (or
- * S(a) = total with a = 0; b stays KEY_INF when no breakpoint reaches the total).
+ * S(a) = total with a = 0; b stays KEY_INF when no breakpoint reaches the total). Once the
+ * randomized search has used its budget, bisect over sorted breakpoints instead: one inside
+ * breakpoint of each live child, then (for children whose other one is still inside) again.
  */
 static void
-narrow(solver *s, live_child *lv, size_t nlive, size_t work_budget, const fs_allocator *al)
+narrow(solver *s, live_set *lv, size_t work_budget, const fs_allocator *al)
 {
-	uint64_t rng = UINT64_C(0x5EED) ^ nlive, *cand = NULL;
+	uint64_t rng = UINT64_C(0x5EED) ^ lv->n, *cand = NULL, *tmp = NULL;
 	size_t work = 0, ci = 0, cj = 0;
 
-	nlive = settle(s, lv, nlive);
-	while (nlive > 0)
+	settle(s, lv);
+	while (lv->n > 0)
 	{
 		uint64_t p;
 		size_t mid = 0;
 
 		fs_check_interrupts();
-		if (cand == NULL && work >= work_budget)
+		if (cand != NULL ? ci >= cj : work >= work_budget)
 		{
-			uint64_t *tmp;
 			size_t j;
 
-			cand = al->alloc(al->ctx, sizeof(uint64_t) * 2 * nlive);
-			tmp = al->alloc(al->ctx, sizeof(uint64_t) * 2 * nlive);
-			for (j = 0; j < nlive; j++)
+			if (cand == NULL)
+			{
+				cand = al->alloc(al->ctx, sizeof(uint64_t) * lv->n);
+				tmp = al->alloc(al->ctx, sizeof(uint64_t) * lv->n);
+			}
+			for (j = 0; j < lv->n; j++)
 			{
 				FS_POLL(j);
-				if (inside(lv[j].lo, s->a, s->b))
-					cand[cj++] = lv[j].lo;
-				if (inside(lv[j].hi, s->a, s->b))
-					cand[cj++] = lv[j].hi;
+				cand[j] = inside(lv->lo[j], s->a, s->b) ? lv->lo[j] : lv->hi[j];
 			}
-			radix_sort(cand, tmp, cj);
-			al->release(al->ctx, tmp);
+			radix_sort(cand, tmp, lv->n);
+			ci = 0;
+			cj = lv->n;
 		}
 		if (cand != NULL)
 			p = cand[mid = ci + (cj - ci) / 2];
-		else if (nlive < 3)
-			p = random_breakpoint(s, lv, nlive, &rng);
+		else if (lv->n < 3)
+			p = random_breakpoint(s, lv, &rng);
 		else
-			p = median3(random_breakpoint(s, lv, nlive, &rng),
-			            random_breakpoint(s, lv, nlive, &rng),
-			            random_breakpoint(s, lv, nlive, &rng));
-		if (reaches_total(s, lv, nlive, p))
+			p = median3(random_breakpoint(s, lv, &rng), random_breakpoint(s, lv, &rng),
+			            random_breakpoint(s, lv, &rng));
+		if (reaches_total(s, lv, p))
 		{
 			s->b = p;
 			if (cand != NULL)
@@ -438,11 +447,14 @@ narrow(solver *s, live_child *lv, size_t nlive, size_t work_budget, const fs_all
 				for (ci = mid + 1; ci < cj && cand[ci] <= p; ci++)
 					;
 		}
-		work += nlive;
-		nlive = settle(s, lv, nlive);
+		work += lv->n;
+		settle(s, lv);
 	}
 	if (cand != NULL)
+	{
 		al->release(al->ctx, cand);
+		al->release(al->ctx, tmp);
+	}
 }
 
 fs_status
@@ -453,9 +465,9 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 	double max_low = 0, xm = 0;
 	bool cap_above_total = false;
 	ksum sum_low = {0, 0}, sum_max = {0, 0};
-	size_t i, nlive = 0;
+	size_t i;
 	solver s;
-	live_child *lv;
+	live_set lv;
 	uint64_t xk;
 	int xe = 0;
 
@@ -541,20 +553,25 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 	memset(&s.wt, 0, sizeof(s.wt));
 	s.a = 0;
 	s.b = KEY_INF;
-	lv = a->alloc(a->ctx, sizeof(live_child) * (n > 0 ? n : 1));
+	lv.lo = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
+	lv.hi = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
+	lv.i = a->alloc(a->ctx, sizeof(size_t) * (n > 0 ? n : 1));
+	lv.n = 0;
 	for (i = 0; i < n; i++)
 	{
 		FS_POLL(i);
 		if (w[i] > 0)
 		{
-			breakpoints(&s, i, &lv[nlive].lo, &lv[nlive].hi);
-			lv[nlive++].i = i;
+			breakpoints(&s, i, &lv.lo[lv.n], &lv.hi[lv.n]);
+			lv.i[lv.n++] = i;
 		}
 		else
 			ksum_add(&s.c, scaled(&s.sc, lower_of(l, u, i)));
 	}
-	narrow(&s, lv, nlive, work_budget, a);
-	a->release(a->ctx, lv);
+	narrow(&s, &lv, work_budget, a);
+	a->release(a->ctx, lv.lo);
+	a->release(a->ctx, lv.hi);
+	a->release(a->ctx, lv.i);
 
 	/*
 	 * On (a, b] the sum is C + W x. Take C and W afresh, in index order, so that the result does

@@ -762,7 +762,10 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		first[fs_tree_parent_pos(t, i) + 1]++;
 	}
 	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
 		first[i + 1] += first[i];
+	}
 	memcpy(fill, first, sizeof(uint32_t) * (n + 1));
 	for (i = 1; i < n; i++)
 	{
@@ -799,8 +802,11 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		 * and 2 give rather than overflowing to a sum of infinity.
 		 */
 		for (i = 0; i < k; i++)
+		{
+			FS_POLL(i);
 			if (r[c[i]].min_share_ratio > max_min)
 				max_min = r[c[i]].min_share_ratio;
+		}
 		(void) frexp(max_min, &e);
 		for (i = 0; i < k; i++)
 		{
@@ -814,7 +820,6 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 			                   : r[c[i]].min_share_ratio;
 
 			FS_POLL(i);
-
 			r[c[i]].guaranteed_share = r[p].guaranteed_share * norm;
 			w[i] = r[c[i]].weight;
 			l[i] = r[c[i]].guaranteed_share;

@@ -63,7 +63,7 @@ unit: build/unit_tests
 	build/unit_tests
 
 # libFuzzer harnesses, one per core parser
-FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots
+FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots divide
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Itest/fuzz
 
 build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(CORE_SRCS) $(wildcard src/core/*.h)

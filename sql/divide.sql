@@ -91,6 +91,57 @@ FROM (SELECT i, (i % 7 + 1) / 3.0 AS total,
               FROM unnest(w, l, u) AS z(wt, lo, hi)) AS b
 WHERE low <= total AND high >= total;
 
+-- issue 14: values at the ends of the double range. By hand: total 0.5 with caps 1 and 0.1: the
+-- second saturates at 0.1 and the first gets 0.4 (its weight 1e-17 once cancelled out of the
+-- running slope); equal weights 1e308 or 5e-324 split 1 in halves; guarantees of 1e308 each do not
+-- fit into 1 and are scaled to 0.5 each (their sum overflowed); weights 10^632 apart: the heavy
+-- child saturates at 0.1, the light one takes the other 0.9
+SELECT m.mode,
+       divide(0.5, '{1e-17,1}', '{0,0}', '{1,0.1}', m.mode) AS tiny_weight,
+       divide(1, '{1e308,1e308}', '{0,0}', '{1,1}', m.mode) AS huge_weights,
+       divide(1, '{5e-324,5e-324}', '{0,0}', '{1,1}', m.mode) AS subnormal_weights,
+       divide(1, '{1,1}', '{1e308,1e308}', '{1e308,1e308}', m.mode) AS huge_guarantees,
+       divide(1, '{1e308,5e-324}', '{0,0}', '{0.1,1}', m.mode) AS weights_far_apart,
+       divide(1e308, '{1,3}', '{0,0}', '{1e308,1e308}', m.mode) AS huge_total
+FROM (VALUES ('clamp'), ('additive')) AS m(mode);
+
+-- 1,000 problems per mode with weights log-uniform in [1e-20, 1e20] and a reachable total: the
+-- shares sum to the total within 1e-12 relative and stay within their bounds
+WITH inst AS (
+    SELECT i, m.mode,
+           array_agg(power(10::float8, 40 * ((i * 0.6180339887 + j * 0.7548776662) % 1)::float8 - 20)
+                     ORDER BY j) AS w,
+           array_agg(CASE WHEN (i + j) % 3 = 0 THEN 0
+                          ELSE ((i * 0.1234567891 + j * 0.3819660113) % 1)::float8 / 10 END
+                     ORDER BY j) AS l,
+           array_agg(((i * 0.4142135624 + j * 0.5772156649) % 1)::float8 + 0.01 ORDER BY j) AS u
+    FROM generate_series(1, 1000) AS i, generate_series(1, 2 + i % 9) AS j,
+         (VALUES ('clamp'), ('additive')) AS m(mode)
+    GROUP BY i, m.mode),
+sized AS (
+    SELECT inst.*, lo + (hi - lo) * ((i * 0.7071067812) % 1)::float8 AS total
+    FROM inst, LATERAL (SELECT sum(least(a, b)) AS lo, sum(b) AS hi FROM unnest(l, u) AS z(a, b)) AS bnd)
+SELECT mode, count(*) AS problems,
+       count(*) FILTER (WHERE abs(s - total) <= 1e-12 * total) AS sums_to_total,
+       count(*) FILTER (WHERE in_bounds) AS within_bounds
+FROM sized,
+     LATERAL (SELECT sum(v) AS s, bool_and(v >= least(a, b) AND v <= b) AS in_bounds
+              FROM unnest(divide(total, w, l, u, mode), l, u) AS d(v, a, b)) AS r
+GROUP BY mode
+ORDER BY mode;
+
+-- sibling min_share_ratios of 1e308 normalise exactly as 2 and 2 do (their sum overflowed, and
+-- both lost their guarantees): a and b are guaranteed half each, c nothing
+SELECT a.path, a.min_share_ratio, a.guaranteed_share, a.fair_share_ratio, a.bound,
+       (a.guaranteed_share, a.lower_bound, a.fair_share_ratio, a.weight_part, a.bound)
+           IS NOT DISTINCT FROM
+       (b.guaranteed_share, b.lower_bound, b.fair_share_ratio, b.weight_part, b.bound) AS same_as_2_and_2
+FROM fair_share('pool{=*/*/*/{}/{},a=1/1e308/*/{}/{cpu=100},b=1/1e308/*/{}/{cpu=100},'
+                'c=1/*/*/{}/{cpu=100}}', 'cpu=100') AS a
+     JOIN fair_share('pool{=*/*/*/{}/{},a=1/2/*/{}/{cpu=100},b=1/2/*/{}/{cpu=100},'
+                     'c=1/*/*/{}/{cpu=100}}', 'cpu=100') AS b USING (path)
+ORDER BY a.path;
+
 -- errors
 SELECT divide(1, '{1,1}', '{0}', '{1,1}');
 SELECT divide(1, '{1,NULL}', '{0,0}', '{1,1}');
@@ -100,6 +151,36 @@ SELECT divide(1, '{1,1}', '{0,0}', '{1,"Infinity"}');
 SELECT divide(-1, '{1}', '{0}', '{1}');
 SELECT divide(1, '{1}', '{0}', '{1}', 'hdrf');
 SELECT divide(1, '{{1}}', '{{0}}', '{{1}}');
+SELECT divide(1, '{1}', '{{0}}', '{1}');
+SELECT divide(1, '{1}', '{0}', '{{1},{1}}');
 SELECT * FROM fair_share('share{=*/0,a=1/2}', 'cpu=1');
 SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{cpu=10}}', 'cpu=1', 'fair');
 SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{mem=10}}', 'mem=1gb');
+
+-- cancellation: three nested divisions of 3,000,000 children, held in memory, run for about 2 s
+-- without a timeout and with no chance to notice one between them; with statement_timeout =
+-- 300ms the innermost stops within a second of it
+CREATE TEMP TABLE many AS
+SELECT array_agg((1 + i * 7919 % 10007)::float8) AS w,
+       array_agg((i * 31 % 101) / 1e9::float8) AS l,
+       array_agg((i * 31 % 101) / 1e9::float8 + (1 + i * 104729 % 1009) / 1e8::float8) AS u
+FROM generate_series(1::bigint, 3000000) AS i;
+SET statement_timeout = '300ms';
+SELECT array_length(divide(1, w, l, u), 1) FROM many;
+DO $$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+    w float8[];
+    l float8[];
+    u float8[];
+BEGIN
+    SELECT m.w, m.l, m.u INTO w, l, u FROM many AS m;
+    w := divide(1, divide(1, divide(1, w, l, u, 'additive'), l, u, 'additive'), l, u, 'additive');
+    RAISE NOTICE 'divide finished';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE '%; stopped within 1 s of the timeout: %', SQLERRM,
+        clock_timestamp() - t0 < interval '1.3 s';
+END
+$$;
+RESET statement_timeout;
+DROP TABLE many;

@@ -1,7 +1,8 @@
 /*
  * divide.c: exact fair-share division. sum_i g_i(x) is piecewise linear and non-decreasing in x,
- * with breakpoints where a child reaches its guarantee or its cap: sort them, sweep, and solve
- * the one linear piece that crosses the total. No iteration cap, no truncation.
+ * with breakpoints where a child reaches its guarantee or its cap: narrow down the one linear
+ * piece that crosses the total and solve it. No iteration cap, no truncation; then the top-down
+ * division over a pool tree.
  */
 #include "divide.h"
 
@@ -30,20 +31,6 @@ fs_bound_name(fs_bound b)
 	return names[b];
 }
 
-typedef struct event
-{
-	double x;
-	double dslope;
-} event;
-
-static int
-event_cmp(const void *p, const void *q)
-{
-	double a = ((const event *) p)->x, b = ((const event *) q)->x;
-
-	return (a > b) - (a < b);
-}
-
 static fs_status
 check_value(double v, const char *what, size_t i, fs_error *err)
 {
@@ -57,30 +44,432 @@ check_value(double v, const char *what, size_t i, fs_error *err)
 	return err->status;
 }
 
-/* breakpoints of child i: the linear piece runs over [*lo, *hi] */
-static void
-piece(double w, double lp, double u, fs_divide_mode mode, double *lo, double *hi)
+/*
+ * Exactness over the whole double range. The slope of sum_i g_i(x) is a sum of weights that can
+ * span 10^600 (5e-324 next to 1e308), so a running slope that adds and subtracts weights as a
+ * sweep crosses breakpoints cancels to zero or to noise; sums of caps near 1e308 overflow; and a
+ * breakpoint u_i / w_i can lie far outside double's range. So:
+ *  - amounts (total, guarantees, caps) are scaled by a power of two that brings the total to
+ *    [0.5, 1) (exact; no sum of terms each at most the total can then overflow), and every sum
+ *    is compensated (Neumaier);
+ *  - a breakpoint x = num / w is an exact extended-range number, encoded as a 64-bit key whose
+ *    integer order is the numeric order (12 bits of exponent, 52 of mantissa);
+ *  - weights are only ever added, never subtracted: the solver narrows an interval (a, b]
+ *    around the solution by evaluating sum_i g_i at breakpoints, and settles the children whose
+ *    breakpoints leave it into a constant part C and a weight W, so that on the final interval
+ *    sum_i g_i(x) = C + W x, which is solved once from fresh sums taken in index order.
+ * Pivots are breakpoints picked by a fixed pseudo-random sequence (median of three): O(n)
+ * expected time. If the work passes a budget (an unlucky or crafted input), the remaining
+ * breakpoints are radix-sorted and the interval is bisected over them: O(n log n) at worst.
+ */
+
+#define KEY_BIAS  2200
+#define KEY_FRAC  ((UINT64_C(1) << 52) - 1)
+#define KEY_INF   UINT64_MAX /* above every breakpoint */
+#define WORK_MULT 16         /* budget of the randomized search, in passes over the children */
+
+/* The key of num 2^extra / w, for finite num >= 0 and w > 0 (0 when num == 0). */
+static inline uint64_t
+key_of(double num, double w, int extra)
 {
-	if (mode == FS_DIVIDE_CLAMP)
+	int en, ew, e;
+	double r;
+	uint64_t bits;
+
+	if (num == 0)
+		return 0;
+	r = frexp(num, &en) / frexp(w, &ew); /* in [0.5, 2) */
+	e = en - ew + extra;
+	if (r >= 1)
 	{
-		*lo = lp / w;
-		*hi = u / w;
+		r *= 0.5;
+		e++;
+	}
+	/* breakpoints' exponents stay within [-2160, 1080]; keep the encoding total anyway */
+	if (e + KEY_BIAS < 1)
+		return 1;
+	if (e + KEY_BIAS > 4095)
+		return KEY_INF - 1;
+	memcpy(&bits, &r, sizeof(bits));
+	return ((uint64_t) (e + KEY_BIAS) << 52) | (bits & KEY_FRAC);
+}
+
+/* key = m 2^e with m in [0.5, 1); key != 0 */
+static inline double
+key_mant(uint64_t key, int *e)
+{
+	uint64_t bits = (key & KEY_FRAC) | ((uint64_t) 1022 << 52);
+	double m;
+
+	memcpy(&m, &bits, sizeof(m));
+	*e = (int) (key >> 52) - KEY_BIAS;
+	return m;
+}
+
+/* w (key's value) 2^extra, rounded once (infinity or 0 when out of range) */
+static inline double
+key_mul(double w, uint64_t key, int extra)
+{
+	int ew, ek;
+	double mw, mk;
+
+	if (key == 0 || w == 0)
+		return 0;
+	mk = key_mant(key, &ek);
+	mw = frexp(w, &ew);
+	return ldexp(mw * mk, ew + ek + extra);
+}
+
+/* Neumaier's compensated sum of non-negative terms */
+typedef struct ksum
+{
+	double s, c;
+} ksum;
+
+static inline void
+ksum_add(ksum *k, double v)
+{
+	double t = k->s + v;
+
+	if (k->s >= v)
+		k->c += (k->s - t) + v;
+	else
+		k->c += (v - t) + k->s;
+	k->s = t;
+}
+
+static inline double
+ksum_get(const ksum *k)
+{
+	return k->s + k->c;
+}
+
+/* a compensated sum of positive weights, (s + c) 2^e, rescaled as it grows: cannot overflow */
+typedef struct wsum
+{
+	ksum k;
+	int e;
+	bool any;
+} wsum;
+
+static void
+wsum_add(wsum *ws, double w)
+{
+	int ew;
+
+	(void) frexp(w, &ew);
+	if (!ws->any || ew > ws->e)
+	{
+		if (ws->any)
+		{
+			ws->k.s = ldexp(ws->k.s, ws->e - ew);
+			ws->k.c = ldexp(ws->k.c, ws->e - ew);
+		}
+		ws->e = ew;
+		ws->any = true;
+	}
+	ksum_add(&ws->k, ldexp(w, -ws->e));
+}
+
+/* multiplication by 2^-k, where m = f 2^k, f in [0.5, 1); two factors when 2^-k is no double */
+typedef struct scaler
+{
+	double f1, f2;
+	int k;
+} scaler;
+
+static void
+scaler_init(scaler *s, double m)
+{
+	(void) frexp(m, &s->k);
+	if (-s->k <= 1023)
+	{
+		s->f1 = ldexp(1, -s->k);
+		s->f2 = 1;
+	}
+	else
+	{
+		s->f1 = ldexp(1, 1000);
+		s->f2 = ldexp(1, -s->k - 1000);
+	}
+}
+
+static inline double
+scaled(const scaler *s, double v)
+{
+	return v * s->f1 * s->f2;
+}
+
+/*
+ * The children not yet settled: their breakpoints (keys, in the scaled domain) and indexes, in
+ * three arrays so that no allocation is larger than an input array.
+ */
+typedef struct live_set
+{
+	uint64_t *lo, *hi;
+	size_t *i;
+	size_t n;
+} live_set;
+
+typedef struct solver
+{
+	const double *w, *l, *u;
+	fs_divide_mode mode;
+	scaler sc;
+	double total;
+	double t_s; /* the scaled total */
+	ksum c;     /* the settled children's constant part, scaled */
+	wsum wt;    /* the settled children's weight in the linear part */
+	uint64_t a, b;
+} solver;
+
+static inline double
+lower_of(const double *l, const double *u, size_t i)
+{
+	return l[i] < u[i] ? l[i] : u[i];
+}
+
+/*
+ * The breakpoints of child i (w_i > 0) in the scaled domain. A cap above the total counts as
+ * the total: at the solution no child holds more than the total, so this moves no answer.
+ */
+static inline void
+breakpoints(const solver *s, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	double up = s->u[i] < s->total ? s->u[i] : s->total;
+	double lps = scaled(&s->sc, lower_of(s->l, s->u, i)), ups = scaled(&s->sc, up);
+
+	if (s->mode == FS_DIVIDE_CLAMP)
+	{
+		*lo = key_of(lps, s->w[i], 0);
+		*hi = key_of(ups, s->w[i], 0);
 	}
 	else
 	{
 		*lo = 0;
-		*hi = (u - lp) / w;
+		*hi = key_of(ups > lps ? ups - lps : 0, s->w[i], 0);
+	}
+}
+
+/* Is S(p) >= total? Each term is capped at the total, which keeps the answer and the sum finite. */
+static bool
+reaches_total(const solver *s, const live_set *lv, uint64_t p)
+{
+	ksum acc = s->c;
+	int pe = 0;
+	double pm = p ? key_mant(p, &pe) : 0, pd = ldexp(pm, pe);
+	bool fast = pd >= 0x1p-1021 && pd <= 0x1p1020; /* then w pd rounds once, or overflows */
+	size_t j;
+
+	if (s->wt.any)
+	{
+		double wp = ldexp(ksum_get(&s->wt.k) * pm, s->wt.e + pe);
+
+		ksum_add(&acc, wp < 2 ? wp : 2);
+	}
+	for (j = 0; j < lv->n; j++)
+	{
+		size_t i = lv->i[j];
+		double v = fast ? s->w[i] * pd : key_mul(s->w[i], p, 0);
+		double lps = scaled(&s->sc, lower_of(s->l, s->u, i)), ups = scaled(&s->sc, s->u[i]);
+		double g;
+
+		FS_POLL(j);
+		if (ups > s->t_s)
+			ups = s->t_s;
+		if (s->mode == FS_DIVIDE_CLAMP)
+			g = v > lps ? v : lps;
+		else
+			g = lps + v;
+		ksum_add(&acc, g < ups ? g : ups);
+	}
+	return ksum_get(&acc) >= s->t_s;
+}
+
+/* settle the children whose breakpoints have left (a, b); keep the others, in order */
+static void
+settle(solver *s, live_set *lv)
+{
+	size_t j, kept = 0;
+
+	for (j = 0; j < lv->n; j++)
+	{
+		size_t i = lv->i[j];
+		uint64_t lo = lv->lo[j], hi = lv->hi[j];
+
+		FS_POLL(j);
+		if (hi <= s->a)
+			ksum_add(&s->c, scaled(&s->sc, s->u[i] < s->total ? s->u[i] : s->total));
+		else if (lo >= s->b)
+			ksum_add(&s->c, scaled(&s->sc, lower_of(s->l, s->u, i)));
+		else if (lo <= s->a && hi >= s->b)
+		{
+			wsum_add(&s->wt, s->w[i]);
+			if (s->mode == FS_DIVIDE_ADDITIVE)
+				ksum_add(&s->c, scaled(&s->sc, lower_of(s->l, s->u, i)));
+		}
+		else
+		{
+			lv->lo[kept] = lo;
+			lv->hi[kept] = hi;
+			lv->i[kept++] = i;
+		}
+	}
+	lv->n = kept;
+}
+
+static inline bool
+inside(uint64_t k, uint64_t a, uint64_t b)
+{
+	return k > a && k < b;
+}
+
+/* splitmix64 from a fixed seed, so that results are reproducible */
+static inline uint64_t
+next_rand(uint64_t *st)
+{
+	uint64_t z = (*st += UINT64_C(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/* a breakpoint inside (a, b) of a random live child (every live child has one) */
+static uint64_t
+random_breakpoint(const solver *s, const live_set *lv, uint64_t *rng)
+{
+	uint64_t r = next_rand(rng);
+	size_t j = r % lv->n;
+	bool lo_in = inside(lv->lo[j], s->a, s->b), hi_in = inside(lv->hi[j], s->a, s->b);
+
+	return lo_in && (!hi_in || (r >> 63)) ? lv->lo[j] : lv->hi[j];
+}
+
+static uint64_t
+median3(uint64_t x, uint64_t y, uint64_t z)
+{
+	if (x > y)
+	{
+		uint64_t t = x;
+
+		x = y;
+		y = t;
+	}
+	return z <= x ? x : z >= y ? y : z;
+}
+
+/* LSD radix sort, a byte at a time, skipping the bytes all keys share; tmp holds n keys */
+static void
+radix_sort(uint64_t *keys, uint64_t *tmp, size_t n)
+{
+	int shift;
+	size_t i;
+
+	for (shift = 0; shift < 64 && n > 1; shift += 8)
+	{
+		size_t count[257];
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+		{
+			FS_POLL(i);
+			count[((keys[i] >> shift) & 255) + 1]++;
+		}
+		if (count[((keys[0] >> shift) & 255) + 1] == n)
+			continue;
+		for (i = 1; i < 257; i++)
+			count[i] += count[i - 1];
+		for (i = 0; i < n; i++)
+		{
+			FS_POLL(i);
+			tmp[count[(keys[i] >> shift) & 255]++] = keys[i];
+		}
+		memcpy(keys, tmp, n * sizeof(uint64_t));
+	}
+}
+
+/*
+ * Narrow (a, b] until no breakpoint lies strictly inside, keeping S(a) < total <= S(b) (or
+ * S(a) = total with a = 0; b stays KEY_INF when no breakpoint reaches the total). Once the
+ * randomized search has used its budget, bisect over sorted breakpoints instead: one inside
+ * breakpoint of each live child, then (for children whose other one is still inside) again.
+ */
+static void
+narrow(solver *s, live_set *lv, size_t work_budget, const fs_allocator *al)
+{
+	uint64_t rng = UINT64_C(0x5EED) ^ lv->n, *cand = NULL, *tmp = NULL;
+	size_t work = 0, ci = 0, cj = 0;
+
+	settle(s, lv);
+	while (lv->n > 0)
+	{
+		uint64_t p;
+		size_t mid = 0;
+
+		fs_check_interrupts();
+		if (cand != NULL ? ci >= cj : work >= work_budget)
+		{
+			size_t j;
+
+			if (cand == NULL)
+			{
+				cand = al->alloc(al->ctx, sizeof(uint64_t) * lv->n);
+				tmp = al->alloc(al->ctx, sizeof(uint64_t) * lv->n);
+			}
+			for (j = 0; j < lv->n; j++)
+			{
+				FS_POLL(j);
+				cand[j] = inside(lv->lo[j], s->a, s->b) ? lv->lo[j] : lv->hi[j];
+			}
+			radix_sort(cand, tmp, lv->n);
+			ci = 0;
+			cj = lv->n;
+		}
+		if (cand != NULL)
+			p = cand[mid = ci + (cj - ci) / 2];
+		else if (lv->n < 3)
+			p = random_breakpoint(s, lv, &rng);
+		else
+			p = median3(random_breakpoint(s, lv, &rng), random_breakpoint(s, lv, &rng),
+			            random_breakpoint(s, lv, &rng));
+		if (reaches_total(s, lv, p))
+		{
+			s->b = p;
+			if (cand != NULL)
+				for (cj = mid; cj > ci && cand[cj - 1] >= p; cj--)
+					;
+		}
+		else
+		{
+			s->a = p;
+			if (cand != NULL)
+				for (ci = mid + 1; ci < cj && cand[ci] <= p; ci++)
+					;
+		}
+		work += lv->n;
+		settle(s, lv);
+	}
+	if (cand != NULL)
+	{
+		al->release(al->ctx, cand);
+		al->release(al->ctx, tmp);
 	}
 }
 
 fs_status
-fs_divide(double total, const double *w, const double *l, const double *u, size_t n,
-          fs_divide_mode mode, const fs_allocator *a, double *out, double *x_out, fs_bound *bound,
-          fs_error *err)
+fs_divide_budget(double total, const double *w, const double *l, const double *u, size_t n,
+                 fs_divide_mode mode, size_t work_budget, const fs_allocator *a, double *out,
+                 double *x_out, fs_bound *bound, fs_error *err)
 {
-	double sum_low = 0, sum_max = 0, slope = 0, val, prev, x, residual, sum = 0;
-	event *ev;
-	size_t i, m = 0;
+	double max_low = 0, xm = 0;
+	bool cap_above_total = false;
+	ksum sum_low = {0, 0}, sum_max = {0, 0};
+	size_t i;
+	solver s;
+	live_set lv;
+	uint64_t xk;
+	int xe = 0;
 
 	if (!isfinite(total) || total < 0)
 	{
@@ -92,21 +481,34 @@ fs_divide(double total, const double *w, const double *l, const double *u, size_
 	{
 		fs_status st = check_value(w[i], "weights", i, err);
 
+		FS_POLL(i);
 		if (st == FS_OK)
 			st = check_value(l[i], "min_shares", i, err);
 		if (st == FS_OK)
 			st = check_value(u[i], "max_shares", i, err);
 		if (st != FS_OK)
 			return st;
-		sum_low += l[i] < u[i] ? l[i] : u[i];
-		sum_max += w[i] > 0 ? u[i] : (l[i] < u[i] ? l[i] : u[i]);
+		if (lower_of(l, u, i) > max_low)
+			max_low = lower_of(l, u, i);
+		if (w[i] > 0 && u[i] > total)
+			cap_above_total = true;
 	}
-	if (sum_low > total)
+
+	/* the guarantees do not fit: scale them down to sum to the total */
+	scaler_init(&s.sc, total > max_low ? total : max_low);
+	for (i = 0; i < n; i++)
 	{
-		/* the guarantees do not fit: scale them down to sum to the total */
+		FS_POLL(i);
+		ksum_add(&sum_low, scaled(&s.sc, lower_of(l, u, i)));
+	}
+	if (ksum_get(&sum_low) > scaled(&s.sc, total))
+	{
+		double sl = ksum_get(&sum_low);
+
 		for (i = 0; i < n; i++)
 		{
-			out[i] = (l[i] < u[i] ? l[i] : u[i]) * (total / sum_low);
+			FS_POLL(i);
+			out[i] = total * (scaled(&s.sc, lower_of(l, u, i)) / sl);
 			if (bound)
 				bound[i] = FS_BOUND_SCALED;
 		}
@@ -114,128 +516,164 @@ fs_divide(double total, const double *w, const double *l, const double *u, size_
 			*x_out = 0;
 		return FS_OK;
 	}
-	if (sum_max <= total)
+
+	/* from here on every guarantee is at most the total: work in units of the total */
+	scaler_init(&s.sc, total);
+	if (!cap_above_total)
 	{
-		/* even x -> infinity cannot reach the total: every child gets its cap */
+		/* every cap is at most the total, so their scaled sum cannot overflow */
 		for (i = 0; i < n; i++)
 		{
-			out[i] = w[i] > 0 ? u[i] : (l[i] < u[i] ? l[i] : u[i]);
-			if (bound)
-				bound[i] = w[i] > 0 ? FS_BOUND_CAP : FS_BOUND_GUARANTEE;
+			FS_POLL(i);
+			ksum_add(&sum_max, scaled(&s.sc, w[i] > 0 ? u[i] : lower_of(l, u, i)));
 		}
-		if (x_out)
-			*x_out = INFINITY;
-		return FS_OK;
+		if (ksum_get(&sum_max) <= scaled(&s.sc, total))
+		{
+			/* even x -> infinity cannot reach the total: every child gets its cap */
+			for (i = 0; i < n; i++)
+			{
+				FS_POLL(i);
+				out[i] = w[i] > 0 ? u[i] : lower_of(l, u, i);
+				if (bound)
+					bound[i] = w[i] > 0 ? FS_BOUND_CAP : FS_BOUND_GUARANTEE;
+			}
+			if (x_out)
+				*x_out = INFINITY;
+			return FS_OK;
+		}
 	}
-	ev = a->alloc(a->ctx, sizeof(event) * (2 * n + 1));
+
+	s.w = w;
+	s.l = l;
+	s.u = u;
+	s.mode = mode;
+	s.total = total;
+	s.t_s = scaled(&s.sc, total);
+	memset(&s.c, 0, sizeof(s.c));
+	memset(&s.wt, 0, sizeof(s.wt));
+	s.a = 0;
+	s.b = KEY_INF;
+	lv.lo = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
+	lv.hi = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
+	lv.i = a->alloc(a->ctx, sizeof(size_t) * (n > 0 ? n : 1));
+	lv.n = 0;
 	for (i = 0; i < n; i++)
 	{
-		double lp = l[i] < u[i] ? l[i] : u[i], lo, hi;
-
-		if (w[i] <= 0)
-			continue;
-		piece(w[i], lp, u[i], mode, &lo, &hi);
-		ev[m].x = lo;
-		ev[m++].dslope = w[i];
-		ev[m].x = hi;
-		ev[m++].dslope = -w[i];
+		FS_POLL(i);
+		if (w[i] > 0)
+		{
+			breakpoints(&s, i, &lv.lo[lv.n], &lv.hi[lv.n]);
+			lv.i[lv.n++] = i;
+		}
+		else
+			ksum_add(&s.c, scaled(&s.sc, lower_of(l, u, i)));
 	}
-	qsort(ev, m, sizeof(event), event_cmp);
-	/* sweep: val = S(prev); S grows by slope per unit of x until the next breakpoint */
-	val = sum_low;
-	prev = 0;
-	x = 0;
-	for (i = 0; i < m; i++)
-	{
-		double next = val + slope * (ev[i].x - prev);
-
-		if (next >= total && slope > 0)
-			break;
-		val = next;
-		prev = ev[i].x;
-		slope += ev[i].dslope;
-	}
-	x = slope > 0 ? prev + (total - val) / slope : prev;
-	a->release(a->ctx, ev);
+	narrow(&s, &lv, work_budget, a);
+	a->release(a->ctx, lv.lo);
+	a->release(a->ctx, lv.hi);
+	a->release(a->ctx, lv.i);
 
 	/*
-	 * Solve the crossing piece again from fresh sums rather than from the sweep's running total,
-	 * which carries the rounding of every earlier piece: S(x) = c + slope x there.
+	 * On (a, b] the sum is C + W x. Take C and W afresh, in index order, so that the result does
+	 * not depend on the order in which the children were settled, and solve.
 	 */
-	{
-		double c = 0;
-
-		slope = 0;
-		for (i = 0; i < n; i++)
-		{
-			double lp = l[i] < u[i] ? l[i] : u[i], lo, hi;
-
-			if (w[i] <= 0)
-			{
-				c += lp;
-				continue;
-			}
-			piece(w[i], lp, u[i], mode, &lo, &hi);
-			if (x <= lo)
-				c += lp;
-			else if (x >= hi)
-				c += u[i];
-			else
-			{
-				slope += w[i];
-				if (mode == FS_DIVIDE_ADDITIVE)
-					c += lp;
-			}
-		}
-		if (slope > 0)
-			x = (total - c) / slope;
-	}
-
-	slope = 0;
+	memset(&s.c, 0, sizeof(s.c));
+	memset(&s.wt, 0, sizeof(s.wt));
 	for (i = 0; i < n; i++)
 	{
-		double lp = l[i] < u[i] ? l[i] : u[i], lo, hi;
+		uint64_t lo, hi;
+		double lps = scaled(&s.sc, lower_of(l, u, i));
 
+		FS_POLL(i);
+		if (w[i] <= 0)
+		{
+			ksum_add(&s.c, lps);
+			continue;
+		}
+		breakpoints(&s, i, &lo, &hi);
+		if (hi <= s.a)
+			ksum_add(&s.c, scaled(&s.sc, u[i] < total ? u[i] : total));
+		else if (lo >= s.b)
+			ksum_add(&s.c, lps);
+		else
+		{
+			wsum_add(&s.wt, w[i]);
+			if (mode == FS_DIVIDE_ADDITIVE)
+				ksum_add(&s.c, lps);
+		}
+	}
+	xk = s.a;
+	if (s.wt.any)
+	{
+		double r = s.t_s - ksum_get(&s.c);
+
+		if (r > 0)
+			xk = key_of(r, ksum_get(&s.wt.k), -s.wt.e);
+		if (xk < s.a)
+			xk = s.a;
+		if (xk > s.b)
+			xk = s.b;
+	}
+	if (xk != 0)
+		xm = key_mant(xk, &xe);
+
+	for (i = 0; i < n; i++)
+	{
+		uint64_t lo, hi;
+		double lp = lower_of(l, u, i), v;
+		fs_bound b;
+
+		FS_POLL(i);
 		if (w[i] <= 0)
 		{
 			out[i] = lp;
 			if (bound)
 				bound[i] = FS_BOUND_GUARANTEE;
+			continue;
 		}
+		breakpoints(&s, i, &lo, &hi);
+		if (hi <= s.a)
+			v = u[i] < total ? u[i] : total;
+		else if (lo >= s.b)
+			v = lp;
 		else
 		{
-			piece(w[i], lp, u[i], mode, &lo, &hi);
-			out[i] = x <= lo                      ? lp
-			         : x >= hi                    ? u[i]
-			         : mode == FS_DIVIDE_ADDITIVE ? lp + w[i] * x
-			                                      : w[i] * x;
-			if (bound)
-				bound[i] = x <= lo && mode == FS_DIVIDE_CLAMP ? FS_BOUND_GUARANTEE
-				           : x >= hi                          ? FS_BOUND_CAP
-				                                              : FS_BOUND_WEIGHT;
-			if (x > lo && x < hi)
-				slope += w[i];
+			/* in its linear piece: x w_i (+ l_i), in real units, within its bounds */
+			v = key_mul(w[i], xk, s.sc.k);
+			if (mode == FS_DIVIDE_ADDITIVE)
+				v += lp;
+			v = v < lp ? lp : v > u[i] ? u[i] : v;
 		}
-		sum += out[i];
-	}
-	/* put the rounding residue on the children in their linear piece, by weight */
-	residual = total - sum;
-	if (slope > 0 && residual != 0)
-	{
-		for (i = 0; i < n; i++)
+		/* which bound holds it; a cap above the total never binds (it would hold it all) */
+		if (mode == FS_DIVIDE_CLAMP && xk <= lo)
 		{
-			double lp = l[i] < u[i] ? l[i] : u[i], lo, hi;
-
-			if (w[i] <= 0)
-				continue;
-			piece(w[i], lp, u[i], mode, &lo, &hi);
-			if (x > lo && x < hi)
-				out[i] += residual * (w[i] / slope);
+			b = FS_BOUND_GUARANTEE;
+			v = lp;
 		}
+		else if (u[i] <= total && xk >= hi)
+		{
+			b = FS_BOUND_CAP;
+			v = u[i];
+		}
+		else
+			b = FS_BOUND_WEIGHT;
+		out[i] = v;
+		if (bound)
+			bound[i] = b;
 	}
 	if (x_out)
-		*x_out = x;
+		*x_out = xk == 0 ? 0 : ldexp(xm, xe + s.sc.k);
 	return FS_OK;
+}
+
+fs_status
+fs_divide(double total, const double *w, const double *l, const double *u, size_t n,
+          fs_divide_mode mode, const fs_allocator *a, double *out, double *x_out, fs_bound *bound,
+          fs_error *err)
+{
+	size_t budget = n > (SIZE_MAX - 4096) / WORK_MULT ? SIZE_MAX : WORK_MULT * n + 4096;
+
+	return fs_divide_budget(total, w, l, u, n, mode, budget, a, out, x_out, bound, err);
 }
 
 /* ---------------------------------------------------------------- pool trees */
@@ -278,6 +716,7 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		fs_rv_item uw, dw;
 		bool uf, df;
 
+		FS_POLL(i);
 		r[i].weight = (nd->flags & FS_TN_DECLARED) ? nd->shares : 1;
 		r[i].min_share_ratio = (nd->flags & FS_TN_HAS_MIN) ? nd->min_share : 0;
 		maxr[i] = (nd->flags & FS_TN_HAS_MAX) ? nd->max_share : 1;
@@ -318,12 +757,21 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	fill = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 	memset(first, 0, sizeof(uint32_t) * (n + 1));
 	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
 		first[fs_tree_parent_pos(t, i) + 1]++;
+	}
 	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
 		first[i + 1] += first[i];
+	}
 	memcpy(fill, first, sizeof(uint32_t) * (n + 1));
 	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
 		members[fill[fs_tree_parent_pos(t, i)]++] = i;
+	}
 	a->release(a->ctx, fill);
 
 	w = a->alloc(a->ctx, sizeof(double) * n);
@@ -340,16 +788,38 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	{
 		uint32_t *c = members + first[p];
 		uint32_t k = first[p + 1] - first[p];
-		double sum_min = 0, x;
+		double max_min = 0, sum_min = 0, x;
+		int e = 0;
+		bool over;
 
+		FS_POLL(p);
 		if (k == 0)
 			continue;
-		for (i = 0; i < k; i++)
-			sum_min += r[c[i]].min_share_ratio;
+
+		/*
+		 * Normalise the siblings' min_share_ratios when they sum past 1. Sum them scaled by a power
+		 * of two that brings the largest to [0.5, 1): exact, so ratios 1e308 and 1e308 give what 2
+		 * and 2 give rather than overflowing to a sum of infinity.
+		 */
 		for (i = 0; i < k; i++)
 		{
-			double norm = sum_min > 1 ? r[c[i]].min_share_ratio / sum_min : r[c[i]].min_share_ratio;
+			FS_POLL(i);
+			if (r[c[i]].min_share_ratio > max_min)
+				max_min = r[c[i]].min_share_ratio;
+		}
+		(void) frexp(max_min, &e);
+		for (i = 0; i < k; i++)
+		{
+			FS_POLL(i);
+			sum_min += ldexp(r[c[i]].min_share_ratio, -e);
+		}
+		over = e > 1023 || sum_min > ldexp(1, -e); /* the unscaled sum is > 1 */
+		for (i = 0; i < k; i++)
+		{
+			double norm = over ? ldexp(r[c[i]].min_share_ratio, -e) / sum_min
+			                   : r[c[i]].min_share_ratio;
 
+			FS_POLL(i);
 			r[c[i]].guaranteed_share = r[p].guaranteed_share * norm;
 			w[i] = r[c[i]].weight;
 			l[i] = r[c[i]].guaranteed_share;
@@ -368,6 +838,7 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	}
 	for (i = 0; i < n; i++)
 	{
+		FS_POLL(i);
 		r[i].satisfaction_null = !(r[i].fair_share_ratio > 0);
 		r[i].satisfaction = r[i].satisfaction_null ? 0 : r[i].usage_ratio / r[i].fair_share_ratio;
 	}

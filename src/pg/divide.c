@@ -29,41 +29,47 @@ mode_arg(text *name)
 	return (fs_divide_mode) mode;
 }
 
-static double *
+/*
+ * The elements of a one-dimensional float8 array, read in place (a float8 array without NULLs
+ * is a plain C array of doubles): no copy, which matters at millions of children.
+ */
+static const double *
 float8_array(ArrayType *arr, const char *what, int *n)
 {
-	Datum *elems;
-	bool *nulls;
-	double *out;
-	int i;
-
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
 		                errmsg("%s must be a one-dimensional array", what)));
-	deconstruct_array(arr, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &elems, &nulls, n);
-	out = palloc(sizeof(double) * (*n > 0 ? *n : 1));
-	for (i = 0; i < *n; i++)
+	Assert(ARR_ELEMTYPE(arr) == FLOAT8OID);
+	*n = ArrayGetNItems(ARR_NDIM(arr), ARR_DIMS(arr));
+	if (ARR_HASNULL(arr))
 	{
-		if (nulls[i])
-			ereport(ERROR,
-			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), errmsg("%s[%d] is NULL", what, i + 1),
-			         errhint("Give 0 for no guarantee, and 1 (the whole) for no cap.")));
-		out[i] = DatumGetFloat8(elems[i]);
+		const bits8 *bitmap = ARR_NULLBITMAP(arr);
+		int i;
+
+		for (i = 0; i < *n; i++)
+		{
+			FS_POLL(i);
+			if (!(bitmap[i / 8] & (1 << (i % 8))))
+				ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				                errmsg("%s[%d] is NULL", what, i + 1),
+				                errhint("Give 0 for no guarantee, and 1 (the whole) for no cap.")));
+		}
 	}
-	return out;
+	/* no NULLs: the data follows the fixed header (ARR_DATA_PTR, without its signedness warning) */
+	return (const double *) ((const char *) arr + ARR_OVERHEAD_NONULLS(ARR_NDIM(arr)));
 }
 
 PG_FUNCTION_INFO_V1(divide_shares);
 Datum
 divide_shares(PG_FUNCTION_ARGS)
 {
-	int nw, nl, nu, i;
-	double *w = float8_array(PG_GETARG_ARRAYTYPE_P(1), "weights", &nw);
-	double *l = float8_array(PG_GETARG_ARRAYTYPE_P(2), "min_shares", &nl);
-	double *u = float8_array(PG_GETARG_ARRAYTYPE_P(3), "max_shares", &nu);
+	int nw, nl, nu;
+	const double *w = float8_array(PG_GETARG_ARRAYTYPE_P(1), "weights", &nw);
+	const double *l = float8_array(PG_GETARG_ARRAYTYPE_P(2), "min_shares", &nl);
+	const double *u = float8_array(PG_GETARG_ARRAYTYPE_P(3), "max_shares", &nu);
 	fs_divide_mode mode = mode_arg(PG_GETARG_TEXT_PP(4));
-	double *out;
-	Datum *elems;
+	ArrayType *result;
+	Size nbytes;
 	fs_error err;
 
 	if (nw != nl || nw != nu)
@@ -72,15 +78,26 @@ divide_shares(PG_FUNCTION_ARGS)
 		                       "%d max_shares",
 		                       nw, nl, nu),
 		                errhint("Give one weight, one lower and one upper bound per child.")));
-	out = palloc(sizeof(double) * (nw > 0 ? nw : 1));
-	fs_pg_check(fs_divide(PG_GETARG_FLOAT8(0), w, l, u, (size_t) nw, mode, &fs_pg_alloc, out, NULL,
-	                      NULL, &err),
+	if (nw == 0)
+	{
+		fs_pg_check(fs_divide(PG_GETARG_FLOAT8(0), w, l, u, 0, mode, &fs_pg_alloc, NULL, NULL,
+		                      NULL, &err),
+		            &err);
+		PG_RETURN_ARRAYTYPE_P(construct_empty_array(FLOAT8OID));
+	}
+	/* a one-dimensional float8 array without NULLs, filled in place */
+	nbytes = add_size(ARR_OVERHEAD_NONULLS(1), mul_size(sizeof(float8), (Size) nw));
+	result = (ArrayType *) palloc0(nbytes);
+	SET_VARSIZE(result, nbytes);
+	result->ndim = 1;
+	result->dataoffset = 0;
+	result->elemtype = FLOAT8OID;
+	ARR_DIMS(result)[0] = nw;
+	ARR_LBOUND(result)[0] = 1;
+	fs_pg_check(fs_divide(PG_GETARG_FLOAT8(0), w, l, u, (size_t) nw, mode, &fs_pg_alloc,
+	                      (double *) ((char *) result + ARR_OVERHEAD_NONULLS(1)), NULL, NULL, &err),
 	            &err);
-	elems = palloc(sizeof(Datum) * (nw > 0 ? nw : 1));
-	for (i = 0; i < nw; i++)
-		elems[i] = Float8GetDatum(out[i]);
-	PG_RETURN_ARRAYTYPE_P(
-	    construct_array(elems, nw, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	PG_RETURN_ARRAYTYPE_P(result);
 }
 
 #define FAIR_SHARE_COLS 15
@@ -108,6 +125,8 @@ pool_fair_share(PG_FUNCTION_ARGS)
 		const fs_pool_row *r = &rows[i];
 		Datum values[FAIR_SHARE_COLS];
 		bool nulls[FAIR_SHARE_COLS];
+
+		FS_POLL(i);
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = fs_pg_path_datum(nd->path);
 		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));

@@ -4,6 +4,7 @@
 #include "resvec.h"
 #include "sharepath.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,266 @@ test_edges(void)
 	                FS_DIVIDE_CLAMP, &unit_alloc, out, NULL, NULL, &err) == FS_ERR_RANGE);
 	CHECK(fs_divide_mode_from_name("additive") == FS_DIVIDE_ADDITIVE &&
 	      fs_divide_mode_from_name("hdrf") == -1);
+}
+
+/*
+ * Issue 14: the running slope cancelled to zero (1 + 1e-17 - 1), sums of weights or bounds
+ * overflowed, and breakpoints u / w left double's range. Expected values by hand from the
+ * definition.
+ */
+static void
+test_extreme_range(void)
+{
+	double out[4], x;
+	fs_bound b[4];
+	fs_error err;
+	int m;
+
+	for (m = FS_DIVIDE_CLAMP; m <= FS_DIVIDE_ADDITIVE; m++)
+	{
+		/* total 0.5, caps 1 and 0.1: the second saturates at 0.1, the first gets the other 0.4 */
+		check_divide(0.5, (const double[]){1e-17, 1}, (const double[]){0, 0},
+		             (const double[]){1, 0.1}, 2, m, (const double[]){0.4, 0.1});
+		/* equal weights, whatever their size, split 1 in halves */
+		check_divide(1, (const double[]){1e308, 1e308}, (const double[]){0, 0},
+		             (const double[]){1, 1}, 2, m, (const double[]){0.5, 0.5});
+		check_divide(1, (const double[]){5e-324, 5e-324}, (const double[]){0, 0},
+		             (const double[]){1, 1}, 2, m, (const double[]){0.5, 0.5});
+		check_divide(1, (const double[]){DBL_MAX, DBL_MAX, DBL_MAX}, (const double[]){0, 0, 0},
+		             (const double[]){1, 1, 1}, 3, m, (const double[]){1.0 / 3, 1.0 / 3, 1.0 / 3});
+		/* guarantees of 1e308 each do not fit into 1: scaled to 0.5 each (their sum overflows) */
+		check_divide(1, (const double[]){1, 1}, (const double[]){1e308, 1e308},
+		             (const double[]){1e308, 1e308}, 2, m, (const double[]){0.5, 0.5});
+		check_divide(1, (const double[]){1, 1}, (const double[]){1.5e308, 0.5e308},
+		             (const double[]){DBL_MAX, DBL_MAX}, 2, m, (const double[]){0.75, 0.25});
+		/* weights 10^632 apart: the heavy child saturates at 0.1, the light one takes the rest */
+		check_divide(1, (const double[]){1e308, 5e-324}, (const double[]){0, 0},
+		             (const double[]){0.1, 1}, 2, m, (const double[]){0.1, 0.9});
+		/* a total near DBL_MAX, divided 1:3 under caps whose sum overflows */
+		CHECK(fs_divide(1e308, (const double[]){1, 3}, (const double[]){0, 0},
+		                (const double[]){1e308, 1e308}, 2, m, &unit_alloc, out, &x, b,
+		                &err) == FS_OK);
+		CHECK_DBL(out[0] / 2.5e307, 1, 1e-15);
+		CHECK_DBL(out[1] / 7.5e307, 1, 1e-15);
+		CHECK(b[0] == FS_BOUND_WEIGHT && b[1] == FS_BOUND_WEIGHT);
+		/* caps near DBL_MAX that together reach a total near DBL_MAX: every child at its cap */
+		CHECK(fs_divide(1.5e308, (const double[]){1, 1}, (const double[]){0, 0},
+		                (const double[]){1e308, 0.5e308}, 2, m, &unit_alloc, out, &x, b,
+		                &err) == FS_OK);
+		CHECK(out[0] == 1e308 && out[1] == 0.5e308 && isinf(x));
+		/* a subnormal total */
+		CHECK(fs_divide(4 * 5e-324, (const double[]){1, 1}, (const double[]){0, 0},
+		                (const double[]){1, 1}, 2, m, &unit_alloc, out, &x, b, &err) == FS_OK);
+		CHECK(out[0] == 2 * 5e-324 && out[1] == 2 * 5e-324);
+	}
+	/* what bounds the first example's children, and the solved x */
+	CHECK(fs_divide(0.5, (const double[]){1e-17, 1}, (const double[]){0, 0},
+	                (const double[]){1, 0.1}, 2, FS_DIVIDE_CLAMP, &unit_alloc, out, &x, b,
+	                &err) == FS_OK);
+	CHECK(b[0] == FS_BOUND_WEIGHT && b[1] == FS_BOUND_CAP);
+	CHECK_DBL(x / 4e16, 1, 1e-15);
+	/* one child takes the whole total; its cap (2) is above the total and does not bind */
+	CHECK(fs_divide(1, (const double[]){1}, (const double[]){0}, (const double[]){2}, 1,
+	                FS_DIVIDE_CLAMP, &unit_alloc, out, &x, b, &err) == FS_OK);
+	CHECK(out[0] == 1 && x == 1 && b[0] == FS_BOUND_WEIGHT);
+	/* a zero total: nothing to divide */
+	CHECK(fs_divide(0, (const double[]){1, 1}, (const double[]){0, 0}, (const double[]){2, 0}, 2,
+	                FS_DIVIDE_CLAMP, &unit_alloc, out, &x, b, &err) == FS_OK);
+	CHECK(out[0] == 0 && out[1] == 0 && x == 0 && b[0] == FS_BOUND_GUARANTEE);
+}
+
+/* log-uniform in [lo, hi] */
+static double
+log_uniform(uint64_t *seed, double lo, double hi)
+{
+	double r = (double) (unit_rand(seed) >> 11) / 9007199254740992.0;
+
+	return exp(log(lo) + r * (log(hi) - log(lo)));
+}
+
+/*
+ * 20,000 random problems per mode with weights log-uniform in [1e-20, 1e20]: the shares sum to
+ * the total within 1e-12 relative whenever that is feasible, stay within their bounds, and are
+ * g_i(x) at the solved x (which, with the sum, characterises the answer); the sorting fallback
+ * (work budget 0) gives the same answer.
+ */
+static void
+test_random_range(void)
+{
+	uint64_t seed = 14;
+	int round, bad_sum = 0, bad_bounds = 0, bad_g = 0, bad_fallback = 0, feasible = 0;
+
+	for (round = 0; round < 40000; round++)
+	{
+		size_t n = 1 + unit_rand(&seed) % 12, i;
+		double w[12], l[12], u[12], out[12], out2[12], total, x, sum = 0, sum_low = 0,
+		                                                       sum_max = 0;
+		fs_divide_mode mode = round % 2 ? FS_DIVIDE_ADDITIVE : FS_DIVIDE_CLAMP;
+		fs_error err;
+
+		for (i = 0; i < n; i++)
+		{
+			w[i] = unit_rand(&seed) % 8 == 0 ? 0 : log_uniform(&seed, 1e-20, 1e20);
+			l[i] = unit_rand(&seed) % 3 == 0 ? 0 : log_uniform(&seed, 1e-6, 1) / n;
+			u[i] = log_uniform(&seed, 1e-6, 2);
+		}
+		/* mostly a total the bounds can reach exactly; sometimes any total */
+		for (i = 0; i < n; i++)
+		{
+			sum_low += l[i] < u[i] ? l[i] : u[i];
+			sum_max += w[i] > 0 ? u[i] : (l[i] < u[i] ? l[i] : u[i]);
+		}
+		if (unit_rand(&seed) % 8 == 0 || sum_max <= sum_low)
+			total = log_uniform(&seed, 1e-3, 4);
+		else
+			total = sum_low + (sum_max - sum_low) * log_uniform(&seed, 1e-9, 1);
+		sum_low = sum_max = 0;
+		if (fs_divide(total, w, l, u, n, mode, &unit_alloc, out, &x, NULL, &err) != FS_OK ||
+		    fs_divide_budget(total, w, l, u, n, mode, 0, &unit_alloc, out2, NULL, NULL, &err) !=
+		        FS_OK)
+		{
+			bad_sum++;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+		{
+			double lp = l[i] < u[i] ? l[i] : u[i];
+
+			sum += out[i];
+			sum_low += lp;
+			sum_max += w[i] > 0 ? u[i] : lp;
+			if (fabs(out2[i] - out[i]) > 1e-15 * total)
+				bad_fallback++;
+		}
+		if (sum_low > total)
+			continue;
+		for (i = 0; i < n; i++)
+		{
+			double lp = l[i] < u[i] ? l[i] : u[i];
+			double g = w[i] == 0              ? lp
+			           : mode == FS_DIVIDE_CLAMP ? fmin(fmax(x * w[i], lp), u[i])
+			                                     : fmin(u[i], lp + x * w[i]);
+
+			if (out[i] < lp || out[i] > u[i])
+				bad_bounds++;
+			if (isfinite(x) && fabs(out[i] - g) > 1e-12 * total)
+				bad_g++;
+		}
+		if (sum_max >= total)
+		{
+			feasible++;
+			if (fabs(sum - total) > 1e-12 * total)
+				bad_sum++;
+		}
+	}
+	CHECK(feasible > 30000);
+	CHECK(bad_sum == 0);
+	CHECK(bad_bounds == 0);
+	CHECK(bad_g == 0);
+	CHECK(bad_fallback == 0);
+	if (bad_sum + bad_bounds + bad_g + bad_fallback)
+		printf("     sum %d, bounds %d, g(x) %d, fallback %d of %d feasible\n", bad_sum,
+		       bad_bounds, bad_g, bad_fallback, feasible);
+}
+
+/* Many children, distinct breakpoints: the randomized search and the fallback agree. */
+static void
+test_large(void)
+{
+	size_t n = 100000, i;
+	double *w = malloc(sizeof(double) * n), *l = malloc(sizeof(double) * n),
+	       *u = malloc(sizeof(double) * n), *o1 = malloc(sizeof(double) * n),
+	       *o2 = malloc(sizeof(double) * n);
+	uint64_t seed = 7;
+	int m, diff = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		w[i] = log_uniform(&seed, 1e-3, 1e3);
+		l[i] = unit_rand(&seed) % 2 ? 0 : log_uniform(&seed, 1e-9, 1e-6);
+		u[i] = log_uniform(&seed, 1e-7, 1e-4);
+	}
+	for (m = FS_DIVIDE_CLAMP; m <= FS_DIVIDE_ADDITIVE; m++)
+	{
+		fs_error err;
+		double s1 = 0, s2 = 0;
+
+		CHECK(fs_divide(1, w, l, u, n, m, &unit_alloc, o1, NULL, NULL, &err) == FS_OK);
+		CHECK(fs_divide_budget(1, w, l, u, n, m, n, &unit_alloc, o2, NULL, NULL, &err) == FS_OK);
+		for (i = 0; i < n; i++)
+		{
+			s1 += o1[i];
+			s2 += o2[i];
+			diff += o1[i] != o2[i];
+		}
+		CHECK_DBL(s1, 1, 1e-12);
+		CHECK_DBL(s2, 1, 1e-12);
+	}
+	CHECK(diff == 0);
+	free(w);
+	free(l);
+	free(u);
+	free(o1);
+	free(o2);
+}
+
+static const fs_pool_row *
+pool_rows(const char *text, const char *cluster, fs_tree **t, uint8_t **cv)
+{
+	fs_pool_row *rows = NULL;
+	size_t len;
+	fs_error err;
+
+	if (!CHECK(fs_tree_parse(&unit_alloc, text, strlen(text), t, &err) == FS_OK) ||
+	    !CHECK(fs_tree_prepare(*t, &err) == FS_OK) ||
+	    !CHECK(fs_rv_parse(cluster, strlen(cluster), &unit_alloc, 0, cv, &len, &err) == FS_OK) ||
+	    !CHECK(fs_pool_fair_share(*t, *cv, FS_DIVIDE_CLAMP, &unit_alloc, &rows, &err) == FS_OK))
+		return NULL;
+	return rows;
+}
+
+/* Sibling min_share_ratios 1e308 and 1e308 normalise like 2 and 2 (their sum overflowed). */
+static void
+test_pool_ratio_overflow(void)
+{
+	fs_tree *t1 = NULL, *t2 = NULL;
+	uint8_t *c1 = NULL, *c2 = NULL;
+	const fs_pool_row *big = pool_rows("pool{=*/*/*/{}/{},a=1/1e308/*/{}/{cpu=100},"
+	                                   "a.x=1/1e308/*/{}/{cpu=50},a.y=3/1e308/*/{}/{cpu=50},"
+	                                   "b=1/1e308/*/{}/{cpu=100},c=5/*/*/{}/{cpu=100}}",
+	                                   "cpu=100", &t1, &c1);
+	const fs_pool_row *two = pool_rows("pool{=*/*/*/{}/{},a=1/2/*/{}/{cpu=100},"
+	                                   "a.x=1/2/*/{}/{cpu=50},a.y=3/2/*/{}/{cpu=50},"
+	                                   "b=1/2/*/{}/{cpu=100},c=5/*/*/{}/{cpu=100}}",
+	                                   "cpu=100", &t2, &c2);
+	uint32_t i;
+
+	if (big && two)
+	{
+		CHECK(fs_tree_count(t1) == 6 && fs_tree_count(t2) == 6);
+		for (i = 0; i < fs_tree_count(t1); i++)
+		{
+			CHECK(big[i].guaranteed_share == two[i].guaranteed_share);
+			CHECK(big[i].lower_bound == two[i].lower_bound);
+			CHECK(big[i].fair_share_ratio == two[i].fair_share_ratio);
+			CHECK(big[i].bound == two[i].bound);
+		}
+		/* by hand: a and b are guaranteed half each, c nothing; a.x and a.y a quarter each */
+		CHECK(big[1].guaranteed_share == 0.5 && big[1].fair_share_ratio == 0.5);
+		CHECK(big[2].guaranteed_share == 0.25 && big[3].guaranteed_share == 0.25);
+		CHECK(big[4].guaranteed_share == 0.5 && big[5].guaranteed_share == 0);
+		CHECK(big[5].fair_share_ratio == 0);
+	}
+	if (big)
+		unit_alloc.release(NULL, (void *) big);
+	if (two)
+		unit_alloc.release(NULL, (void *) two);
+	if (t1)
+		fs_tree_free(t1);
+	if (t2)
+		fs_tree_free(t2);
+	unit_alloc.release(NULL, c1);
+	unit_alloc.release(NULL, c2);
 }
 
 /* An independent bisection on x, as a user would write it. */
@@ -199,4 +460,8 @@ test_divide(void)
 	test_seed002();
 	test_edges();
 	test_properties();
+	test_extreme_range();
+	test_random_range();
+	test_large();
+	test_pool_ratio_overflow();
 }

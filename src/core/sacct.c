@@ -104,6 +104,18 @@ show(const char *p, size_t len)
 	return out;
 }
 
+/* fs_fail_syntax with the problem starting in upper case: DETAIL is a full sentence. */
+static fs_status
+syntax(fs_error *err, const char *subject, const char *text, size_t len, size_t at,
+       const char *problem, const char *hint)
+{
+	char buf[FS_MSG_LEN];
+
+	snprintf(buf, sizeof(buf), "%s", problem);
+	buf[0] = to_upper(buf[0]);
+	return fs_fail_syntax(err, subject, text, len, at, buf, hint);
+}
+
 /* ---------------------------------------------------------------- header */
 
 static const char *const known_names[FS_SC_NKNOWN] = {
@@ -136,7 +148,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		n--;
 	}
 	if (len == 0)
-		return fs_fail_syntax(err, subject, text, len, FS_NO_POSITION, "no column names", hint);
+		return syntax(err, subject, text, len, FS_NO_POSITION, "no column names", hint);
 	h->names = a->alloc(a->ctx, n * sizeof(fs_span));
 	h->known = a->alloc(a->ctx, n * sizeof(int));
 	h->ncols = n;
@@ -161,14 +173,14 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		if (nl == 0)
 		{
 			fs_sacct_header_release(h, a);
-			return fs_fail_syntax(err, subject, text, len + h->trailing, start,
+			return syntax(err, subject, text, len + h->trailing, start,
 			                      "empty column name", hint);
 		}
 		for (k = 0; k < c; k++)
 			if (h->names[k].len == nl && strncmp(h->names[k].p, nm, nl) == 0)
 			{
 				fs_sacct_header_release(h, a);
-				return fs_fail_syntax(err, subject, text, len, start, "duplicate column name",
+				return syntax(err, subject, text, len, start, "duplicate column name",
 				                      hint);
 			}
 		h->names[c] = mkspan(nm, nl);
@@ -179,7 +191,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 				if (h->at[k] >= 0)
 				{
 					fs_sacct_header_release(h, a);
-					return fs_fail_syntax(err, subject, text, len, start,
+					return syntax(err, subject, text, len, start,
 					                      "duplicate column name", hint);
 				}
 				h->at[k] = (int) c;
@@ -349,7 +361,7 @@ fs_slurm_duration(const char *s, size_t len, double *seconds, bool *is_null, con
 
 	*is_null = r == DUR_NULL;
 	if (r == DUR_BAD)
-		return fs_fail_syntax(err, "Slurm duration", s, len, at, problem,
+		return syntax(err, "Slurm duration", s, len, at, problem,
 		                      "Slurm writes durations as [D-]HH:MM:SS or MM:SS.mmm, or UNLIMITED, "
 		                      "Partition_Limit or Unknown.");
 	return FS_OK;
@@ -411,8 +423,8 @@ typedef struct row_ctx
 static fs_status
 bad(row_ctx *c, const char *at, const char *problem, const char *hint)
 {
-	return fs_fail_syntax(c->err, row_subject, c->line, c->len, (size_t) (at - c->line), problem,
-	                      hint ? hint : row_hint);
+	return syntax(c->err, row_subject, c->line, c->len, (size_t) (at - c->line), problem,
+	              hint ? hint : row_hint);
 }
 
 static fs_status
@@ -993,7 +1005,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	if (len == 0)
 	{
 		fs_sacct_record_release(rec, a);
-		return fs_fail_syntax(err, row_subject, line, len, FS_NO_POSITION, "empty row",
+		return syntax(err, row_subject, line, len, FS_NO_POSITION, "empty row",
 		                      "Leave blank lines out of the rows.");
 	}
 	if (h->trailing)
@@ -1004,7 +1016,6 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 			add_anomaly(rec, "row does not end with \"|\" as its header does (sacct -p): the "
 			                 "record may go on in the next line");
 	}
-	c.len = len;
 	for (i = 0; i < len; i++)
 	{
 		FS_POLL(i);
@@ -1015,10 +1026,10 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	{
 		char problem[160];
 
-		snprintf(problem, sizeof(problem), "row has %zu fields but the header names %zu",
-		         nsep + 1, h->ncols);
+		snprintf(problem, sizeof(problem), "the row has %zu field%s but the header names %zu",
+		         nsep + 1, nsep ? "s" : "", h->ncols);
 		fs_sacct_record_release(rec, a);
-		return fs_fail_syntax(err, row_subject, line, len, len, problem,
+		return syntax(err, row_subject, line, c.len, len, problem,
 		                      "A newline in a job name splits a record over two lines: join them, "
 		                      "or export with --delimiter and JobName last.");
 	}
@@ -1030,10 +1041,10 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		for (i = 0, k = 0; i < len; i++)
 			if (line[i] == '|' && ++k == h->ncols)
 				break;
-		snprintf(problem, sizeof(problem), "row has %zu fields but the header names %zu",
+		snprintf(problem, sizeof(problem), "the row has %zu fields but the header names %zu",
 		         nsep + 1, h->ncols);
 		fs_sacct_record_release(rec, a);
-		return fs_fail_syntax(err, row_subject, line, len, i, problem, row_hint);
+		return syntax(err, row_subject, line, c.len, i, problem, row_hint);
 	}
 	f = a->alloc(a->ctx, h->ncols * sizeof(fs_span));
 	start = 0;
@@ -1109,7 +1120,7 @@ assoc_fail(assoc_state *s, const char *problem, const char *hint)
 	fs_quote_excerpt(shown, sizeof(shown), s->line, s->linelen, 200);
 	fs_fail(s->err, FS_ERR_SYNTAX, "invalid sacctmgr association data at line %d: \"%s\"",
 	        s->lineno, shown);
-	fs_error_detail(s->err, "%s.", problem);
+	fs_error_detail(s->err, "%c%s.", to_upper(problem[0]), problem + 1);
 	fs_error_hint(s->err, "%s",
 	              hint ? hint
 	                   : "Give the text of a sacctmgr dump file, or of sacctmgr show assoc -P "

@@ -198,7 +198,7 @@ test_edges(void)
 	}
 	/* too few fields (a newline in the job name) and a -p header */
 	CHECK(!parse("JobID|JobName|", "|", &r, &err));
-	CHECK_STR(err.detail, "row has 1 fields but the header names 2 at end of input.");
+	CHECK_STR(err.detail, "The row has 1 field but the header names 2 at character 1.");
 	if (CHECK(parse("JobID|JobName|", "51180322|f20", &r, &err)))
 	{
 		CHECK_STR(anomaly(&r, 0), "row does not end with \"|\" as its header does (sacct -p): "
@@ -206,7 +206,7 @@ test_edges(void)
 		fs_sacct_record_release(&r, &unit_alloc);
 	}
 	CHECK(!parse("JobID|State", "12x|COMPLETED", &r, &err));
-	CHECK_STR(err.detail, "unexpected character in JobID at character 3.");
+	CHECK_STR(err.detail, "Unexpected character in JobID at character 3.");
 	CHECK(!parse("JobID|Elapsed", "12|1:60:00", &r, &err));
 	CHECK(!parse("JobID|Submit", "12|2024-02-30T00:00:00", &r, &err));
 	CHECK_STR(err.detail, "Submit is not a valid date and time at character 4.");
@@ -234,7 +234,7 @@ test_durations(void)
 	CHECK(fs_slurm_duration("90", 2, &s, &isnull, &why, &err) == FS_ERR_SYNTAX);
 	CHECK(fs_slurm_duration("1-25:00:00", 10, &s, &isnull, &why, &err) == FS_ERR_SYNTAX);
 	CHECK(fs_slurm_duration("1:2x", 4, &s, &isnull, &why, &err) == FS_ERR_SYNTAX);
-	CHECK_STR(err.detail, "unexpected character at character 4.");
+	CHECK_STR(err.detail, "Unexpected character at character 4.");
 }
 
 static void

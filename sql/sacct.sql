@@ -1,0 +1,270 @@
+-- sacct: Slurm sacct --parsable2 rows, durations and sacctmgr associations (SPEC section 10)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS fairsched;
+RESET client_min_messages;
+SET search_path = fairsched, public;
+SET timezone = 'UTC';
+SET extra_float_digits = 0;
+
+-- The sample file, verbatim: one line per row (CSV mode with bytes that never occur)
+CREATE TEMP TABLE raw (lineno bigserial, line text);
+\copy raw(line) FROM 'sql/data/sacct_parsable2_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+-- blocks start with "# block: NAME"; the next line is the header of the rows below it
+CREATE TEMP TABLE rows AS
+SELECT l.lineno, b.name AS block, h.line AS header, l.line
+FROM (SELECT lineno, line,
+             max(lineno) FILTER (WHERE line LIKE '# block: %') OVER (ORDER BY lineno) AS bstart
+      FROM raw) l
+JOIN (SELECT lineno, substr(line, 10) AS name FROM raw WHERE line LIKE '# block: %') b
+  ON b.lineno = l.bstart
+JOIN raw h ON h.lineno = l.bstart + 1
+WHERE l.lineno > l.bstart + 1 AND l.line <> '';
+SELECT block, count(*) AS rows FROM rows GROUP BY block ORDER BY min(lineno);
+SELECT count(*) AS rows_in_file FROM rows;
+
+-- parse every row (a parallel-capable CREATE TABLE AS, as the README pipeline does)
+CREATE TEMP TABLE parsed AS
+SELECT r.lineno, r.block, (sacct_row_try(r.line, r.header)).* FROM rows r;
+-- no row is lost: each one is parsed or listed with its reason
+SELECT count(*) FILTER (WHERE error IS NULL) AS parsed, count(*) FILTER (WHERE error IS NOT NULL) AS failed
+FROM parsed;
+SELECT lineno, block, error FROM parsed WHERE error IS NOT NULL ORDER BY lineno;
+-- every anomaly, row by row
+SELECT lineno, job_id, unnest(anomalies) AS anomaly FROM parsed WHERE cardinality(anomalies) > 0
+ORDER BY lineno;
+
+-- the identity of every row
+SELECT lineno, job_id, job_id_raw, job_seq, array_job_id, array_task_id, het_job_id, het_offset, step
+FROM parsed WHERE error IS NULL ORDER BY lineno;
+
+-- xdmod: names, states, exit codes, times, ReqMem per CPU (c) and per node (n), TRES
+SELECT lineno, cluster, partition, account, "user", "group", qos, state, cancelled_by, exit_code, signal
+FROM parsed WHERE block = 'xdmod' ORDER BY lineno;
+SELECT lineno, submit, eligible, start, "end", elapsed_s, timelimit_s, ncpus, nnodes, req_mem_bytes
+FROM parsed WHERE block = 'xdmod' ORDER BY lineno;
+SELECT lineno, alloc_tres, req_tres FROM parsed WHERE block = 'xdmod' ORDER BY lineno;
+SELECT lineno, extra FROM parsed WHERE block = 'xdmod' AND lineno IN (4, 6, 17) ORDER BY lineno;
+
+-- reportseff: AllocCPUS as ncpus, 312.50G, MM:SS.mmm stays in extra (TotalCPU), steps
+SELECT lineno, job_id, step, state, cancelled_by, elapsed_s, timelimit_s, ncpus, nnodes, req_mem_bytes,
+       extra->>'TotalCPU' AS totalcpu, extra->>'MaxRSS' AS maxrss
+FROM parsed WHERE block = 'reportseff' ORDER BY lineno;
+
+-- slurm2sql: empty fields are NULL; a JSON Comment stays text in extra
+SELECT lineno, job_id, step, "user", "group", state, cancelled_by, exit_code, signal, start, "end",
+       extra->>'Comment' AS comment
+FROM parsed WHERE block = 'slurm2sql' ORDER BY lineno;
+
+-- apel: end before start, CPUTimeRAW and odd MaxRSS values kept as written
+SELECT lineno, job_id, step, start, "end", elapsed_s, ncpus, extra->>'CPUTimeRAW' AS cputimeraw,
+       extra->>'MaxRSS' AS maxrss
+FROM parsed WHERE block LIKE 'apel%' ORDER BY lineno;
+
+-- constructed edges and het jobs
+SELECT lineno, job_id, state, exit_code, signal, elapsed_s, timelimit_s, ncpus, nnodes, req_mem_bytes,
+       alloc_tres
+FROM parsed WHERE block IN ('constructed_edges', 'hetjob_doc') ORDER BY lineno;
+SELECT lineno, extra FROM parsed WHERE block = 'constructed_edges' ORDER BY lineno;
+SELECT alloc_tres -> 'gres/gpu' AS gpus, alloc_tres -> 'gres/gpu:a100' AS a100,
+       alloc_tres -> 'mem' AS mem_bytes
+FROM parsed WHERE job_id = '7101';
+
+-- epochs are exact; dates without a zone are read in tz (never the session TimeZone)
+SELECT job_id, submit, eligible, start, "end" FROM parsed WHERE block = 'epoch_times';
+SET timezone = 'America/New_York';
+SELECT extract(epoch FROM (sacct_row(line, header)).submit) AS utc_default,
+       extract(epoch FROM (sacct_row(line, header, 'Europe/Helsinki')).submit) AS helsinki,
+       extract(epoch FROM (sacct_row(line, header, 'UTC')).submit) AS utc
+FROM rows WHERE block = 'slurm2sql' AND line LIKE '43974388|%';
+SET timezone = 'UTC';
+SELECT (sacct_row(line, header, 'Europe/Helsinki')).start FROM rows
+WHERE block = 'slurm2sql' AND line LIKE '43974388|%';
+
+-- sacct_row and sacct_row_try agree on every good row
+WITH good AS MATERIALIZED (
+    SELECT r.* FROM rows r JOIN parsed p USING (lineno) WHERE p.error IS NULL)
+SELECT count(*) AS good, count(*) FILTER (WHERE (sacct_row(line, header))::text IS DISTINCT FROM
+                                                (sacct_row_try(line, header))::text) AS differ
+FROM good;
+
+-- the header may name the columns in any order and subset
+SELECT job_id, step, state, cancelled_by, elapsed_s
+FROM sacct_row('CANCELLED by 7|01:02:03|8.batch', 'State|Elapsed|JobID');
+SELECT job_id, job_seq, array_job_id, array_task_id, anomalies
+FROM sacct_row('123_[1-5%2]', 'jobid');
+SELECT job_id, het_job_id, het_offset, job_seq, step FROM sacct_row('123+0.extern', 'JobID');
+SELECT job_id, job_seq, step, anomalies FROM sacct_row('5_7.1|9.2', 'JobID|JobIDRaw');
+SELECT req_mem_bytes, anomalies FROM sacct_row('3000Mc', 'ReqMem');
+SELECT req_mem_bytes, anomalies FROM sacct_row('1.step|2000Mn|2', 'JobID|ReqMem|NNodes');
+SELECT alloc_tres, anomalies FROM sacct_row('cpu=4,mem=NONE,gres/gpumem=16G,bb/datawarp=2', 'AllocTRES');
+SELECT state, anomalies FROM sacct_row('completed', 'State');
+SELECT state, cancelled_by, anomalies FROM sacct_row('CANCELLED by someone', 'State');
+SELECT timelimit_s, elapsed_s, anomalies FROM sacct_row('UNLIMITED|INVALID', 'Timelimit|Elapsed');
+SELECT submit, anomalies FROM sacct_row('None', 'Submit');
+SELECT job_id, anomalies FROM sacct_row(E'9\r', 'JobID');
+
+-- errors: every message a user can meet
+SELECT sacct_row('1|2', 'JobID|JobID');
+SELECT sacct_row('1|2', 'JobID||State');
+SELECT sacct_row('1', '');
+SELECT sacct_row('', 'JobID');
+SELECT sacct_row('1', 'JobID|State');
+SELECT sacct_row('1|COMPLETED|x', 'JobID|State');
+SELECT sacct_row('x1', 'JobID');
+SELECT sacct_row('12x', 'JobID');
+SELECT sacct_row('12_[1-3', 'JobID');
+SELECT sacct_row('12_x', 'JobID');
+SELECT sacct_row('12+', 'JobID');
+SELECT sacct_row('12.b@tch', 'JobID');
+SELECT sacct_row('12.', 'JobIDRaw');
+SELECT sacct_row('a12', 'JobIDRaw');
+SELECT sacct_row('0:x', 'ExitCode');
+SELECT sacct_row('x:0', 'ExitCode');
+SELECT sacct_row('2024-05-01 10:00', 'Submit');
+SELECT sacct_row('2024-13-01T10:00:00', 'End');
+SELECT sacct_row('1:60:00', 'Elapsed');
+SELECT sacct_row('90', 'Timelimit');
+SELECT sacct_row('4.5', 'NCPUS');
+SELECT sacct_row('3000Mx', 'ReqMem');
+SELECT sacct_row('cpu', 'AllocTRES');
+SELECT sacct_row('cpu=four', 'ReqTRES');
+SELECT sacct_row('cpu=1,cpu=2', 'AllocTRES');
+SELECT sacct_row('gpu type=1', 'AllocTRES');
+SELECT sacct_row('1', 'JobID', 'Mars/Olympus_Mons');
+SELECT job_id, error FROM sacct_row_try('1|2', 'JobID');
+SELECT job_id, error FROM sacct_row_try('1', 'JobID|JobID');
+
+-- slurm_duration
+SELECT s, slurm_duration(s) FROM (VALUES ('3-00:00:00'), ('14:00:49'), ('00:00:00'), ('16:01.272'),
+    ('00:00.001'), ('451-06:00:24'), ('2-07:51:43'), ('1-12'), ('1-12:30'), ('00:59'),
+    ('UNLIMITED'), ('Partition_Limit'), ('Unknown'), ('unlimited'), ('INVALID'), ('')) v(s);
+SELECT slurm_duration(NULL);
+SELECT slurm_duration('90');
+SELECT slurm_duration('1-24:00:00');
+SELECT slurm_duration('01:60');
+SELECT slurm_duration('5.5');
+SELECT slurm_duration('1:2:3:4');
+SELECT slurm_duration('-01:00:00');
+SELECT slurm_duration('01:00:');
+
+-- sacctmgr associations: every block of the sample file (blocks start with "### block: NAME")
+CREATE TEMP TABLE araw (lineno bigserial, line text);
+\copy araw(line) FROM 'sql/data/sacctmgr_assoc_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+CREATE TEMP TABLE adocs AS
+SELECT b.name AS block, string_agg(l.line, E'\n' ORDER BY l.lineno) AS doc
+FROM (SELECT lineno, line,
+             max(lineno) FILTER (WHERE line LIKE '### block: %') OVER (ORDER BY lineno) AS bstart
+      FROM araw) l
+JOIN (SELECT lineno, substr(line, 12) AS name FROM araw WHERE line LIKE '### block: %') b
+  ON b.lineno = l.bstart
+WHERE l.lineno > l.bstart
+GROUP BY b.name;
+SELECT a.* FROM adocs d, sacctmgr_assoc(d.doc) a WHERE d.block = 'sacctmgr_man_dump_example';
+SELECT a.* FROM adocs d, sacctmgr_assoc(d.doc) a WHERE d.block = 'sacctmgr_dump_constructed';
+SELECT a.* FROM adocs d, sacctmgr_assoc(d.doc) a WHERE d.block = 'sacctmgr_show_assoc_test_130_2';
+-- tree format: the Account column indented one space per level, no ParentName
+SELECT * FROM sacctmgr_assoc(E'Cluster|Account|User|Partition|Share\n'
+    'c|root|||1\nc| phys|||20\nc| phys|ann|gpu|3\nc|  qc|||parent\nc| chem|||10');
+
+-- the pipeline: the test 130_2 association tree with the sshare RawUsage of its users, through
+-- share_tree and fairshare (classic), next to the values sshare printed for it
+CREATE TEMP TABLE sshare AS
+SELECT nullif(split_part(line, '|', 1), '') AS account, nullif(split_part(line, '|', 2), '') AS "user",
+       split_part(line, '|', 4)::float8 AS norm_shares, split_part(line, '|', 5)::float8 AS raw_usage,
+       split_part(line, '|', 7)::float8 AS effective_usage, split_part(line, '|', 8)::float8 AS fairshare
+FROM (SELECT unnest(string_to_array(doc, E'\n')) AS line FROM adocs WHERE block = 'sshare_l_p_test_130_2') s
+WHERE line NOT LIKE 'Account|%';
+CREATE TEMP TABLE tree130 AS
+SELECT share_tree(a.path, a.shares, coalesce(s.raw_usage, 0), a.shares_from_parent) AS t
+FROM adocs d, sacctmgr_assoc(d.doc) a
+LEFT JOIN sshare s ON s."user" = a."user" AND s.account = a.account
+WHERE d.block = 'sacctmgr_show_assoc_test_130_2' AND nlevel(a.path) > 0
+  AND a."user" IS DISTINCT FROM 'root'; -- sshare's listing (NormShares 40/150) has no root user
+SELECT f.path, f.raw_shares, round(f.norm_shares::numeric, 6) AS norm_shares, f.raw_usage,
+       round(f.effective_usage::numeric, 6) AS effective_usage, round(f.fairshare::numeric, 6) AS fairshare,
+       s.norm_shares AS sshare_norm, s.effective_usage AS sshare_effective, s.fairshare AS sshare_fs
+FROM tree130, fairshare(t, 'classic') f
+LEFT JOIN sshare s ON s.account = CASE WHEN f.is_leaf THEN subpath(f.path, -2, 1)::text ELSE leaf(f.path) END
+                  AND s."user" IS NOT DISTINCT FROM CASE WHEN f.is_leaf THEN leaf(f.path) END
+ORDER BY f.path;
+
+-- the sacct pipeline: allocation rows (no steps) of the constructed block charge billing x elapsed
+-- to their association; the tree comes from a dump of the same cluster's accounts
+CREATE TEMP TABLE assoc AS SELECT * FROM sacctmgr_assoc($$
+Cluster - 'c1':Fairshare=1
+Parent - 'root'
+Account - 'science':Fairshare=2
+Account - 'geo':Fairshare=1
+Parent - 'science'
+Account - 'phys':Fairshare=3
+Account - 'chem':Fairshare=2
+Account - 'bio':Fairshare=2147483647
+Account - 'astro':Fairshare=1
+Parent - 'phys'
+User - 'ann':Fairshare=1
+Parent - 'chem'
+User - 'bo':Fairshare=1
+Parent - 'bio'
+User - 'cy':Fairshare=1
+Parent - 'geo'
+User - 'dee':Fairshare=1
+Parent - 'astro'
+User - 'eve':Fairshare=1
+$$);
+CREATE TEMP TABLE jobs (
+    cluster text NOT NULL, job_id_raw text NOT NULL, submit timestamptz NOT NULL, step text NOT NULL,
+    job_id text, account text, "user" text, state text, elapsed_s float8, alloc_tres resvec,
+    anomalies text[],
+    PRIMARY KEY (cluster, job_id_raw, submit, step));
+-- the upsert: allocations and steps keyed on (cluster, JobIDRaw, Submit, step); '' for the allocation
+CREATE TEMP VIEW load AS
+SELECT coalesce(p.cluster, 'c1') AS cluster, p.job_id_raw, p.submit, coalesce(p.step, '') AS step,
+       p.job_id, p.account, p."user", p.state, p.elapsed_s, p.alloc_tres, p.anomalies
+FROM parsed p WHERE p.block = 'constructed_edges' AND p.error IS NULL;
+INSERT INTO jobs SELECT * FROM load ON CONFLICT DO NOTHING;
+SELECT count(*) AS jobs, md5(string_agg(j::text, ',' ORDER BY j.job_id_raw, j.submit, j.step)) AS digest
+FROM jobs j;
+-- the requeued job keeps both runs (same JobIDRaw, another Submit)
+SELECT job_id, submit, state, elapsed_s FROM jobs WHERE job_id_raw = '7105' ORDER BY submit;
+-- a reload of the same rows changes nothing
+INSERT INTO jobs SELECT * FROM load ON CONFLICT DO NOTHING;
+SELECT count(*) AS jobs, md5(string_agg(j::text, ',' ORDER BY j.job_id_raw, j.submit, j.step)) AS digest
+FROM jobs j;
+MERGE INTO jobs j USING load l
+ON (j.cluster, j.job_id_raw, j.submit, j.step) = (l.cluster, l.job_id_raw, l.submit, l.step)
+WHEN MATCHED AND (j.*)::text IS DISTINCT FROM (l.*)::text THEN UPDATE SET state = l.state
+WHEN NOT MATCHED THEN INSERT VALUES (l.*);
+SELECT count(*) AS jobs, md5(string_agg(j::text, ',' ORDER BY j.job_id_raw, j.submit, j.step)) AS digest
+FROM jobs j;
+-- usage per association: billing x elapsed of allocations (steps are not charged)
+SELECT a.path, sum((j.alloc_tres -> 'billing') * j.elapsed_s) AS usage
+FROM jobs j JOIN assoc a ON a.account = j.account AND a."user" = j."user"
+WHERE j.step = '' GROUP BY a.path ORDER BY a.path;
+SELECT f.path, f.raw_shares, round(f.norm_shares::numeric, 6) AS norm_shares, f.raw_usage,
+       round(f.effective_usage::numeric, 6) AS effective_usage, round(f.fairshare::numeric, 6) AS fairshare
+FROM fairshare((
+    SELECT share_tree(a.path, a.shares, coalesce(u.usage, 0), a.shares_from_parent)
+    FROM assoc a
+    LEFT JOIN (SELECT j.account, j."user", sum((j.alloc_tres -> 'billing') * j.elapsed_s) AS usage
+               FROM jobs j WHERE j.step = '' GROUP BY 1, 2) u
+      ON u.account = a.account AND u."user" = a."user"
+    WHERE nlevel(a.path) > 0), 'classic') f
+ORDER BY f.path;
+
+-- sacctmgr errors name the line
+SELECT * FROM sacctmgr_assoc(E'Cluster - c\nParent - root\nAccount - a\nAccount - a');
+SELECT * FROM sacctmgr_assoc(E'Parent - root\nAcount - a');
+SELECT * FROM sacctmgr_assoc(E'Parent root');
+SELECT * FROM sacctmgr_assoc(E'Account - \'\'');
+SELECT * FROM sacctmgr_assoc(E'Parent - physics');
+SELECT * FROM sacctmgr_assoc(E'Account - a:Fairshare=lots');
+SELECT * FROM sacctmgr_assoc(E'Account - ' || repeat('x', 256));
+SELECT * FROM sacctmgr_assoc(E'Cluster|Account|User\nc|root|');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na||1');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na|u|1|');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na||1|b');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na||1|root\na||1|root');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\n||1|root');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na|||root');
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share\n  a||1');
+SELECT * FROM sacctmgr_assoc('');

@@ -1,0 +1,137 @@
+/*
+ * sacct.h: Slurm accounting text: one `sacct --parsable2` row read against its header line,
+ * Slurm durations ([D-]HH:MM:SS, MM:SS.mmm) and sizes (1.50G), and the associations of
+ * `sacctmgr dump` files and `sacctmgr show assoc -P` listings as share-tree paths.
+ * Everything reads in one pass and points into the input; nothing here knows about time zones:
+ * dates come back broken down as written (or as exact epochs) for the glue to convert.
+ */
+#ifndef FS_SACCT_H
+#define FS_SACCT_H
+
+#include "fs_core.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A piece of the input (not NUL-terminated); p == NULL when absent or empty. */
+typedef struct fs_span
+{
+	const char *p;
+	size_t len;
+} fs_span;
+
+/* The columns the record maps onto fields; every other column goes to `extra`. */
+typedef enum fs_sacct_col
+{
+	FS_SC_JOBID = 0,
+	FS_SC_JOBIDRAW,
+	FS_SC_CLUSTER,
+	FS_SC_PARTITION,
+	FS_SC_ACCOUNT,
+	FS_SC_USER,
+	FS_SC_GROUP,
+	FS_SC_QOS,
+	FS_SC_STATE,
+	FS_SC_EXITCODE,
+	FS_SC_SUBMIT,
+	FS_SC_ELIGIBLE,
+	FS_SC_START,
+	FS_SC_END,
+	FS_SC_ELAPSED,
+	FS_SC_TIMELIMIT,
+	FS_SC_NCPUS,
+	FS_SC_ALLOCCPUS, /* ncpus when there is no NCPUS column (also kept in extra) */
+	FS_SC_NNODES,
+	FS_SC_ALLOCNODES, /* nnodes when there is no NNodes column (also kept in extra) */
+	FS_SC_REQMEM,
+	FS_SC_ALLOCTRES,
+	FS_SC_REQTRES,
+	FS_SC_JOBNAME, /* kept in extra; the column that may hold the delimiter */
+	FS_SC_NKNOWN
+} fs_sacct_col;
+
+/* A parsed header: the column names (spans into the header text) and where the known ones are. */
+typedef struct fs_sacct_header
+{
+	fs_span *names;
+	int *known;         /* per column: its fs_sacct_col, or -1 */
+	size_t ncols;       /* without the empty name after a trailing delimiter */
+	bool trailing;      /* `sacct -p`: every line ends with the delimiter */
+	int at[FS_SC_NKNOWN]; /* column index of each known column, or -1 */
+} fs_sacct_header;
+
+fs_status fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a,
+                                fs_sacct_header *h, fs_error *err);
+void fs_sacct_header_release(fs_sacct_header *h, const fs_allocator *a);
+
+/* A date as written: absent, broken-down local time, or exact epoch seconds. */
+typedef enum fs_sacct_time_kind
+{
+	FS_ST_NONE = 0,
+	FS_ST_LOCAL,
+	FS_ST_EPOCH
+} fs_sacct_time_kind;
+
+typedef struct fs_sacct_time
+{
+	int kind;
+	int year, mon, mday, hour, min, sec;
+	int64_t epoch;
+} fs_sacct_time;
+
+/* Optional numbers carry their own has_ flag. */
+typedef struct fs_sacct_record
+{
+	fs_span job_id, job_id_raw, step;
+	fs_span cluster, partition, account, user, group, qos, state;
+	bool has_job_seq, has_array_job_id, has_array_task_id, has_het_job_id, has_het_offset;
+	int64_t job_seq, array_job_id, het_job_id;
+	int32_t array_task_id, het_offset;
+	bool has_cancelled_by, has_exit_code, has_signal;
+	int32_t cancelled_by, exit_code, signal;
+	fs_sacct_time submit, eligible, start, end;
+	bool has_elapsed, has_timelimit, has_ncpus, has_nnodes, has_req_mem;
+	double elapsed_s, timelimit_s, req_mem_bytes;
+	int32_t ncpus, nnodes;
+	uint8_t *alloc_tres; /* encoded resvec in allocator memory, NULL when absent */
+	size_t alloc_tres_len;
+	uint8_t *req_tres;
+	size_t req_tres_len;
+	fs_sb extra;     /* a JSON object: every other column as a string (null when empty) */
+	fs_sb anomalies; /* NUL-terminated entries one after another */
+	size_t nanomalies;
+} fs_sacct_record;
+
+/*
+ * Parse one row against its header. On success the record's spans point into `line` and its
+ * buffers are in allocator memory (fs_sacct_record_release frees them); on failure nothing is
+ * left allocated and err names the character.
+ */
+fs_status fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len,
+                             const fs_allocator *a, fs_sacct_record *rec, fs_error *err);
+void fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a);
+
+/*
+ * A Slurm duration in seconds. *is_null is set (and *why names the word) for UNLIMITED,
+ * Partition_Limit, Unknown, INVALID and the empty string.
+ */
+fs_status fs_slurm_duration(const char *s, size_t len, double *seconds, bool *is_null,
+                            const char **why, fs_error *err);
+
+/* One association row of sacctmgr output. */
+typedef struct fs_assoc_row
+{
+	int line;
+	fs_span cluster, account, user, partition; /* spans into the document */
+	uint8_t *path;                             /* encoded sharepath, allocator memory */
+	size_t pathlen;
+	bool has_shares;
+	double shares;
+	bool from_parent;
+} fs_assoc_row;
+
+fs_status fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a,
+                            fs_assoc_row **rows, size_t *nrows, fs_error *err);
+void fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a);
+
+#endif

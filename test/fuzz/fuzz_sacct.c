@@ -1,0 +1,71 @@
+/*
+ * fuzz_sacct.c: libFuzzer harness for the Slurm readers. The input is a header line, a newline
+ * and a row; the same bytes also go to the duration reader and, whole, to the sacctmgr reader.
+ * Any input either fails with a message or parses; a parsed row's TRES are valid resvecs and its
+ * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
+ */
+#include "sacct.h"
+#include "resvec.h"
+#include "sharepath.h"
+#include "fuzz_alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void
+check_failure(const fs_error *err)
+{
+	if (err->status == FS_OK || err->message[0] == '\0')
+		abort(); /* a failure must say why */
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *) data;
+	const char *nl = memchr(text, '\n', size);
+	fs_sacct_header h;
+	fs_sacct_record r;
+	fs_assoc_row *rows;
+	size_t nrows, i;
+	fs_error err;
+	double secs;
+	bool isnull;
+	const char *why;
+
+	if (fs_slurm_duration(text, size, &secs, &isnull, &why, &err) != FS_OK)
+		check_failure(&err);
+	else if (!isnull && !(secs >= 0))
+		abort();
+	if (fs_sacctmgr_assoc(text, size, &fz, &rows, &nrows, &err) != FS_OK)
+		check_failure(&err);
+	else
+	{
+		for (i = 0; i < nrows; i++)
+			if (rows[i].pathlen != fs_sp_size(rows[i].path) || rows[i].line < 1)
+				abort();
+		fs_sacctmgr_assoc_release(rows, nrows, &fz);
+	}
+	if (nl == NULL)
+		return 0;
+	if (fs_sacct_header_parse(text, (size_t) (nl - text), &fz, &h, &err) != FS_OK)
+	{
+		check_failure(&err);
+		return 0;
+	}
+	if (fs_sacct_parse_row(&h, nl + 1, size - (size_t) (nl + 1 - text), &fz, &r, &err) != FS_OK)
+		check_failure(&err);
+	else
+	{
+		if ((r.alloc_tres && fs_rv_validate(r.alloc_tres, r.alloc_tres_len, FS_ERR_BINARY, &err) !=
+		                         FS_OK) ||
+		    (r.req_tres &&
+		     fs_rv_validate(r.req_tres, r.req_tres_len, FS_ERR_BINARY, &err) != FS_OK))
+			abort();
+		if (r.extra.len < 2 || r.extra.data[0] != '{' || r.extra.data[r.extra.len - 1] != '}')
+			abort();
+		fs_sacct_record_release(&r, &fz);
+	}
+	fs_sacct_header_release(&h, &fz);
+	return 0;
+}

@@ -201,15 +201,12 @@ new_node(fs_tree *t, const uint8_t *path, size_t pathlen, uint32_t h, int32_t pa
 static fs_status
 too_large(fs_error *err, const uint8_t *path, size_t total)
 {
-	char p[200];
-
-	fs_sp_format_buf(path, p, sizeof(p));
 	fs_fail(err, FS_ERR_LIMIT, "sharetree exceeds the limit of %d bytes of node paths",
 	        FS_TREE_PATH_BYTES_MAX);
 	fs_error_detail(err,
-	                "Every node stores its full path; node \"%s\" and its new ancestors would "
-	                "bring the total to %zu bytes.",
-	                p, total);
+	                "Every node stores its full path; a path of %u labels (%zu bytes) and its "
+	                "missing ancestors would bring the total to %zu bytes.",
+	                fs_sp_nlevel(path), fs_sp_size(path), total);
 	fs_error_hint(err, "Use shorter labels or fewer levels.");
 	return FS_ERR_LIMIT;
 }

@@ -383,10 +383,11 @@ merge_pass(char *src, char *dst, size_t n, size_t size, size_t width, fs_cmp_fn 
 
 	for (lo = 0; lo < n; lo += 2 * width)
 	{
-		FS_POLL(runs++);
 		size_t mid = lo + width < n ? lo + width : n;
 		size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
 		size_t i = lo, j = mid, k = lo;
+
+		FS_POLL(runs++);
 
 		while (i < mid && j < hi)
 		{

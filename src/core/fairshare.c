@@ -210,9 +210,9 @@ ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocat
 	for (i = 0; i < count; i++)
 	{
 		uint32_t v = m[i];
+		bool tied = i == 0 ? owner_tied : level_fs_cmp(c, m[i - 1], v) == 0;
 
 		FS_POLL(i);
-		bool tied = i == 0 ? owner_tied : level_fs_cmp(c, m[i - 1], v) == 0;
 
 		if (c->leaf[v])
 		{

@@ -349,7 +349,7 @@ vnodepool_recv(PG_FUNCTION_ARGS)
 	{
 		const fs_vnode *v = fs_pool_vnode(p, i);
 
-		CHECK_FOR_INTERRUPTS();
+		FS_POLL(i);
 		pg_verifymbstr(v->name, (int) v->namelen, false);
 		for (k = 0; k < v->nlabels; k++)
 		{

@@ -56,8 +56,8 @@ fs_status fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t l
  */
 size_t fs_pool_binary_size(const fs_pool *p);
 void fs_pool_to_binary(const fs_pool *p, uint8_t *out);
-fs_status fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len,
-                              fs_pool **out, fs_error *err);
+fs_status fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+                              fs_error *err);
 
 /* One node_group_sort_key line: "<resource> HIGH|LOW [total|assigned|unused]" [all|prime|non_prime]
  */

@@ -110,6 +110,39 @@ SELECT '{"vnode": "a"}'::vnodepool;
 SELECT '[{"available": "ncpus=1"}]'::vnodepool;
 SELECT '[{"vnode": "a", "available": 4}]'::vnodepool;
 
+-- vnodepool binary form: field by field in network byte order (golden bytes): version 1,
+-- 1 vnode; name (length 2, "n1"); available: 1 entry (kind 0, name length 5, "ncpus", 4.0);
+-- assigned: 0 entries; 1 label: key (length 2, "sw"), value (length 1, "a")
+CREATE TEMP TABLE raw_pools (b bytea);
+INSERT INTO raw_pools VALUES (decode('01' || '00000001' || '0002' || '6e31'
+    || '00000001' || '00' || '05' || '6e63707573' || '4010000000000000'
+    || '00000000' || '0001' || '0002' || '7377' || '0001' || '61', 'hex'));
+SELECT vnodepool_send('[{"vnode": "n1", "available": "ncpus=4", "labels": {"sw": "a"}}]')
+       = (SELECT b FROM raw_pools) AS send_is_golden;
+\set binfile '/tmp/fairsched_regress_placement.bin'
+COPY raw_pools TO :'binfile' WITH (FORMAT binary);
+CREATE TEMP TABLE pools_back (p vnodepool);
+COPY pools_back FROM :'binfile' WITH (FORMAT binary);
+SELECT p FROM pools_back;
+-- receive refuses what the JSON text cannot express: a value with a comma, a NUL in a name,
+-- a name that is not UTF-8
+TRUNCATE raw_pools;
+INSERT INTO raw_pools VALUES (decode('01' || '00000001' || '0002' || '6e31'
+    || '00000000' || '00000000' || '0001' || '0002' || '7377' || '0003' || '612c62', 'hex'));
+COPY raw_pools TO :'binfile' WITH (FORMAT binary);
+COPY pools_back FROM :'binfile' WITH (FORMAT binary);
+TRUNCATE raw_pools;
+INSERT INTO raw_pools VALUES (decode('01' || '00000001' || '0002' || '6e00'
+    || '00000000' || '00000000' || '0000', 'hex'));
+COPY raw_pools TO :'binfile' WITH (FORMAT binary);
+COPY pools_back FROM :'binfile' WITH (FORMAT binary);
+TRUNCATE raw_pools;
+INSERT INTO raw_pools VALUES (decode('01' || '00000001' || '0002' || '6eff'
+    || '00000000' || '00000000' || '0000', 'hex'));
+COPY raw_pools TO :'binfile' WITH (FORMAT binary);
+COPY pools_back FROM :'binfile' WITH (FORMAT binary);
+SELECT count(*) AS accepted FROM pools_back;
+
 -- reliability (issue 14): repeated keys, arrays of arrays, the cap on sets, kinds that differ
 SELECT * FROM pools, placement_sets(pool, ARRAY['router', 'switch', 'router']);
 SELECT * FROM pools, placement_sets(pool, ARRAY[['router'], ['switch']]);

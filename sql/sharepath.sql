@@ -87,3 +87,26 @@ SELECT ARRAY['a', '']::sharepath;
 SELECT ARRAY[['a'], ['b']]::sharepath;
 SELECT array_to_string(array_fill('a'::text, ARRAY[1000]), '.')::sharepath
        || array_to_string(array_fill('b'::text, ARRAY[25]), '.')::sharepath;
+
+-- binary input takes only labels the text form can carry: valid in the database encoding and
+-- without NUL (a COPY BINARY file of a bytea column holds the raw bytes for sharepath_recv)
+\set binfile '/tmp/fairsched_regress_sharepath.bin'
+CREATE TEMP TABLE raw_paths (b bytea);
+CREATE TEMP TABLE paths_back (p sharepath);
+-- version 1, 2 labels: "a" and "é" (UTF-8 c3 a9)
+INSERT INTO raw_paths VALUES (decode('01' || '00000002' || '00000001' || '61'
+                                     || '00000002' || 'c3a9', 'hex'));
+COPY raw_paths TO :'binfile' WITH (FORMAT binary);
+COPY paths_back FROM :'binfile' WITH (FORMAT binary);
+SELECT p, sharepath_send(p) = (SELECT b FROM raw_paths) AS same_bytes FROM paths_back;
+-- "a\0b": the text form would stop at the NUL
+TRUNCATE raw_paths;
+INSERT INTO raw_paths VALUES (decode('01' || '00000001' || '00000003' || '610062', 'hex'));
+COPY raw_paths TO :'binfile' WITH (FORMAT binary);
+COPY paths_back FROM :'binfile' WITH (FORMAT binary);
+-- 0xff is not UTF-8
+TRUNCATE raw_paths;
+INSERT INTO raw_paths VALUES (decode('01' || '00000001' || '00000001' || 'ff', 'hex'));
+COPY raw_paths TO :'binfile' WITH (FORMAT binary);
+COPY paths_back FROM :'binfile' WITH (FORMAT binary);
+SELECT count(*) AS accepted FROM paths_back;

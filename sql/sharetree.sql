@@ -102,3 +102,121 @@ SELECT 'share{a..b=1/1}'::sharetree;
 SELECT 'share{a=1/1e999}'::sharetree;
 SELECT 'pool{a=1/2/3/{cpu=1}}'::sharetree;
 SELECT 'pool{a=parent/2/3/{}/{}}'::sharetree;
+
+-- binary form: field by field in network byte order after a version byte (golden bytes; the
+-- README describes the format). Share tree: version 1, kind 1, 2 nodes; the root (0 labels, no
+-- flags, shares 0, usage 0); node a (1 label: length 1, "a"; flags 1 = shares stated; shares
+-- 2.0; usage 1.5)
+CREATE TEMP TABLE golden (name text, b bytea);
+INSERT INTO golden VALUES
+    ('share', decode('01' || '01' || '00000002'
+                     || '0000' || '00' || '0000000000000000' || '0000000000000000'
+                     || '0001' || '01' || '61' || '01' || '4000000000000000'
+                     || '3ff8000000000000', 'hex')),
+-- pool tree: kind 2; per node flags, weight, min and max ratio, then the usage and demand
+-- vectors (uint32 entry count, then per entry kind, name length, name, amount); node a: flags
+-- 5 = weight and min ratio stated, weight 1.0, min 0.5, usage cpu=2 (kind 0 = count)
+    ('pool', decode('01' || '02' || '00000002'
+                    || '0000' || '00' || '0000000000000000' || '0000000000000000'
+                    || '0000000000000000' || '00000000' || '00000000'
+                    || '0001' || '01' || '61' || '05' || '3ff0000000000000' || '3fe0000000000000'
+                    || '0000000000000000' || '00000001' || '00' || '03' || '637075'
+                    || '4000000000000000' || '00000000', 'hex'));
+SELECT name, sharetree_send(v::sharetree) = b AS send_is_golden
+FROM golden JOIN (VALUES ('share', 'share{a=2/1.5}'),
+                         ('pool', 'pool{a=1/0.5/*/{cpu=2}/{}}')) AS t(name, v) USING (name)
+ORDER BY name;
+-- receive reads the golden bytes back to the trees (a COPY BINARY file of a bytea column holds
+-- the raw bytes, which COPY FROM hands to sharetree_recv)
+CREATE TEMP TABLE raw_trees (b bytea);
+INSERT INTO raw_trees SELECT b FROM golden ORDER BY name DESC;
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+CREATE TEMP TABLE golden_back (t sharetree);
+COPY golden_back FROM :'binfile' WITH (FORMAT binary);
+SELECT t FROM golden_back;
+-- receive accepts only what text can express: each of these is refused
+CREATE TEMP TABLE bad_back (t sharetree);
+-- a NUL inside a label ("a\0")
+TRUNCATE raw_trees;
+INSERT INTO raw_trees VALUES (decode('01' || '01' || '00000002'
+    || '0000' || '00' || '0000000000000000' || '0000000000000000'
+    || '0001' || '02' || '6100' || '01' || '4000000000000000' || '3ff8000000000000', 'hex'));
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+COPY bad_back FROM :'binfile' WITH (FORMAT binary);
+-- a label that is not valid UTF-8 (0xff)
+TRUNCATE raw_trees;
+INSERT INTO raw_trees VALUES (decode('01' || '01' || '00000002'
+    || '0000' || '00' || '0000000000000000' || '0000000000000000'
+    || '0001' || '01' || 'ff' || '01' || '4000000000000000' || '3ff8000000000000', 'hex'));
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+COPY bad_back FROM :'binfile' WITH (FORMAT binary);
+-- a pool node flagged "parent" (flags 3): it printed a=parent/*/*/{}/{}, which does not read back
+TRUNCATE raw_trees;
+INSERT INTO raw_trees VALUES (decode('01' || '02' || '00000002'
+    || '0000' || '00' || '0000000000000000' || '0000000000000000'
+    || '0000000000000000' || '00000000' || '00000000'
+    || '0001' || '01' || '61' || '03' || '0000000000000000' || '0000000000000000'
+    || '0000000000000000' || '00000000' || '00000000', 'hex'));
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+COPY bad_back FROM :'binfile' WITH (FORMAT binary);
+-- -0 as usage (text input stores 0)
+TRUNCATE raw_trees;
+INSERT INTO raw_trees VALUES (decode('01' || '01' || '00000002'
+    || '0000' || '00' || '0000000000000000' || '0000000000000000'
+    || '0001' || '01' || '61' || '01' || '4000000000000000' || '8000000000000000', 'hex'));
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+COPY bad_back FROM :'binfile' WITH (FORMAT binary);
+-- a later format version
+TRUNCATE raw_trees;
+INSERT INTO raw_trees VALUES (decode('02' || '01' || '00000001'
+    || '0000' || '00' || '0000000000000000' || '0000000000000000', 'hex'));
+COPY raw_trees TO :'binfile' WITH (FORMAT binary);
+COPY bad_back FROM :'binfile' WITH (FORMAT binary);
+SELECT count(*) AS accepted FROM bad_back;
+-- text input stores -0 as 0
+SELECT 'share{a=-0/-0}'::sharetree;
+
+-- deep paths: every node stores its full path, so a tree's node paths may total 64 MB; three
+-- 1,024-level paths of 255-byte labels (786 KB of input) would need 403 MB: a 54000 error
+SELECT count(*) FROM fairshare((
+    SELECT share_tree(p::sharepath, 1, 1)
+    FROM (SELECT string_agg(repeat(chr(97 + (k + j) % 26), 255), '.' ORDER BY k) AS p
+          FROM generate_series(1, 1024) k, generate_series(0, 2) j GROUP BY j) d), 'classic');
+-- 1,024 levels of short labels fit
+SELECT count(*), max(depth) FROM tree_nodes((
+    SELECT share_tree(p::sharepath, 1, 1)
+    FROM (SELECT string_agg('n' || (k % 10), '.' ORDER BY k) || j AS p
+          FROM generate_series(1, 1024) k, generate_series(0, 2) j GROUP BY j) d));
+
+-- cancellation: every loop over the nodes polls for interrupts, so on a 10^6-node tree
+-- tree_nodes, ::text and fairshare stop within a second of statement_timeout
+CREATE TEMP TABLE big AS
+SELECT share_tree(('g' || (i % 1000) || '.u' || i)::sharepath, 1, i) AS t
+FROM generate_series(1, 1000000) i;
+SET statement_timeout = '300ms';
+DO $$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+    PERFORM count(*) FROM big, tree_nodes(t);
+    RAISE NOTICE 'tree_nodes was not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE 'tree_nodes cancelled in time: %', clock_timestamp() - t0 < interval '1300 ms';
+END $$;
+DO $$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+    PERFORM length(t::text) FROM big;
+    RAISE NOTICE '::text was not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE '::text cancelled in time: %', clock_timestamp() - t0 < interval '1300 ms';
+END $$;
+DO $$
+DECLARE t0 timestamptz := clock_timestamp();
+BEGIN
+    PERFORM count(*) FROM big, fairshare(t, 'classic');
+    RAISE NOTICE 'fairshare was not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE 'fairshare cancelled in time: %', clock_timestamp() - t0 < interval '1300 ms';
+END $$;
+RESET statement_timeout;
+DROP TABLE big;

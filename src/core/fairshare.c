@@ -61,6 +61,7 @@ classic_values(fs_ctx *c, double dampening)
 		double sum = c->levelsum[L];
 		double u = root_usage > 0 ? c->usage[i] / root_usage : 0;
 
+		FS_POLL(i);
 		r[i].norm_usage = u > 1 ? 1 : u;
 		if (c->parent[i])
 		{
@@ -82,6 +83,7 @@ classic_values(fs_ctx *c, double dampening)
 	{
 		double S = r[i].norm_shares;
 
+		FS_POLL(i);
 		r[i].fairshare = S > 0 ? pow(2.0, -(r[i].effective_usage / S) / dampening) : 0;
 		r[i].usage_per_share = S > 0 ? r[i].raw_usage / S : 0;
 		r[i].usage_per_share_null = !(S > 0);
@@ -210,6 +212,8 @@ ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocat
 		uint32_t v = m[i];
 		bool tied = i == 0 ? owner_tied : level_fs_cmp(c, m[i - 1], v) == 0;
 
+		FS_POLL(i);
+
 		if (c->leaf[v])
 		{
 			if (!tied)
@@ -242,6 +246,7 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 		double sum = c->levelsum[L];
 		double u = c->usage[0] > 0 ? c->usage[i] / c->usage[0] : 0;
 
+		FS_POLL(i);
 		r[i].norm_usage = u > 1 ? 1 : u;
 		r[i].fairshare_null = true;
 		if (c->parent[i])
@@ -265,6 +270,7 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 	{
 		double S = r[i].norm_shares;
 
+		FS_POLL(i);
 		r[i].usage_per_share = S > 0 ? r[i].raw_usage / S : 0;
 		r[i].usage_per_share_null = !(S > 0);
 	}
@@ -351,6 +357,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 		const fs_tnode *nd = fs_tree_node(t, i);
 		double total = fs_tree_total(t, i);
 
+		FS_POLL(i);
 		c.parent[i] = is_parent_node(t, i);
 		c.leaf[i] = i > 0 && fs_tree_is_leaf(t, i);
 		c.shares[i] = (nd->flags & FS_TN_DECLARED) && !c.parent[i] ? nd->shares : 0;

@@ -325,6 +325,23 @@ corrupt(fs_error *err, const char *what)
 	return FS_ERR_BINARY;
 }
 
+static bool
+has_nul(const uint8_t *s, size_t len)
+{
+	return len > 0 && memchr(s, '\0', len) != NULL;
+}
+
+/*
+ * A label value the text form can express: the JSON text splits values at commas and trims
+ * spaces and tabs, and drops empty ones.
+ */
+static bool
+value_ok(const uint8_t *s, size_t len)
+{
+	return len > 0 && memchr(s, ',', len) == NULL && s[0] != ' ' && s[0] != '\t' &&
+	       s[len - 1] != ' ' && s[len - 1] != '\t';
+}
+
 fs_status
 fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
                   fs_error *err)
@@ -356,6 +373,14 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 			st = corrupt(err, "value is truncated");
 			break;
 		}
+		/* only what the text form can carry, in its canonical order (names sorted, unique) */
+		if (namelen == 0 || has_nul(name, namelen))
+			st = corrupt(err, "a vnode name is empty or holds a NUL byte");
+		else if (i > 0 && bytes_cmp(p->v[p->n - 1].name, p->v[p->n - 1].namelen,
+		                            (const char *) name, namelen) >= 0)
+			st = corrupt(err, "vnodes out of name order");
+		if (st != FS_OK)
+			break;
 		st = fs_rv_validate(avail, alen, FS_ERR_BINARY, err);
 		if (st == FS_OK)
 			st = fs_rv_validate(assigned, slen, FS_ERR_BINARY, err);
@@ -375,6 +400,17 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 			}
 			labels[k].key = (const char *) key;
 			labels[k].value = (const char *) value;
+			if (has_nul(key, labels[k].keylen) || has_nul(value, labels[k].valuelen) ||
+			    !value_ok(value, labels[k].valuelen))
+			{
+				st = corrupt(err, "a label the text form cannot express");
+				break;
+			}
+			if (k > 0 && label_cmp(&labels[k - 1], &labels[k]) >= 0)
+			{
+				st = corrupt(err, "labels out of order");
+				break;
+			}
 		}
 		if (st == FS_OK)
 			st = fs_pool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, err);
@@ -384,6 +420,261 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		st = corrupt(err, "trailing bytes");
 	if (st == FS_OK)
 		st = fs_pool_prepare(p, err);
+	if (st != FS_OK)
+	{
+		fs_pool_free(p);
+		return st;
+	}
+	*out = p;
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- binary form (send/recv) */
+
+/*
+ * Binary form, field by field in network byte order: uint8 version (1), uint32 vnode count, then
+ * each vnode in name order: uint16 name length and name; the available and the assigned
+ * resources, each as uint32 entry count and per entry uint8 kind, uint8 name length, name,
+ * float8 amount; uint16 label count and per label (sorted by key, then value) uint16 key length,
+ * key, uint16 value length, value. Reading it accepts exactly the bytes sending produces.
+ */
+#define BINARY_VERSION 1
+
+static uint8_t *
+be_put(uint8_t *o, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		*o++ = (uint8_t) (v >> (8 * i));
+	return o;
+}
+
+static bool
+be_get(fs_reader *r, int bytes, uint64_t *v)
+{
+	const uint8_t *at;
+	int i;
+
+	if (!fs_read_span(r, (size_t) bytes, &at))
+		return false;
+	*v = 0;
+	for (i = 0; i < bytes; i++)
+		*v = (*v << 8) | at[i];
+	return true;
+}
+
+static size_t
+rv_binary_size(const uint8_t *v)
+{
+	size_t size = 4;
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &item))
+		size += 2 + item.namelen + 8;
+	return size;
+}
+
+static uint8_t *
+rv_to_binary(uint8_t *o, const uint8_t *v)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	o = be_put(o, fs_rv_count(v), 4);
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &item))
+	{
+		uint64_t bits;
+
+		*o++ = (uint8_t) item.kind;
+		*o++ = (uint8_t) item.namelen;
+		o = put(o, item.name, item.namelen);
+		memcpy(&bits, &item.amount, 8);
+		o = be_put(o, bits, 8);
+	}
+	return o;
+}
+
+size_t
+fs_pool_binary_size(const fs_pool *p)
+{
+	size_t size = 5;
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < p->n; i++)
+	{
+		const fs_vnode *v = &p->v[i];
+
+		FS_POLL(i);
+		size += 2 + v->namelen + rv_binary_size(v->avail) + rv_binary_size(v->assigned) + 2;
+		for (k = 0; k < v->nlabels; k++)
+			size += 4 + v->labels[k].keylen + v->labels[k].valuelen;
+	}
+	return size;
+}
+
+void
+fs_pool_to_binary(const fs_pool *p, uint8_t *out)
+{
+	uint32_t i;
+	size_t k;
+
+	*out++ = BINARY_VERSION;
+	out = be_put(out, p->n, 4);
+	for (i = 0; i < p->n; i++)
+	{
+		const fs_vnode *v = &p->v[i];
+
+		FS_POLL(i);
+		out = be_put(out, v->namelen, 2);
+		out = put(out, v->name, v->namelen);
+		out = rv_to_binary(out, v->avail);
+		out = rv_to_binary(out, v->assigned);
+		out = be_put(out, v->nlabels, 2);
+		for (k = 0; k < v->nlabels; k++)
+		{
+			out = be_put(out, v->labels[k].keylen, 2);
+			out = put(out, v->labels[k].key, v->labels[k].keylen);
+			out = be_put(out, v->labels[k].valuelen, 2);
+			out = put(out, v->labels[k].value, v->labels[k].valuelen);
+		}
+	}
+}
+
+/* One resource vector of the binary form, appended to the flat form (uint32 length, bytes). */
+static fs_status
+rv_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, fs_error *err)
+{
+	uint64_t n;
+	fs_rv_item *items;
+	uint8_t *rv;
+	size_t rvlen, k;
+	uint32_t len32;
+	fs_status st = FS_OK;
+
+	if (!be_get(r, 4, &n))
+		return corrupt(err, "value is truncated");
+	if (n > (size_t) (r->end - r->p) / 10)
+		return corrupt(err, "bad resource vector entry count");
+	items = a->alloc(a->ctx, sizeof(fs_rv_item) * ((size_t) n + 1));
+	for (k = 0; k < n; k++)
+	{
+		const uint8_t *at, *name;
+		uint64_t bits;
+
+		if (!fs_read_span(r, 2, &at) || !fs_read_span(r, at[1], &name) || !be_get(r, 8, &bits))
+		{
+			st = corrupt(err, "value is truncated");
+			break;
+		}
+		items[k].kind = at[0];
+		items[k].name = (const char *) name;
+		items[k].namelen = at[1];
+		memcpy(&items[k].amount, &bits, 8);
+		items[k].pos = 0;
+	}
+	if (st == FS_OK)
+		st = fs_rv_build(items, (size_t) n, FS_ERR_BINARY, a, 0, &rv, &rvlen, err);
+	a->release(a->ctx, items);
+	if (st != FS_OK)
+		return st;
+	len32 = (uint32_t) rvlen;
+	fs_sb_append(flat, (const char *) &len32, 4);
+	fs_sb_append(flat, (const char *) rv, rvlen);
+	a->release(a->ctx, rv);
+	return FS_OK;
+}
+
+/* A uint16-length-prefixed string of the binary form, copied to the flat form. */
+static bool
+str_from_binary(fs_reader *r, fs_sb *flat)
+{
+	uint64_t len;
+	uint16_t len16;
+	const uint8_t *at;
+
+	if (!be_get(r, 2, &len) || !fs_read_span(r, (size_t) len, &at))
+		return false;
+	len16 = (uint16_t) len;
+	fs_sb_append(flat, (const char *) &len16, 2);
+	fs_sb_append(flat, (const char *) at, (size_t) len);
+	return true;
+}
+
+fs_status
+fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+                    fs_error *err)
+{
+	fs_reader r = {data, data + len};
+	const uint8_t *at;
+	uint64_t n, nl;
+	uint32_t i, n32;
+	fs_sb flat;
+	fs_pool *p = NULL;
+	fs_status st = FS_OK;
+
+	if (!fs_read_span(&r, 1, &at) || !be_get(&r, 4, &n))
+		return corrupt(err, "header is truncated");
+	if (at[0] != BINARY_VERSION)
+	{
+		fs_fail(err, FS_ERR_BINARY, "unsupported binary format version %d for type vnodepool",
+		        at[0]);
+		fs_error_hint(err, "This server reads version %d; send the value as text instead.",
+		              BINARY_VERSION);
+		return FS_ERR_BINARY;
+	}
+	if (n > len / 13)
+		return corrupt(err, "bad vnode count");
+	/* rewrite into the flat form, whose reader checks everything else */
+	fs_sb_init(&flat, a, len + 64);
+	fs_sb_append(&flat, (const char *) at, 1);
+	n32 = (uint32_t) n;
+	fs_sb_append(&flat, (const char *) &n32, 4);
+	for (i = 0; i < n32 && st == FS_OK; i++)
+	{
+		uint64_t k;
+		uint16_t nl16;
+
+		FS_POLL(i);
+		if (!str_from_binary(&r, &flat))
+			st = corrupt(err, "value is truncated");
+		if (st == FS_OK)
+			st = rv_from_binary(a, &r, &flat, err);
+		if (st == FS_OK)
+			st = rv_from_binary(a, &r, &flat, err);
+		if (st == FS_OK && !be_get(&r, 2, &nl))
+			st = corrupt(err, "value is truncated");
+		if (st != FS_OK)
+			break;
+		nl16 = (uint16_t) nl;
+		fs_sb_append(&flat, (const char *) &nl16, 2);
+		for (k = 0; k < nl && st == FS_OK; k++)
+			if (!str_from_binary(&r, &flat) || !str_from_binary(&r, &flat))
+				st = corrupt(err, "value is truncated");
+	}
+	if (st == FS_OK && r.p != r.end)
+		st = corrupt(err, "trailing bytes");
+	if (st == FS_OK)
+		st = fs_pool_from_flat(a, (const uint8_t *) flat.data, flat.len, &p, err);
+	a->release(a->ctx, flat.data);
+	if (st != FS_OK)
+		return st;
+	/* accept only the canonical bytes, so that receive then send gives the input back */
+	if (fs_pool_binary_size(p) != len)
+		st = corrupt(err, "value is not in canonical form");
+	else
+	{
+		uint8_t *again = a->alloc(a->ctx, len);
+
+		fs_pool_to_binary(p, again);
+		if (memcmp(again, data, len) != 0)
+			st = corrupt(err, "value is not in canonical form");
+		a->release(a->ctx, again);
+	}
 	if (st != FS_OK)
 	{
 		fs_pool_free(p);

@@ -50,6 +50,15 @@ void fs_pool_flatten(const fs_pool *p, uint8_t *out);
 fs_status fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
                             fs_error *err);
 
+/*
+ * Binary form (send/recv): field by field in network byte order (described in placement.c);
+ * reading accepts only the canonical bytes that fs_pool_to_binary writes.
+ */
+size_t fs_pool_binary_size(const fs_pool *p);
+void fs_pool_to_binary(const fs_pool *p, uint8_t *out);
+fs_status fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+                              fs_error *err);
+
 /* One node_group_sort_key line: "<resource> HIGH|LOW [total|assigned|unused]" [all|prime|non_prime]
  */
 typedef enum fs_amount

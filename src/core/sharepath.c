@@ -123,6 +123,12 @@ fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 					else
 						break;
 				}
+				if (text[i] == '\0')
+				{
+					/* a NUL cannot be printed and read back through a C string */
+					st = sp_unexpected(err, text, len, i, " in a quoted label");
+					break;
+				}
 				if (n < FS_SP_LABEL_MAX + 1)
 					w[n] = (uint8_t) text[i];
 				n++;
@@ -387,9 +393,21 @@ fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t len, cons
 	return FS_OK;
 }
 
-static fs_status
-check_label(size_t len, size_t index, fs_error *err)
+bool
+fs_sp_label_ok(const char *label, size_t len)
 {
+	return len >= 1 && len <= FS_SP_LABEL_MAX && memchr(label, '\0', len) == NULL;
+}
+
+static fs_status
+check_label(const char *label, size_t len, size_t index, fs_error *err)
+{
+	if (len > 0 && memchr(label, '\0', len) != NULL)
+	{
+		fs_fail(err, FS_ERR_VALUE, "sharepath label %zu contains a NUL byte", index + 1);
+		fs_error_hint(err, "A label may hold any character except NUL.");
+		return FS_ERR_VALUE;
+	}
 	if (len == 0)
 	{
 		fs_fail(err, FS_ERR_VALUE, "sharepath label %zu is empty", index + 1);
@@ -429,7 +447,7 @@ fs_sp_from_labels(const char *const *labels, const size_t *lens, size_t n, const
 		return st;
 	for (i = 0; i < n; i++)
 	{
-		st = check_label(lens[i], i, err);
+		st = check_label(labels[i], lens[i], i, err);
 		if (st != FS_OK)
 			return st;
 		bytes += 1 + lens[i];
@@ -462,7 +480,7 @@ fs_sp_concat(const uint8_t *a, const uint8_t *b, const char *label, size_t label
 	uint8_t *base, *w;
 
 	if (st == FS_OK && label)
-		st = check_label(labellen, na, err);
+		st = check_label(label, labellen, na, err);
 	if (st != FS_OK)
 		return st;
 	base = alloc->alloc(alloc->ctx, reserve + HEADER + sa + sb);

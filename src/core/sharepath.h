@@ -27,6 +27,9 @@ size_t fs_sp_size(const uint8_t *sp);
 void fs_sp_iter_init(fs_sp_iter *it, const uint8_t *sp);
 bool fs_sp_next(fs_sp_iter *it, const char **label, size_t *len);
 
+/* A label the text form can express: 1..255 bytes, no NUL (the server also checks encoding). */
+bool fs_sp_label_ok(const char *label, size_t len);
+
 /* Parse text; every syntax error names the 1-based character position. */
 fs_status fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
                       uint8_t **out, size_t *outlen, fs_error *err);
@@ -58,7 +61,7 @@ fs_status fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t
                         const fs_allocator *a, size_t reserve, uint8_t **out, size_t *outlen,
                         fs_error *err);
 
-/* Build a path from labels (each 1..255 bytes, at most 1024 of them). */
+/* Build a path from labels (each 1..255 bytes without NUL, at most 1024 of them). */
 fs_status fs_sp_from_labels(const char *const *labels, const size_t *lens, size_t n,
                             const fs_allocator *a, size_t reserve, uint8_t **out, size_t *outlen,
                             fs_error *err);

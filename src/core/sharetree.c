@@ -2,7 +2,8 @@
  * sharetree.c: share and pool trees. Rows are merged into nodes found through an open-addressing
  * hash on the path (O(1) per row when the node exists); missing ancestors are created on the way.
  * fs_tree_prepare sorts the nodes into pre-order (O(n log n)) and rolls usage up (O(n)).
- * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 8 bytes of hash slots.
+ * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 8 bytes of hash slots. Each node
+ * stores its full path, so the node paths of a tree may total at most FS_TREE_PATH_BYTES_MAX.
  */
 #include "sharetree.h"
 
@@ -37,6 +38,7 @@ struct fs_tree
 	uint32_t nslots; /* a power of two, at least twice n */
 	arena_chunk *arena;
 	size_t arena_bytes;
+	size_t path_bytes; /* sum of the nodes' encoded path lengths */
 	/* derived by fs_tree_prepare, valid while `prepared` */
 	bool prepared;
 	uint32_t *order;    /* pre-order position -> node index */
@@ -189,16 +191,31 @@ new_node(fs_tree *t, const uint8_t *path, size_t pathlen, uint32_t h, int32_t pa
 	memset(nd, 0, sizeof(*nd));
 	nd->path = arena_copy(t, path, pathlen);
 	nd->pathlen = (uint32_t) pathlen;
+	t->path_bytes += pathlen;
 	nd->hash = h;
 	nd->parent = parent;
 	slots_insert(t->slots, t->nslots, h, t->n);
 	return t->n++;
 }
 
-/* The node for `path`, created with its missing ancestors. */
-static uint32_t
-find_or_create(fs_tree *t, const uint8_t *path)
+static fs_status
+too_large(fs_error *err, const uint8_t *path, size_t total)
 {
+	fs_fail(err, FS_ERR_LIMIT, "sharetree exceeds the limit of %d bytes of node paths",
+	        FS_TREE_PATH_BYTES_MAX);
+	fs_error_detail(err,
+	                "Every node stores its full path; a path of %u labels (%zu bytes) and its "
+	                "missing ancestors would bring the total to %zu bytes.",
+	                fs_sp_nlevel(path), fs_sp_size(path), total);
+	fs_error_hint(err, "Use shorter labels or fewer levels.");
+	return FS_ERR_LIMIT;
+}
+
+/* The node for `path`, created with its missing ancestors (within FS_TREE_PATH_BYTES_MAX). */
+static fs_status
+find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
+{
+	size_t need = 0;
 	uint32_t ends[FS_SP_DEPTH_MAX + 1];
 	uint32_t n = fs_sp_nlevel(path);
 	uint32_t k, i;
@@ -214,7 +231,10 @@ find_or_create(fs_tree *t, const uint8_t *path)
 	}
 	found = lookup(t, path + 2, ends[n] - 2, key_hash(path + 2, ends[n] - 2));
 	if (found >= 0)
-		return (uint32_t) found;
+	{
+		*idx = (uint32_t) found;
+		return FS_OK;
+	}
 	/* the deepest ancestor that exists (the root always does) */
 	for (k = n; k-- > 0;)
 	{
@@ -222,6 +242,10 @@ find_or_create(fs_tree *t, const uint8_t *path)
 		if (found >= 0)
 			break;
 	}
+	for (i = k + 1; i <= n; i++)
+		need += ends[i];
+	if (need > (size_t) FS_TREE_PATH_BYTES_MAX - t->path_bytes)
+		return too_large(err, path, t->path_bytes + need);
 	for (i = k + 1; i <= n; i++)
 	{
 		uint16_t c = (uint16_t) i;
@@ -236,7 +260,8 @@ find_or_create(fs_tree *t, const uint8_t *path)
 		found = new_node(t, p, len, key_hash(p + 2, len - 2), (int32_t) found);
 		t_free(t, p);
 	}
-	return (uint32_t) found;
+	*idx = (uint32_t) found;
+	return FS_OK;
 }
 
 fs_tree *
@@ -351,7 +376,7 @@ add_vec(fs_tree *t, uint8_t **slot, const uint8_t *v, const char *what, const ui
 	size_t len;
 	fs_status st;
 
-	if (v == NULL)
+	if (v == NULL || fs_rv_count(v) == 0) /* an empty vector states nothing (text prints {}) */
 		return FS_OK;
 	if (*slot == NULL)
 	{
@@ -435,9 +460,11 @@ fs_tree_add(fs_tree *t, const fs_tree_row *r, fs_error *err)
 	if (st != FS_OK)
 		return st;
 	unprepare(t);
-	idx = find_or_create(t, r->path); /* may move t->nodes: read it only afterwards */
+	st = find_or_create(t, r->path, &idx, err); /* may move t->nodes: read it only afterwards */
+	if (st != FS_OK)
+		return st;
 	nd = &t->nodes[idx];
-	if (r->usage != 0)
+	if (r->usage != 0) /* also skips -0: stored zeros are +0 */
 	{
 		double u = nd->usage + r->usage;
 
@@ -472,13 +499,15 @@ fs_tree_add(fs_tree *t, const fs_tree_row *r, fs_error *err)
 			fs_format_double(r->shares, b);
 			return conflict(err, nd->path, "shares", "parent", b);
 		}
-		st = merge_value(nd, FS_TN_DECLARED, &nd->shares, r->shares,
+		st = merge_value(nd, FS_TN_DECLARED, &nd->shares, r->shares + 0.0,
 		                 t->kind == FS_TREE_POOL ? "weight" : "shares", err);
 	}
 	if (st == FS_OK && r->has_min)
-		st = merge_value(nd, FS_TN_HAS_MIN, &nd->min_share, r->min_share, "min_share_ratio", err);
+		st = merge_value(nd, FS_TN_HAS_MIN, &nd->min_share, r->min_share + 0.0, "min_share_ratio",
+		                 err);
 	if (st == FS_OK && r->has_max)
-		st = merge_value(nd, FS_TN_HAS_MAX, &nd->max_share, r->max_share, "max_share_ratio", err);
+		st = merge_value(nd, FS_TN_HAS_MAX, &nd->max_share, r->max_share + 0.0, "max_share_ratio",
+		                 err);
 	if (st == FS_OK)
 		st = add_vec(t, &nd->usage_vec, r->usage_vec, "usage", nd->path, err);
 	if (st == FS_OK)
@@ -526,6 +555,7 @@ fs_tree_merge(fs_tree *dst, const fs_tree *src, fs_error *err)
 		fs_tree_row r;
 		fs_status st;
 
+		FS_POLL(i);
 		node_row(&src->nodes[i], &r);
 		st = fs_tree_add(dst, &r, err);
 		if (st != FS_OK)
@@ -537,11 +567,12 @@ fs_tree_merge(fs_tree *dst, const fs_tree *src, fs_error *err)
 /* ---------------------------------------------------------------- pre-order and rollups */
 
 static int
-node_ptr_cmp(const void *x, const void *y)
+node_ptr_cmp(const void *x, const void *y, void *ctx)
 {
 	const fs_tnode *a = *(const fs_tnode *const *) x;
 	const fs_tnode *b = *(const fs_tnode *const *) y;
 
+	(void) ctx;
 	return fs_sp_cmp(a->path, b->path);
 }
 
@@ -559,10 +590,13 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		sorted[i] = &t->nodes[i];
 	/* a tree read from its flat form is already in pre-order: check in O(n) before sorting */
 	for (i = 1; i < t->n; i++)
+	{
+		FS_POLL(i);
 		if (fs_sp_cmp(sorted[i - 1]->path, sorted[i]->path) >= 0)
 			break;
-	if (i < t->n)
-		qsort(sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp);
+	}
+	if (i < t->n) /* fs_sort polls for interrupts */
+		fs_sort((void *) sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp, NULL, &t->a);
 	t->order = t_alloc(t, sizeof(uint32_t) * t->n);
 	t->position = t_alloc(t, sizeof(uint32_t) * t->n);
 	t->leaf = t_alloc(t, t->n);
@@ -571,6 +605,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 	{
 		uint32_t idx = (uint32_t) (sorted[i] - t->nodes);
 
+		FS_POLL(i);
 		t->order[i] = idx;
 		t->position[idx] = i;
 		t->leaf[i] = 1;
@@ -582,6 +617,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 	{
 		uint32_t pp = t->position[t->nodes[t->order[i]].parent];
 
+		FS_POLL(i);
 		t->total[pp] += t->total[i];
 		t->leaf[pp] = 0;
 		if (!isfinite(t->total[pp]))
@@ -609,6 +645,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 			    w ? t->nodes[t->order[i]].demand_vec : t->nodes[t->order[i]].usage_vec;
 			size_t len = fs_rv_size(own ? own : empty);
 
+			FS_POLL(i);
 			t->total_vec[w][i] = t_alloc(t, len);
 			memcpy(t->total_vec[w][i], own ? own : empty, len);
 		}
@@ -617,8 +654,10 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 			uint32_t pp = t->position[t->nodes[t->order[i]].parent];
 			uint8_t *sum;
 			size_t len;
-			fs_status st =
-			    fs_rv_add(t->total_vec[w][pp], t->total_vec[w][i], 1, &t->a, 0, &sum, &len, err);
+			fs_status st;
+
+			FS_POLL(i);
+			st = fs_rv_add(t->total_vec[w][pp], t->total_vec[w][i], 1, &t->a, 0, &sum, &len, err);
 
 			if (st != FS_OK)
 			{
@@ -697,6 +736,7 @@ fs_tree_flat_size(const fs_tree *t)
 	{
 		const fs_tnode *nd = &t->nodes[i];
 
+		FS_POLL(i);
 		size += nd->pathlen + 1 + 2 * sizeof(double);
 		if (t->kind == FS_TREE_POOL)
 			size += 2 * sizeof(double) + 2 * sizeof(uint32_t) + vec_len(nd->usage_vec) +
@@ -728,6 +768,7 @@ fs_tree_flatten(const fs_tree *t, uint8_t *out)
 		const fs_tnode *nd = fs_tree_node(t, i);
 		uint8_t flags = (uint8_t) nd->flags;
 
+		FS_POLL(i);
 		p = put(p, nd->path, nd->pathlen);
 		*p++ = flags;
 		p = put(p, &nd->shares, sizeof(double));
@@ -751,7 +792,7 @@ fs_tree_flatten(const fs_tree *t, uint8_t *out)
 	}
 }
 
-/* A path from untrusted bytes: bounds, label lengths, depth. Returns its length or 0. */
+/* A path from untrusted bytes: bounds, label lengths, no NUL, depth. Returns its length or 0. */
 static size_t
 read_path(fs_reader *r)
 {
@@ -767,11 +808,18 @@ read_path(fs_reader *r)
 	for (i = 0; i < n; i++)
 	{
 		if ((size_t) (r->end - r->p) <= off || r->p[off] == 0 ||
-		    (size_t) (r->end - r->p) < off + 1 + r->p[off])
+		    (size_t) (r->end - r->p) < off + 1 + r->p[off] ||
+		    !fs_sp_label_ok((const char *) r->p + off + 1, r->p[off]))
 			return 0;
 		off += 1 + r->p[off];
 	}
 	return off;
+}
+
+static bool
+neg_zero(double v)
+{
+	return v == 0 && signbit(v);
 }
 
 static fs_status
@@ -809,13 +857,14 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 	for (i = 0; i < n; i++)
 	{
 		fs_tree_row row;
-		uint8_t flags;
+		uint8_t flags = 0;
 		const uint8_t *path = r.p;
 		size_t plen = read_path(&r);
 		uint8_t *vecs[2] = {NULL, NULL};
 		fs_status st = FS_OK;
 		int w;
 
+		FS_POLL(i);
 		if (plen == 0)
 			st = corrupt(err, "malformed path", i);
 		else if (i == 0 ? fs_sp_nlevel(path) != 0 : fs_sp_cmp(prev, path) >= 0)
@@ -841,6 +890,8 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 				else if (vlen > 0)
 				{
 					st = fs_rv_validate(r.p, vlen, FS_ERR_BINARY, err);
+					if (st == FS_OK && fs_rv_count(r.p) == 0)
+						st = corrupt(err, "an empty resource vector is stored as absent", i);
 					vecs[w] = (uint8_t *) r.p;
 					r.p += vlen;
 				}
@@ -848,6 +899,17 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 		}
 		if (st == FS_OK && t->kind != FS_TREE_POOL && (flags & (FS_TN_HAS_MIN | FS_TN_HAS_MAX)))
 			st = corrupt(err, "pool flags in a share tree", i);
+		/* only what the text form can say: a pool has no "parent" and no scalar usage */
+		if (st == FS_OK && t->kind == FS_TREE_POOL && (flags & FS_TN_PARENT))
+			st = corrupt(err, "the parent flag in a pool tree", i);
+		if (st == FS_OK && t->kind == FS_TREE_POOL && row.usage != 0)
+			st = corrupt(err, "scalar usage in a pool tree", i);
+		if (st == FS_OK && (neg_zero(row.shares) || neg_zero(row.usage) ||
+		                    neg_zero(row.min_share) || neg_zero(row.max_share)))
+			st = corrupt(err, "a negative zero", i); /* text input stores it as 0 */
+		if (st == FS_OK && ((!(flags & FS_TN_HAS_MIN) && row.min_share != 0) ||
+		                    (!(flags & FS_TN_HAS_MAX) && row.max_share != 0)))
+			st = corrupt(err, "a share ratio given but not flagged", i);
 		if (st == FS_OK)
 		{
 			row.from_parent = (flags & FS_TN_PARENT) != 0;
@@ -905,6 +967,7 @@ fs_tree_format(fs_sb *sb, const fs_tree *t)
 	{
 		const fs_tnode *nd = fs_tree_node(t, i);
 
+		FS_POLL(i);
 		if (i > 0)
 			fs_sb_append(sb, ",", 1);
 		fs_sp_format(sb, nd->path);
@@ -1179,6 +1242,337 @@ fs_tree_parse(const fs_allocator *a, const char *text, size_t len, fs_tree **out
 		st = t_syntax(&ps, "Unexpected text after \"}\"");
 	if (prev)
 		a->release(a->ctx, prev);
+	if (st != FS_OK)
+	{
+		fs_tree_free(t);
+		return st;
+	}
+	*out = t;
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- binary form (send/recv) */
+
+/*
+ * Binary form, field by field in network byte order (SPEC: send starts with a version byte):
+ * uint8 version (1), uint8 kind (1 share tree, 2 pool tree), uint32 node count, then each node
+ * in pre-order: uint16 label count and per label uint8 length (1..255) and its bytes; uint8
+ * flags; float8 shares (the weight in a pool tree); in a share tree float8 usage; in a pool
+ * tree float8 min and max share ratio, then the usage and the demand vector, each as uint32
+ * entry count (0 when absent) and per entry uint8 kind, uint8 name length, name, float8 amount.
+ * Reading it accepts exactly the canonical bytes that sending a value produces.
+ */
+#define BINARY_VERSION 1
+
+static uint8_t *
+be_put(uint8_t *p, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		*p++ = (uint8_t) (v >> (8 * i));
+	return p;
+}
+
+static uint8_t *
+be_put_double(uint8_t *p, double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, 8);
+	return be_put(p, v, 8);
+}
+
+static bool
+be_get(fs_reader *r, int bytes, uint64_t *v)
+{
+	const uint8_t *at;
+	int i;
+
+	if (!fs_read_span(r, (size_t) bytes, &at))
+		return false;
+	*v = 0;
+	for (i = 0; i < bytes; i++)
+		*v = (*v << 8) | at[i];
+	return true;
+}
+
+static bool
+be_get_double(fs_reader *r, double *d)
+{
+	uint64_t v;
+
+	if (!be_get(r, 8, &v))
+		return false;
+	memcpy(d, &v, 8);
+	return true;
+}
+
+static size_t
+vec_binary_size(const uint8_t *v)
+{
+	size_t size = 4;
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	if (v == NULL)
+		return size;
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &item))
+		size += 2 + item.namelen + 8;
+	return size;
+}
+
+static uint8_t *
+vec_to_binary(uint8_t *p, const uint8_t *v)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	p = be_put(p, v ? fs_rv_count(v) : 0, 4);
+	if (v == NULL)
+		return p;
+	fs_rv_iter_init(&it, v);
+	while (fs_rv_next(&it, &item))
+	{
+		*p++ = (uint8_t) item.kind;
+		*p++ = (uint8_t) item.namelen;
+		memcpy(p, item.name, item.namelen);
+		p += item.namelen;
+		p = be_put_double(p, item.amount);
+	}
+	return p;
+}
+
+size_t
+fs_tree_binary_size(const fs_tree *t)
+{
+	size_t size = 6;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+	{
+		const fs_tnode *nd = &t->nodes[i];
+
+		FS_POLL(i);
+		size += nd->pathlen + 1 + 8 + 8;
+		if (t->kind == FS_TREE_POOL)
+			size += 8 + vec_binary_size(nd->usage_vec) + vec_binary_size(nd->demand_vec);
+	}
+	return size;
+}
+
+void
+fs_tree_to_binary(const fs_tree *t, uint8_t *out)
+{
+	uint8_t *p = out;
+	uint32_t i;
+
+	*p++ = BINARY_VERSION;
+	*p++ = (uint8_t) t->kind;
+	p = be_put(p, t->n, 4);
+	for (i = 0; i < t->n; i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+
+		FS_POLL(i);
+		p = be_put(p, fs_sp_nlevel(nd->path), 2);
+		memcpy(p, nd->path + 2, nd->pathlen - 2); /* label lengths are single bytes */
+		p += nd->pathlen - 2;
+		*p++ = (uint8_t) nd->flags;
+		p = be_put_double(p, nd->shares);
+		if (t->kind == FS_TREE_POOL)
+		{
+			p = be_put_double(p, nd->min_share);
+			p = be_put_double(p, nd->max_share);
+			p = vec_to_binary(p, nd->usage_vec);
+			p = vec_to_binary(p, nd->demand_vec);
+		}
+		else
+			p = be_put_double(p, nd->usage);
+	}
+}
+
+static fs_status
+bin_corrupt(fs_error *err, const char *what, uint32_t node)
+{
+	fs_fail(err, FS_ERR_BINARY, "invalid binary value for type sharetree: %s", what);
+	fs_error_detail(err, "The problem is at node %u.", node + 1);
+	return FS_ERR_BINARY;
+}
+
+/* One vector of the binary form, appended to the flat form as uint32 length + encoded resvec. */
+static fs_status
+vec_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, uint32_t node, fs_error *err)
+{
+	uint64_t n;
+	fs_rv_item *items;
+	uint8_t *rv = NULL;
+	size_t rvlen = 0, k;
+	uint32_t len32;
+	fs_status st = FS_OK;
+
+	if (!be_get(r, 4, &n))
+		return bin_corrupt(err, "value is truncated", node);
+	if (n > (size_t) (r->end - r->p) / 10)
+		return bin_corrupt(err, "bad resource vector entry count", node);
+	if (n > 0)
+	{
+		items = a->alloc(a->ctx, sizeof(fs_rv_item) * (size_t) n);
+		for (k = 0; k < n && st == FS_OK; k++)
+		{
+			const uint8_t *at, *name;
+
+			if (!fs_read_span(r, 2, &at) || !fs_read_span(r, at[1], &name) ||
+			    !be_get_double(r, &items[k].amount))
+			{
+				st = bin_corrupt(err, "value is truncated", node);
+				break;
+			}
+			items[k].name = (const char *) name;
+			items[k].kind = at[0];
+			items[k].namelen = at[1];
+			items[k].pos = 0;
+		}
+		if (st == FS_OK)
+			st = fs_rv_build(items, (size_t) n, FS_ERR_BINARY, a, 0, &rv, &rvlen, err);
+		a->release(a->ctx, items);
+		if (st != FS_OK)
+			return st;
+	}
+	len32 = (uint32_t) rvlen;
+	fs_sb_append(flat, (const char *) &len32, 4);
+	if (rv)
+	{
+		fs_sb_append(flat, (const char *) rv, rvlen);
+		a->release(a->ctx, rv);
+	}
+	return FS_OK;
+}
+
+fs_status
+fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+                    fs_error *err)
+{
+	fs_reader r = {data, data + len};
+	const uint8_t *head;
+	uint64_t n;
+	uint32_t i, n32;
+	fs_sb flat;
+	fs_tree *t = NULL;
+	fs_status st = FS_OK;
+	uint8_t *again;
+
+	if (!fs_read_span(&r, 2, &head) || !be_get(&r, 4, &n))
+		return bin_corrupt(err, "header is truncated", 0);
+	if (head[0] != BINARY_VERSION)
+	{
+		fs_fail(err, FS_ERR_BINARY, "unsupported binary format version %d for type sharetree",
+		        head[0]);
+		fs_error_hint(err, "This server reads version %d; send the value as text instead.",
+		              BINARY_VERSION);
+		return FS_ERR_BINARY;
+	}
+	if (head[1] != FS_TREE_SHARE && head[1] != FS_TREE_POOL)
+		return bin_corrupt(err, "unknown tree kind", 0);
+	if (n == 0 || n > len / 19)
+		return bin_corrupt(err, "bad node count", 0);
+	/* rewrite into the flat form, whose reader checks everything else */
+	fs_sb_init(&flat, a, len + 64);
+	fs_sb_append(&flat, (const char *) head, 2);
+	fs_sb_append(&flat, "\0\0", 2);
+	n32 = (uint32_t) n;
+	fs_sb_append(&flat, (const char *) &n32, 4);
+	for (i = 0; i < n32 && st == FS_OK; i++)
+	{
+		uint64_t nl, bits;
+		uint16_t nl16;
+		const uint8_t *at;
+		uint32_t k;
+		int f;
+
+		FS_POLL(i);
+		if (!be_get(&r, 2, &nl))
+		{
+			st = bin_corrupt(err, "value is truncated", i);
+			break;
+		}
+		if (nl > FS_SP_DEPTH_MAX)
+		{
+			st = bin_corrupt(err, "malformed path", i);
+			break;
+		}
+		nl16 = (uint16_t) nl;
+		fs_sb_append(&flat, (const char *) &nl16, 2);
+		for (k = 0; k < nl && st == FS_OK; k++)
+		{
+			if (!fs_read_span(&r, 1, &at) || !fs_read_span(&r, at[0], &at))
+				st = bin_corrupt(err, "value is truncated", i);
+			else
+			{
+				uint8_t l = at[-1];
+
+				fs_sb_append(&flat, (const char *) &l, 1);
+				fs_sb_append(&flat, (const char *) at, l);
+			}
+		}
+		if (st == FS_OK && !fs_read_span(&r, 1, &at))
+			st = bin_corrupt(err, "value is truncated", i);
+		if (st != FS_OK)
+			break;
+		fs_sb_append(&flat, (const char *) at, 1);
+		/* shares, then usage (share tree) or min, max (pool tree; its scalar usage is 0) */
+		for (f = 0; f < 3 && st == FS_OK; f++)
+		{
+			double d;
+
+			if (f == 1 && head[1] == FS_TREE_POOL)
+			{
+				d = 0;
+				fs_sb_append(&flat, (const char *) &d, 8);
+			}
+			if (f == 2 && head[1] != FS_TREE_POOL)
+				break;
+			if (!be_get(&r, 8, &bits))
+			{
+				st = bin_corrupt(err, "value is truncated", i);
+				break;
+			}
+			memcpy(&d, &bits, 8);
+			fs_sb_append(&flat, (const char *) &d, 8);
+		}
+		if (head[1] == FS_TREE_POOL)
+		{
+			if (st == FS_OK)
+				st = vec_from_binary(a, &r, &flat, i, err);
+			if (st == FS_OK)
+				st = vec_from_binary(a, &r, &flat, i, err);
+		}
+	}
+	if (st == FS_OK && r.p != r.end)
+		st = bin_corrupt(err, "trailing bytes after the last node", n32 - 1);
+	if (st == FS_OK)
+		st = fs_tree_from_flat(a, (const uint8_t *) flat.data, flat.len, &t, err);
+	a->release(a->ctx, flat.data);
+	if (st == FS_OK)
+		st = fs_tree_prepare(t, err);
+	if (st != FS_OK)
+	{
+		if (t)
+			fs_tree_free(t);
+		return st;
+	}
+	/* accept only the canonical bytes, so that receive then send gives the input back */
+	if (fs_tree_binary_size(t) != len)
+		st = bin_corrupt(err, "value is not in canonical form", 0);
+	else
+	{
+		again = a->alloc(a->ctx, len);
+		fs_tree_to_binary(t, again);
+		if (memcmp(again, data, len) != 0)
+			st = bin_corrupt(err, "value is not in canonical form", 0);
+		a->release(a->ctx, again);
+	}
 	if (st != FS_OK)
 	{
 		fs_tree_free(t);

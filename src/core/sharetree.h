@@ -10,6 +10,13 @@
 
 #include <stdbool.h>
 
+/*
+ * Every node stores its full encoded path (2 bytes + 1 + label length per level), so a deep tree
+ * of long labels costs its depth times its input: the paths of one tree's nodes may total at
+ * most this many bytes (54000 error beyond).
+ */
+#define FS_TREE_PATH_BYTES_MAX (64 * 1024 * 1024)
+
 typedef enum fs_tree_kind
 {
 	FS_TREE_SHARE = 1,
@@ -81,6 +88,15 @@ void fs_tree_flatten(const fs_tree *t, uint8_t *out);
 /* Read a flat form, checking every byte (it may come from binary input). */
 fs_status fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
                             fs_error *err);
+
+/*
+ * Binary form (send/recv): the same content field by field in network byte order (described in
+ * sharetree.c). fs_tree_from_binary accepts only canonical bytes: what fs_tree_to_binary writes.
+ */
+size_t fs_tree_binary_size(const fs_tree *t); /* after fs_tree_prepare */
+void fs_tree_to_binary(const fs_tree *t, uint8_t *out);
+fs_status fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+                              fs_error *err);
 
 /* Text form: share{path=shares/usage,...} or pool{path=weight/min/max/{usage}/{demand},...}. */
 void fs_tree_format(fs_sb *sb, const fs_tree *t); /* after fs_tree_prepare */

@@ -49,6 +49,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
 		Datum values[FAIRSHARE_COLS];
 		bool nulls[FAIRSHARE_COLS];
 
+		FS_POLL(i);
 		if (entity)
 		{
 			if (!fs_sp_is_ancestor(nd->path, entity))

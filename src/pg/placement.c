@@ -9,6 +9,7 @@
 #include "funcapi.h"
 #include "lib/stringinfo.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -326,6 +327,11 @@ vnodepool_in(PG_FUNCTION_ARGS)
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
 }
 
+/*
+ * Binary form: field by field in network byte order, starting with a version byte (see
+ * fs_pool_to_binary). Receiving accepts only canonical bytes whose strings the text form can
+ * carry: valid in the database encoding, without NUL.
+ */
 PG_FUNCTION_INFO_V1(vnodepool_recv);
 Datum
 vnodepool_recv(PG_FUNCTION_ARGS)
@@ -333,11 +339,25 @@ vnodepool_recv(PG_FUNCTION_ARGS)
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
 	fs_pool *p;
 	fs_error err;
+	uint32 i;
+	size_t k;
 
-	fs_pg_check(fs_pool_from_flat(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
-	                              buf->len - buf->cursor, &p, &err),
+	fs_pg_check(fs_pool_from_binary(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
+	                                buf->len - buf->cursor, &p, &err),
 	            &err);
 	buf->cursor = buf->len;
+	for (i = 0; i < fs_pool_count(p); i++)
+	{
+		const fs_vnode *v = fs_pool_vnode(p, i);
+
+		FS_POLL(i);
+		pg_verifymbstr(v->name, (int) v->namelen, false);
+		for (k = 0; k < v->nlabels; k++)
+		{
+			pg_verifymbstr(v->labels[k].key, (int) v->labels[k].keylen, false);
+			pg_verifymbstr(v->labels[k].value, (int) v->labels[k].valuelen, false);
+		}
+	}
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
 }
 
@@ -345,12 +365,13 @@ PG_FUNCTION_INFO_V1(vnodepool_send);
 Datum
 vnodepool_send(PG_FUNCTION_ARGS)
 {
-	struct varlena *flat = fs_pg_flat_object(read_pool(PG_GETARG_DATUM(0)), &pool_kind);
-	StringInfoData buf;
+	fs_pool *p = read_pool(PG_GETARG_DATUM(0));
+	size_t size = fs_pool_binary_size(p);
+	bytea *out = palloc(add_size(VARHDRSZ, size));
 
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, VARDATA(flat), VARSIZE(flat) - VARHDRSZ);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	fs_pool_to_binary(p, (uint8_t *) VARDATA(out));
+	SET_VARSIZE(out, VARHDRSZ + size);
+	PG_RETURN_BYTEA_P(out);
 }
 
 /* ---------------------------------------------------------------- placement sets */

@@ -9,6 +9,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 
@@ -55,7 +56,10 @@ sp_from_labels(const char *const *labels, const size_t *lens, size_t n)
 	return fs_pg_varlena(out, len);
 }
 
-/* Binary form: version byte, int32 label count, then per label int32 length and the bytes. */
+/*
+ * Binary form: version byte, int32 label count, then per label int32 length and the bytes.
+ * Labels must be valid in the database encoding and hold no NUL, as in text input.
+ */
 PG_FUNCTION_INFO_V1(sharepath_recv);
 Datum
 sharepath_recv(PG_FUNCTION_ARGS)
@@ -89,6 +93,8 @@ sharepath_recv(PG_FUNCTION_ARGS)
 			                errdetail("Label %d of %d claims %d bytes.", i + 1, n, len)));
 		lens[i] = len;
 		labels[i] = pq_getmsgbytes(buf, len);
+		/* only what the text form can carry: no NUL, valid in the database encoding */
+		pg_verifymbstr(labels[i], len, false);
 	}
 	PG_RETURN_POINTER(sp_from_labels(labels, lens, n));
 }

@@ -9,6 +9,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
 #include "resvec.h"
@@ -184,7 +185,11 @@ sharetree_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(sb.data);
 }
 
-/* Binary form: the flat form, which starts with its own version byte; checked on receipt. */
+/*
+ * Binary form: field by field in network byte order, starting with a version byte (see
+ * fs_tree_to_binary). Receiving accepts only canonical bytes whose labels the text form can
+ * carry: valid in the database encoding, without NUL.
+ */
 PG_FUNCTION_INFO_V1(sharetree_recv);
 Datum
 sharetree_recv(PG_FUNCTION_ARGS)
@@ -192,11 +197,26 @@ sharetree_recv(PG_FUNCTION_ARGS)
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
 	fs_tree *t;
 	fs_error err;
+	uint32 i;
 
-	fs_pg_check(fs_tree_from_flat(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
-	                              buf->len - buf->cursor, &t, &err),
+	fs_pg_check(fs_tree_from_binary(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
+	                                buf->len - buf->cursor, &t, &err),
 	            &err);
 	buf->cursor = buf->len;
+	/* every ancestor is a node too: checking each node's own (last) label covers all labels */
+	for (i = 1; i < fs_tree_count(t); i++)
+	{
+		const fs_tnode *nd = fs_tree_node(t, i);
+		fs_sp_iter it;
+		const char *label = NULL;
+		size_t len = 0;
+
+		FS_POLL(i);
+		fs_sp_iter_init(&it, nd->path);
+		while (fs_sp_next(&it, &label, &len))
+			;
+		pg_verifymbstr(label, (int) len, false);
+	}
 	PG_RETURN_POINTER(st_flat(t));
 }
 
@@ -204,12 +224,17 @@ PG_FUNCTION_INFO_V1(sharetree_send);
 Datum
 sharetree_send(PG_FUNCTION_ARGS)
 {
-	struct varlena *flat = st_flat(fs_pg_read_tree(PG_GETARG_DATUM(0)));
-	StringInfoData buf;
+	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
+	fs_error err;
+	size_t size;
+	bytea *out;
 
-	pq_begintypsend(&buf);
-	pq_sendbytes(&buf, VARDATA(flat), VARSIZE(flat) - VARHDRSZ);
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	fs_pg_check(fs_tree_prepare(t, &err), &err);
+	size = fs_tree_binary_size(t);
+	out = palloc(add_size(VARHDRSZ, size));
+	fs_tree_to_binary(t, (uint8_t *) VARDATA(out));
+	SET_VARSIZE(out, VARHDRSZ + size);
+	PG_RETURN_BYTEA_P(out);
 }
 
 /* ---------------------------------------------------------------- tree_nodes */
@@ -236,6 +261,7 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 		bool declared = (nd->flags & FS_TN_DECLARED) != 0;
 		bool from_parent = (nd->flags & FS_TN_PARENT) != 0;
 
+		FS_POLL(i);
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = fs_pg_path_datum(nd->path);
 		if (i == 0)

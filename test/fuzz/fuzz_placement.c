@@ -1,13 +1,68 @@
 /*
  * fuzz_placement.c: libFuzzer harness for the node_group_sort_key parser and the vnode pool's
- * flat reader. A parsed line has a non-empty resource and valid words; a pool that reads back
- * flattens to the same bytes.
+ * flat and binary readers. A parsed line has a non-empty resource and valid words; accepted flat
+ * or binary bytes are exactly what the pool writes back, and each form of an accepted pool reads
+ * back to the same pool. (The text form, JSON, is read by the server and tested there.)
  */
 #include "placement.h"
 #include "fuzz_alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static uint8_t *
+flat_of(const fs_pool *p, size_t *n)
+{
+	uint8_t *flat;
+
+	*n = fs_pool_flat_size(p);
+	flat = malloc(*n);
+	fs_pool_flatten(p, flat);
+	return flat;
+}
+
+static uint8_t *
+binary_of(const fs_pool *p, size_t *n)
+{
+	uint8_t *bin;
+
+	*n = fs_pool_binary_size(p);
+	bin = malloc(*n);
+	fs_pool_to_binary(p, bin);
+	return bin;
+}
+
+/* An accepted pool reads back from its flat and its binary form to the same bytes. */
+static void
+check_pool(const fs_pool *p)
+{
+	fs_error err;
+	fs_pool *q;
+	uint8_t *flat, *flat2, *bin, *bin2;
+	size_t n, n2, b, b2;
+
+	flat = flat_of(p, &n);
+	bin = binary_of(p, &b);
+	if (fs_pool_from_flat(&fz, flat, n, &q, &err) != FS_OK)
+		abort();
+	flat2 = flat_of(q, &n2);
+	if (n2 != n || memcmp(flat, flat2, n) != 0)
+		abort();
+	free(flat2);
+	fs_pool_free(q);
+	if (fs_pool_from_binary(&fz, bin, b, &q, &err) != FS_OK)
+		abort();
+	flat2 = flat_of(q, &n2);
+	bin2 = binary_of(q, &b2);
+	if (n2 != n || memcmp(flat, flat2, n) != 0 || b2 != b || memcmp(bin, bin2, b) != 0)
+		abort();
+	free(flat2);
+	free(bin2);
+	fs_pool_free(q);
+	free(flat);
+	free(bin);
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -26,26 +81,41 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (fs_pool_from_flat(&fz, data, size, &p, &err) == FS_OK)
 	{
-		size_t n = fs_pool_flat_size(p);
-		uint8_t *flat = malloc(n);
-		fs_pool *q;
+		uint8_t *flat;
+		size_t n;
 
-		fs_pool_flatten(p, flat);
-		if (fs_pool_from_flat(&fz, flat, n, &q, &err) != FS_OK)
+		/* accepted flat bytes are exactly the pool's flat form */
+		flat = flat_of(p, &n);
+		if (n != size || memcmp(flat, data, size) != 0)
 			abort();
-		{
-			uint8_t *flat2 = malloc(n);
-
-			if (fs_pool_flat_size(q) != n)
-				abort();
-			fs_pool_flatten(q, flat2);
-			if (memcmp(flat, flat2, n) != 0)
-				abort();
-			free(flat2);
-		}
-		fs_pool_free(q);
-		fs_pool_free(p);
 		free(flat);
+		check_pool(p);
+		fs_pool_free(p);
+	}
+	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&
+	         err.status != FS_ERR_RANGE)
+	{
+		fprintf(stderr, "flat input fails with status %d: %s\n", err.status, err.message);
+		abort();
+	}
+	if (fs_pool_from_binary(&fz, data, size, &p, &err) == FS_OK)
+	{
+		uint8_t *bin;
+		size_t n;
+
+		/* accepted binary bytes come back unchanged */
+		bin = binary_of(p, &n);
+		if (n != size || memcmp(bin, data, size) != 0)
+			abort();
+		free(bin);
+		check_pool(p);
+		fs_pool_free(p);
+	}
+	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&
+	         err.status != FS_ERR_KIND && err.status != FS_ERR_RANGE)
+	{
+		fprintf(stderr, "binary input fails with status %d: %s\n", err.status, err.message);
+		abort();
 	}
 	return 0;
 }

@@ -337,6 +337,94 @@ test_limits(void)
 	free(assigned);
 }
 
+static size_t
+unhex(const char *hex, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned v;
+
+	while (*hex)
+	{
+		if (*hex == ' ')
+		{
+			hex++;
+			continue;
+		}
+		sscanf(hex, "%2x", &v);
+		out[n++] = (uint8_t) v;
+		hex += 2;
+	}
+	return n;
+}
+
+/* The vnodepool binary form: golden bytes derived by hand from the format in placement.c. */
+static void
+test_pool_binary(void)
+{
+	static const char *golden = "01 00000001"
+	                            " 0002 6e31"
+	                            " 00000001 00 05 6e63707573 4010000000000000"
+	                            " 00000000"
+	                            " 0001 0002 7377 0001 61";
+	fs_pool *p = fs_pool_new(&unit_alloc), *back;
+	fs_label l[1] = {{"sw", 2, "a", 1}};
+	uint8_t want[128], bad[128], *got;
+	uint8_t *rv;
+	size_t rvlen, n = unhex(golden, want), size, i;
+	fs_error err;
+
+	CHECK(fs_rv_parse("ncpus=4", 7, &unit_alloc, 0, &rv, &rvlen, &err) == FS_OK);
+	CHECK(fs_pool_add(p, "n1", 2, rv, NULL, l, 1, &err) == FS_OK);
+	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	size = fs_pool_binary_size(p);
+	got = malloc(size);
+	fs_pool_to_binary(p, got);
+	CHECK(size == n && memcmp(got, want, n) == 0);
+	if (CHECK(fs_pool_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK))
+	{
+		CHECK(fs_pool_count(back) == 1 && fs_pool_vnode(back, 0)->nlabels == 1);
+		CHECK(fs_rv_size(fs_pool_vnode(back, 0)->avail) == rvlen &&
+		      memcmp(fs_pool_vnode(back, 0)->avail, rv, rvlen) == 0);
+		fs_pool_free(back);
+	}
+	for (i = 0; i < n; i++)
+		if (!CHECK(fs_pool_from_binary(&unit_alloc, want, i, &back, &err) == FS_ERR_BINARY))
+			fs_pool_free(back);
+	memcpy(bad, want, n);
+	bad[0] = 2;
+	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "unsupported binary format version 2") != NULL);
+	/* what the JSON text cannot say: a NUL in a name, a comma or edge space in a value */
+	memcpy(bad, want, n);
+	bad[8] = 0; /* "n1" -> "n\0" */
+	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	memcpy(bad, want, n);
+	bad[n - 1] = ',';
+	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "a label the text form cannot express") != NULL);
+	memcpy(bad, want, n);
+	bad[n - 1] = ' ';
+	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	/* flipped bytes: refused, or read as a value that sends exactly those bytes */
+	for (i = 0; i < n; i++)
+	{
+		memcpy(bad, want, n);
+		bad[i] ^= 0x21;
+		if (fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_OK)
+		{
+			uint8_t again[128];
+
+			CHECK(fs_pool_binary_size(back) == n);
+			fs_pool_to_binary(back, again);
+			CHECK(memcmp(again, bad, n) == 0);
+			fs_pool_free(back);
+		}
+	}
+	free(got);
+	free(rv);
+	fs_pool_free(p);
+}
+
 void
 test_placement(void)
 {
@@ -344,4 +432,5 @@ test_placement(void)
 	test_sort_keys();
 	test_pool_edges();
 	test_limits();
+	test_pool_binary();
 }

@@ -213,9 +213,36 @@ test_order_and_algebra(void)
 	free(b);
 }
 
+/* A NUL cannot be printed and read back: text, labels and concatenation refuse it. */
+static void
+test_nul(void)
+{
+	uint8_t *sp;
+	size_t len;
+	fs_error err;
+	const char *labels[2] = {"a", "b\0c"};
+	size_t lens[2] = {1, 3};
+
+	CHECK(fs_sp_parse("a.\"b\0c\"", 8, &unit_alloc, 0, &sp, &len, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Unexpected character (byte 0x00) in a quoted label") != NULL);
+	CHECK(fs_sp_from_labels(labels, lens, 2, &unit_alloc, 0, &sp, &len, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "sharepath label 2 contains a NUL byte") != NULL);
+	lens[1] = 1;
+	if (CHECK(fs_sp_from_labels(labels, lens, 2, &unit_alloc, 0, &sp, &len, &err) == FS_OK))
+	{
+		uint8_t *joined;
+
+		CHECK(fs_sp_concat(sp, NULL, "x\0", 2, &unit_alloc, 0, &joined, &len, &err) ==
+		      FS_ERR_VALUE);
+		free(sp);
+	}
+	CHECK(fs_sp_label_ok("a", 1) && !fs_sp_label_ok("a\0", 2) && !fs_sp_label_ok("", 0));
+}
+
 void
 test_sharepath(void)
 {
 	test_grammar();
 	test_order_and_algebra();
+	test_nul();
 }

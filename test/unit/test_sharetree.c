@@ -377,6 +377,297 @@ test_scale(void)
 	fs_tree_free(t);
 }
 
+/* bytes from hex text (spaces ignored), for hand-written flat and binary forms */
+static size_t
+unhex(const char *hex, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned v;
+
+	while (*hex)
+	{
+		if (*hex == ' ')
+		{
+			hex++;
+			continue;
+		}
+		sscanf(hex, "%2x", &v);
+		out[n++] = (uint8_t) v;
+		hex += 2;
+	}
+	return n;
+}
+
+/* Flat-form bytes of a pool tree: root, then one node "a" with the given flags and numbers. */
+static size_t
+pool_flat(uint8_t *out, uint8_t flags, double shares, double usage, double min, double max)
+{
+	uint8_t *p = out;
+	uint32_t n = 2, zero32 = 0;
+	double z = 0;
+	int k;
+
+	*p++ = 1; /* version */
+	*p++ = FS_TREE_POOL;
+	*p++ = 0;
+	*p++ = 0;
+	memcpy(p, &n, 4);
+	p += 4;
+	/* root: no labels, no flags, all zero */
+	*p++ = 0;
+	*p++ = 0;
+	*p++ = 0;
+	for (k = 0; k < 4; k++, p += 8)
+		memcpy(p, &z, 8);
+	for (k = 0; k < 2; k++, p += 4)
+		memcpy(p, &zero32, 4);
+	/* node "a" */
+	n = 1;
+	*p++ = 1;
+	*p++ = 0;
+	*p++ = 1;
+	*p++ = 'a';
+	*p++ = flags;
+	memcpy(p, &shares, 8);
+	memcpy(p + 8, &usage, 8);
+	memcpy(p + 16, &min, 8);
+	memcpy(p + 24, &max, 8);
+	p += 32;
+	for (k = 0; k < 2; k++, p += 4)
+		memcpy(p, &zero32, 4);
+	return (size_t) (p - out);
+}
+
+static void
+test_flat_only_text_values(void)
+{
+	uint8_t buf[256];
+	size_t n;
+	fs_tree *t;
+	fs_error err;
+	char *txt;
+
+	/* a declared weight reads (control) */
+	n = pool_flat(buf, FS_TN_DECLARED, 2, 0, 0, 0);
+	if (CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_OK))
+	{
+		txt = text_of(t);
+		CHECK_STR(txt, "pool{=*/*/*/{}/{},a=2/*/*/{}/{}}");
+		free(txt);
+		fs_tree_free(t);
+	}
+	/* the issue's value: a pool node flagged "parent" printed "a=parent/...", which text refuses */
+	n = pool_flat(buf, FS_TN_DECLARED | FS_TN_PARENT, 0, 0, 0, 0);
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "the parent flag in a pool tree") != NULL);
+	/* scalar usage in a pool tree */
+	n = pool_flat(buf, FS_TN_DECLARED, 2, 5, 0, 0);
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "scalar usage in a pool tree") != NULL);
+	/* -0 shares, stated or not */
+	n = pool_flat(buf, 0, -0.0, 0, 0, 0);
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "negative zero") != NULL);
+	n = pool_flat(buf, FS_TN_DECLARED, -0.0, 0, 0, 0);
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	/* a ratio without its flag would print "*" */
+	n = pool_flat(buf, FS_TN_DECLARED, 1, 0, 0.5, 0);
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "share ratio given but not flagged") != NULL);
+	/* a NUL inside a label */
+	n = pool_flat(buf, FS_TN_DECLARED, 2, 0, 0, 0);
+	buf[n - 8 - 32 - 2] = 0; /* the label byte 'a' */
+	CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &t, &err) == FS_ERR_BINARY);
+	CHECK(strstr(err.message, "malformed path") != NULL);
+
+	/* text input stores -0 as 0, so equal trees have equal bytes */
+	CHECK(fs_tree_parse(&unit_alloc, "share{a=-0/-0}", 14, &t, &err) == FS_OK);
+	txt = text_of(t);
+	CHECK_STR(txt, "share{=*/0,a=0/0}");
+	free(txt);
+	fs_tree_free(t);
+	/* an empty vector states nothing: {} */
+	CHECK(fs_tree_parse(&unit_alloc, "pool{a=1/*/*/{}/{}}", 19, &t, &err) == FS_OK);
+	fs_tree_free(t);
+	/* a NUL in a quoted label cannot be read back from text: refused */
+	CHECK(fs_tree_parse(&unit_alloc, "share{\"a\0b\"=1/0}", 17, &t, &err) == FS_ERR_SYNTAX);
+}
+
+/* Golden bytes of the binary form, derived by hand from the format in sharetree.c. */
+static void
+test_binary(void)
+{
+	static const char *share_hex = "01 01 00000002"
+	                               " 0000 00 0000000000000000 0000000000000000"
+	                               " 0001 01 61 01 4000000000000000 3ff8000000000000";
+	static const char *pool_hex =
+	    "01 02 00000002"
+	    " 0000 00 0000000000000000 0000000000000000 0000000000000000 00000000 00000000"
+	    " 0001 01 61 05 3ff0000000000000 3fe0000000000000 0000000000000000"
+	    " 00000001 00 03 637075 4000000000000000 00000000";
+	const char *texts[2] = {"share{a=2/1.5}", "pool{a=1/0.5/*/{cpu=2}/{}}"};
+	const char *hexes[2] = {share_hex, pool_hex};
+	uint8_t want[256], bad[256];
+	int k;
+
+	for (k = 0; k < 2; k++)
+	{
+		fs_tree *t, *back;
+		fs_error err;
+		size_t n = unhex(hexes[k], want), size, i;
+		uint8_t *got;
+		char *t1, *t2;
+
+		if (!CHECK(fs_tree_parse(&unit_alloc, texts[k], strlen(texts[k]), &t, &err) == FS_OK))
+			continue;
+		CHECK(fs_tree_prepare(t, &err) == FS_OK);
+		size = fs_tree_binary_size(t);
+		got = malloc(size);
+		fs_tree_to_binary(t, got);
+		CHECK(size == n && memcmp(got, want, n) == 0);
+		if (CHECK(fs_tree_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK))
+		{
+			t1 = text_of(t);
+			t2 = text_of(back);
+			CHECK_STR(t2, t1);
+			free(t1);
+			free(t2);
+			fs_tree_free(back);
+		}
+		/* every truncation, a trailing byte and a later version are refused */
+		for (i = 0; i < n; i++)
+			if (!CHECK(fs_tree_from_binary(&unit_alloc, want, i, &back, &err) == FS_ERR_BINARY))
+				fs_tree_free(back);
+		memcpy(bad, want, n);
+		bad[n] = 0;
+		CHECK(fs_tree_from_binary(&unit_alloc, bad, n + 1, &back, &err) == FS_ERR_BINARY);
+		bad[0] = 2;
+		CHECK(fs_tree_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+		CHECK(strstr(err.message, "unsupported binary format version 2") != NULL);
+		/* flipped bytes: refused, or read as a value that sends exactly those bytes */
+		for (i = 0; i < n; i++)
+		{
+			memcpy(bad, want, n);
+			bad[i] ^= 0x41;
+			if (fs_tree_from_binary(&unit_alloc, bad, n, &back, &err) == FS_OK)
+			{
+				uint8_t *again = malloc(n);
+
+				CHECK(fs_tree_binary_size(back) == n);
+				fs_tree_to_binary(back, again);
+				CHECK(memcmp(again, bad, n) == 0);
+				free(again);
+				fs_tree_free(back);
+			}
+		}
+		free(got);
+		fs_tree_free(t);
+	}
+	/* non-canonical: -0 usage in a share tree */
+	{
+		fs_tree *back;
+		fs_error err;
+		size_t n = unhex(share_hex, bad);
+
+		bad[n - 8] = 0x80;
+		memset(bad + n - 7, 0, 7);
+		CHECK(fs_tree_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	}
+}
+
+/* Node paths are limited in total; the limit is a 54000-class error, not an allocation failure. */
+static void
+test_path_limit(void)
+{
+	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_error err;
+	char *text = malloc(1024 * 256 + 1);
+	size_t i, n = 0;
+	fs_status st;
+
+	/* 1024 levels of 255-byte labels: the root's 2 bytes and the prefixes' sum of 2 + 256 i */
+	for (i = 0; i < 1024; i++)
+	{
+		if (i)
+			text[n++] = '.';
+		memset(text + n, 'a' + (int) (i % 26), 255);
+		n += 255;
+	}
+	text[n] = '\0';
+	st = add(t, text, 1, 1, &err);
+	CHECK(st == FS_ERR_LIMIT);
+	CHECK(strstr(err.message, "sharetree exceeds the limit of 67108864 bytes of node paths") !=
+	      NULL);
+	if (!CHECK(strstr(err.detail, "1024 labels (262146 bytes)") != NULL &&
+	           strstr(err.detail, "total to 134350850 bytes") != NULL))
+		printf("     detail: %s\n", err.detail);
+	CHECK(fs_tree_count(t) == 1);
+	CHECK(fs_tree_memory(t) < 1024 * 1024);
+	/* 1024 levels of one-byte labels fit */
+	for (i = 0, n = 0; i < 1024; i++)
+	{
+		if (i)
+			text[n++] = '.';
+		text[n++] = 'x';
+	}
+	text[n] = '\0';
+	CHECK(add(t, text, 1, 1, &err) == FS_OK);
+	CHECK(fs_tree_prepare(t, &err) == FS_OK && fs_tree_count(t) == 1025);
+	free(text);
+	fs_tree_free(t);
+}
+
+static int polls;
+
+static void
+count_poll(void)
+{
+	polls++;
+}
+
+/* Long loops call the interrupt hook (every 1024 iterations). */
+static void
+test_polls(void)
+{
+	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE), *back;
+	fs_error err;
+	char p[64];
+	int i, before;
+	size_t size;
+	uint8_t *flat;
+	fs_sb sb;
+
+	for (i = 0; i < 20000; i++)
+	{
+		snprintf(p, sizeof(p), "g%d.u%d", i % 100, i);
+		add(t, p, 1, 1, &err);
+	}
+	fs_interrupt_hook = count_poll;
+	polls = 0;
+	CHECK(fs_tree_prepare(t, &err) == FS_OK);
+	CHECK(polls >= 20);
+	before = polls;
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_tree_format(&sb, t);
+	CHECK(polls - before >= 20);
+	before = polls;
+	size = fs_tree_flat_size(t);
+	flat = malloc(size);
+	fs_tree_flatten(t, flat);
+	CHECK(polls - before >= 40);
+	before = polls;
+	CHECK(fs_tree_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	CHECK(polls - before >= 20);
+	before = polls;
+	CHECK(fs_tree_merge(back, t, &err) == FS_OK);
+	CHECK(polls - before >= 20);
+	fs_interrupt_hook = NULL;
+	free(flat);
+	free(sb.data);
+	fs_tree_free(back);
+	fs_tree_free(t);
+}
+
 void
 test_sharetree(void)
 {
@@ -386,4 +677,8 @@ test_sharetree(void)
 	test_text();
 	test_pool();
 	test_scale();
+	test_flat_only_text_values();
+	test_binary();
+	test_path_limit();
+	test_polls();
 }

@@ -33,5 +33,6 @@ void test_decay(void);
 void test_divide(void);
 void test_slots(void);
 void test_placement(void);
+void test_pbsacct(void);
 
 #endif

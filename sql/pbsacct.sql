@@ -206,7 +206,8 @@ FROM pbs_parsed
 WHERE error IS NULL AND record_type IN ('E', 'R') AND job_seq IS NOT NULL AND NOT is_array_parent
 ORDER BY id
 ON CONFLICT DO NOTHING;
--- 32 E/R lines, 1 array parent; samples line 19 repeats line 10 (the same key): 30 rows
+-- 29 E/R lines of jobs, not array parents (20 in the samples, 9 in the edge cases); samples line 19
+-- repeats line 10 (the same key), so 28 rows
 SELECT count(*) AS usage_rows, sum(pbs_usage('cput', used)) AS cput_s FROM pbs_usage_records;
 CREATE TEMP TABLE before_reload AS SELECT * FROM pbs_usage_records;
 

@@ -111,6 +111,10 @@ SELECT attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;a;1.s;Priority=150 an
 SELECT jobname, attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;Q;1.s;jobname=a b c queue=q');
 SELECT job_seq, array_index, is_array_parent, server FROM pbs_acct('04/16/2024 13:00:00;Q;77[12];queue=q');
 SELECT error IS NULL AS ok, anomalies FROM pbs_acct_try(E'04/16/2024 13:00:00;Q;77;queue=q \r');
+-- an L record (floating licenses) is free text, kept whole under "message"
+SELECT record_type, job_id, job_seq, attrs, anomalies
+FROM pbs_acct('04/16/2024 13:00:00;L;license;floating license hour:3 day:5 month:7 max:10 ');
+SELECT * FROM pbs_acct_attrs('04/16/2024 13:00:00;L;license;floating license hour:3 day:5 month:7 max:10');
 -- NULL in, NULL out
 SELECT pbs_acct(NULL) IS NULL AS null_in, pbs_usage(NULL, 'cput=1') IS NULL AS null_formula;
 

@@ -304,6 +304,7 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 	size_t end = rec->len;
 	size_t i = from;
 	bool any = rec->type == 'a';
+	size_t tokens = 0;
 	char b1[80], b2[80];
 
 	/* trailing blanks (TORQUE ends lines with a space) and a CR are not part of the last value */
@@ -314,7 +315,8 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 		fs_pbs_pair p;
 		size_t k;
 
-		FS_POLL(rec->npairs);
+		FS_POLL(tokens);
+		tokens++;
 		while (i < end && (s[i] == ' ' || s[i] == '\t'))
 			i++;
 		if (i >= end)
@@ -474,6 +476,18 @@ fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_reco
 		return early_fail(rec, a, err, pos, "Expected an id before \";\"");
 	if (!is_resv_type(rec->type))
 		read_job_id(rec);
+	if (rec->type == 'L')
+	{
+		size_t m = rec->id_off + rec->id_len + 1;
+		size_t end = len;
+
+		while (end > m && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+			end--;
+		rec->free_text = true;
+		rec->msg_off = m;
+		rec->msg_len = end - m;
+		return FS_OK;
+	}
 	st = tokenize_message(rec, a, rec->id_off + rec->id_len + 1, err);
 	if (st != FS_OK)
 	{

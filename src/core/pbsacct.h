@@ -83,6 +83,9 @@ typedef struct fs_pbs_record
 	fs_pbs_host *hosts;
 	size_t nhosts;
 	bool has_exec_host;
+	/* 'L' (floating license) records carry free text, not key=value pairs */
+	bool free_text;
+	size_t msg_off, msg_len;
 	/* anomalies: NUL-terminated strings one after another */
 	fs_sb notes;
 	size_t nnotes;

@@ -181,7 +181,17 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 		SET(COL_EXEC_HOST_CPUS, PointerGetDatum(construct_md_array(cpus, cnulls, 1, dims, lbs, INT4OID,
 		                                                           4, true, TYPALIGN_INT)));
 	}
-	SET(COL_ATTRS, pairs_jsonb(rec, NULL, rec->npairs, 0));
+	if (rec->free_text)
+	{
+		JsonbParseState *st = NULL;
+
+		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
+		push_string(&st, WJB_KEY, "message", 7);
+		push_string(&st, WJB_VALUE, rec->line + rec->msg_off, rec->msg_len);
+		SET(COL_ATTRS, JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
+	}
+	else
+		SET(COL_ATTRS, pairs_jsonb(rec, NULL, rec->npairs, 0));
 	{
 		Datum *notes = palloc(sizeof(Datum) * (rec->nnotes + 1));
 		const char *q = rec->notes.data;
@@ -245,6 +255,16 @@ pbs_acct_attrs(PG_FUNCTION_ARGS)
 	                            &err),
 	            &err);
 	InitMaterializedSRF(fcinfo, 0);
+	if (rec.free_text)
+	{
+		Datum values[3];
+		bool nulls[3] = {false, false, false};
+
+		values[0] = Int32GetDatum(1);
+		values[1] = CStringGetTextDatum("message");
+		values[2] = span_text(rec.line, rec.msg_off, rec.msg_len);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
 	for (i = 0; i < rec.npairs; i++)
 	{
 		const fs_pbs_pair *p = &rec.pairs[i];

@@ -201,6 +201,10 @@ test_errors(void)
 	{
 		fs_pbs_record r;
 
+		/* an L record is free text */
+		CHECK(parse("02/28/2023 00:00:00;L;license;floating license hour:3 ", &r));
+		CHECK(r.free_text && r.npairs == 0 && r.msg_len == 23 && !r.is_job);
+		fs_pbs_free(&r, &unit_alloc);
 		/* a leap day is a day */
 		CHECK(parse("02/29/2024 00:00:00;E;1;", &r));
 		CHECK(r.npairs == 0);

@@ -12,7 +12,7 @@
 
 static const char SUBJECT[] = "PBS accounting line";
 static const char LINE_HINT[] =
-	"A PBS accounting line is \"MM/DD/YYYY hh:mm:ss;T;id;key=value ...\".";
+    "A PBS accounting line is \"MM/DD/YYYY hh:mm:ss;T;id;key=value ...\".";
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -50,8 +50,7 @@ span_prefix(const char *s, size_t len, const char *prefix)
 	return len > n && memcmp(s, prefix, n) == 0;
 }
 
-static void
-note(fs_pbs_record *rec, const char *fmt, ...) FS_PRINTF(2, 3);
+static void note(fs_pbs_record *rec, const char *fmt, ...) FS_PRINTF(2, 3);
 
 static void
 note(fs_pbs_record *rec, const char *fmt, ...)
@@ -75,13 +74,47 @@ shown(char *buf, size_t cap, const char *s, size_t len)
 }
 
 /* The keys OpenPBS and TORQUE write in job and reservation records (acct_job, account_jobend). */
-static const char *const known_keys[] = {
-	"user", "group", "account", "project", "accounting_id", "gridname", "jobname", "queue",
-	"resvname", "resvID", "ctime", "qtime", "etime", "start", "end", "owner", "exec_host",
-	"exec_vnode", "login_node", "depend", "array_indices", "session", "alt_id", "Exit_status",
-	"run_count", "eligible_time", "requestor", "total_execution_slots", "unique_node_count",
-	"start_count", "duration", "name", "x", "provision_event", "start_time", "end_time", "status",
-	"authorized_users", "authorized_groups", "authorized_hosts", "nodes"};
+static const char *const known_keys[] = {"user",
+                                         "group",
+                                         "account",
+                                         "project",
+                                         "accounting_id",
+                                         "gridname",
+                                         "jobname",
+                                         "queue",
+                                         "resvname",
+                                         "resvID",
+                                         "ctime",
+                                         "qtime",
+                                         "etime",
+                                         "start",
+                                         "end",
+                                         "owner",
+                                         "exec_host",
+                                         "exec_vnode",
+                                         "login_node",
+                                         "depend",
+                                         "array_indices",
+                                         "session",
+                                         "alt_id",
+                                         "Exit_status",
+                                         "run_count",
+                                         "eligible_time",
+                                         "requestor",
+                                         "total_execution_slots",
+                                         "unique_node_count",
+                                         "start_count",
+                                         "duration",
+                                         "name",
+                                         "x",
+                                         "provision_event",
+                                         "start_time",
+                                         "end_time",
+                                         "status",
+                                         "authorized_users",
+                                         "authorized_groups",
+                                         "authorized_hosts",
+                                         "nodes"};
 
 static bool
 is_known_key(const char *k, size_t len, bool any)
@@ -259,8 +292,9 @@ bad:
 	rec->has_index = false;
 	rec->is_array_parent = false;
 	rec->server_len = 0;
-	note(rec, "id \"%s\" is not a job id (seq[.server], seq[index].server, seq[].server or "
-	          "seq-index.server)",
+	note(rec,
+	     "id \"%s\" is not a job id (seq[.server], seq[index].server, seq[].server or "
+	     "seq-index.server)",
 	     shown(buf, sizeof(buf), s, n));
 }
 
@@ -388,8 +422,9 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 					d++;
 				if (d < i && known_key_at(s + d, i - d, false))
 				{
-					note(rec, "a space is missing between the value of \"%s\" and \"%s\"; read "
-					          "as two pairs",
+					note(rec,
+					     "a space is missing between the value of \"%s\" and \"%s\"; read "
+					     "as two pairs",
 					     shown(b1, sizeof(b1), s + p.key_off, p.key_len),
 					     shown(b2, sizeof(b2), s + d, key_at(s + d, i - d)));
 					p.val_len = d - v;
@@ -440,8 +475,9 @@ fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_reco
 		{
 			if (line[c] == ':' && c > 0 && read_stamp(line + c + 1, len - c - 1, rec, &r2) == 0)
 			{
-				note(rec, "the line starts with \"%s\" (a grep file name prefix?) before its time "
-				          "stamp",
+				note(rec,
+				     "the line starts with \"%s\" (a grep file name prefix?) before its time "
+				     "stamp",
 				     shown(buf, sizeof(buf), line, c + 1));
 				pos = c + 1;
 				bad = 0;
@@ -695,8 +731,8 @@ slot_cpus(const char *s, size_t n)
 		}
 		if (dash)
 		{
-			if (!read_int64(s + i, dash - i, 9, &lo) || !read_int64(s + dash + 1, j - dash - 1, 9, &hi) ||
-			    lo < 0 || hi < lo)
+			if (!read_int64(s + i, dash - i, 9, &lo) ||
+			    !read_int64(s + dash + 1, j - dash - 1, 9, &hi) || lo < 0 || hi < lo)
 				return -1;
 		}
 		else
@@ -735,7 +771,8 @@ host_first_cmp(const void *x, const void *y, void *ctx)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* exec_host "h/0+h/1", "h/0-27", "h/0*13+h2/0*13": hosts in order of first appearance, CPUs summed. */
+/* exec_host "h/0+h/1", "h/0-27", "h/0*13+h2/0*13": hosts in order of first appearance, CPUs summed.
+ */
 static void
 read_exec_host(fs_pbs_record *rec, const fs_allocator *a, const char *s, size_t n)
 {
@@ -846,8 +883,7 @@ note_duplicates(fs_pbs_record *rec, const fs_allocator *a)
 }
 
 fs_status
-fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec,
-             fs_error *err)
+fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec, fs_error *err)
 {
 	fs_status st = fs_pbs_tokenize(line, len, a, rec, err);
 	fs_rv_item *used, *req;
@@ -926,8 +962,9 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 			st = read_amount(it.name, it.namelen, v, vl, &it.amount, &it.kind, &aerr);
 			if (st == FS_OK && !valid_rv_name(it.name, it.namelen))
 			{
-				note(rec, "\"%s\" is not a resource name a resvec can hold; it is kept in attrs "
-				          "only",
+				note(rec,
+				     "\"%s\" is not a resource name a resvec can hold; it is kept in attrs "
+				     "only",
 				     shown(b1, sizeof(b1), k, kl));
 				continue;
 			}
@@ -956,8 +993,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 	a->release(a->ctx, used);
 	a->release(a->ctx, req);
 	if (exec_host >= 0)
-		read_exec_host(rec, a, line + rec->pairs[exec_host].val_off,
-		               rec->pairs[exec_host].val_len);
+		read_exec_host(rec, a, line + rec->pairs[exec_host].val_off, rec->pairs[exec_host].val_len);
 	if (rec->type == 'E' || rec->type == 'R')
 	{
 		if (!rec->has_time[FS_PBS_START])
@@ -999,8 +1035,8 @@ typedef struct usage_state
 
 static const char USAGE_SUBJECT[] = "PBS usage formula";
 static const char USAGE_HINT[] =
-	"A formula uses numbers, resource names, + - * / **, parentheses and the functions ceil, "
-	"floor, trunc, fabs, abs, sqrt, exp, log, log10, log2, pow, fmod, min, max and round.";
+    "A formula uses numbers, resource names, + - * / **, parentheses and the functions ceil, "
+    "floor, trunc, fabs, abs, sqrt, exp, log, log10, log2, pow, fmod, min, max and round.";
 
 static fs_status usage_expr(usage_state *u, double *v);
 static fs_status usage_unary(usage_state *u, double *v);
@@ -1008,8 +1044,8 @@ static fs_status usage_unary(usage_state *u, double *v);
 static void
 usage_skip(usage_state *u)
 {
-	while (u->i < u->len && (u->s[u->i] == ' ' || u->s[u->i] == '\t' || u->s[u->i] == '\n' ||
-	                         u->s[u->i] == '\r'))
+	while (u->i < u->len &&
+	       (u->s[u->i] == ' ' || u->s[u->i] == '\t' || u->s[u->i] == '\n' || u->s[u->i] == '\r'))
 		u->i++;
 }
 
@@ -1092,11 +1128,11 @@ static const struct
 	const char *name;
 	usage_fn fn;
 	int min_args, max_args; /* max -1: any */
-} usage_fns[] = {{"ceil", FN_CEIL, 1, 1},   {"floor", FN_FLOOR, 1, 1}, {"trunc", FN_TRUNC, 1, 1},
-                 {"fabs", FN_FABS, 1, 1},   {"abs", FN_ABS, 1, 1},     {"sqrt", FN_SQRT, 1, 1},
-                 {"exp", FN_EXP, 1, 1},     {"log", FN_LOG, 1, 2},     {"log10", FN_LOG10, 1, 1},
-                 {"log2", FN_LOG2, 1, 1},   {"pow", FN_POW, 2, 2},     {"fmod", FN_FMOD, 2, 2},
-                 {"min", FN_MIN, 2, -1},    {"max", FN_MAX, 2, -1},    {"round", FN_ROUND, 1, 1}};
+} usage_fns[] = {{"ceil", FN_CEIL, 1, 1}, {"floor", FN_FLOOR, 1, 1}, {"trunc", FN_TRUNC, 1, 1},
+                 {"fabs", FN_FABS, 1, 1}, {"abs", FN_ABS, 1, 1},     {"sqrt", FN_SQRT, 1, 1},
+                 {"exp", FN_EXP, 1, 1},   {"log", FN_LOG, 1, 2},     {"log10", FN_LOG10, 1, 1},
+                 {"log2", FN_LOG2, 1, 1}, {"pow", FN_POW, 2, 2},     {"fmod", FN_FMOD, 2, 2},
+                 {"min", FN_MIN, 2, -1},  {"max", FN_MAX, 2, -1},    {"round", FN_ROUND, 1, 1}};
 
 static fs_status
 usage_call(usage_state *u, size_t at, size_t nlen, double *v)

@@ -76,7 +76,8 @@ pairs_jsonb(const fs_pbs_record *rec, const size_t *which, size_t n, size_t stri
 		size_t cut = 0;
 
 		/* Resource_List.select -> "select"; Resource_Request_2.0 stays whole */
-		if (strip && p->key_len > strip && memcmp(rec->line + p->key_off, "Resource_List.", 14) == 0)
+		if (strip && p->key_len > strip &&
+		    memcmp(rec->line + p->key_off, "Resource_List.", 14) == 0)
 			cut = strip;
 		push_string(&st, WJB_KEY, rec->line + p->key_off + cut, p->key_len - cut);
 		push_string(&st, WJB_VALUE, rec->line + p->val_off, p->val_len);
@@ -89,8 +90,9 @@ static TimestampTz
 epoch_timestamptz(int64_t epoch)
 {
 	/* the core keeps epochs below 10^12 seconds, well inside the timestamp range */
-	return (TimestampTz) ((epoch - ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)) *
-	                      USECS_PER_SEC);
+	return (
+	    TimestampTz) ((epoch - ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)) *
+	                  USECS_PER_SEC);
 }
 
 static Timestamp
@@ -99,7 +101,8 @@ stamp_timestamp(const fs_pbs_record *rec)
 	int64 days = date2j(rec->year, rec->month, rec->day) - POSTGRES_EPOCH_JDATE;
 
 	return (Timestamp) (days * USECS_PER_DAY +
-	                    ((int64) rec->hour * 3600 + rec->minute * 60 + rec->second) * USECS_PER_SEC);
+	                    ((int64) rec->hour * 3600 + rec->minute * 60 + rec->second) *
+	                        USECS_PER_SEC);
 }
 
 static Datum
@@ -170,16 +173,16 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 
 		for (h = 0; h < rec->nhosts; h++)
 		{
-			hosts[h] = PointerGetDatum(cstring_to_text_with_len(rec->hosts[h].name,
-			                                                    (int) rec->hosts[h].len));
+			hosts[h] = PointerGetDatum(
+			    cstring_to_text_with_len(rec->hosts[h].name, (int) rec->hosts[h].len));
 			cnulls[h] = rec->hosts[h].cpus < 0 || rec->hosts[h].cpus > PG_INT32_MAX;
 			cpus[h] = Int32GetDatum(cnulls[h] ? 0 : (int32) rec->hosts[h].cpus);
 		}
 		dims[0] = (int) rec->nhosts;
-		SET(COL_EXEC_HOSTS,
-		    PointerGetDatum(construct_array(hosts, (int) rec->nhosts, TEXTOID, -1, false, TYPALIGN_INT)));
-		SET(COL_EXEC_HOST_CPUS, PointerGetDatum(construct_md_array(cpus, cnulls, 1, dims, lbs, INT4OID,
-		                                                           4, true, TYPALIGN_INT)));
+		SET(COL_EXEC_HOSTS, PointerGetDatum(construct_array(hosts, (int) rec->nhosts, TEXTOID, -1,
+		                                                    false, TYPALIGN_INT)));
+		SET(COL_EXEC_HOST_CPUS, PointerGetDatum(construct_md_array(
+		                            cpus, cnulls, 1, dims, lbs, INT4OID, 4, true, TYPALIGN_INT)));
 	}
 	if (rec->free_text)
 	{
@@ -188,7 +191,8 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 		push_string(&st, WJB_KEY, "message", 7);
 		push_string(&st, WJB_VALUE, rec->line + rec->msg_off, rec->msg_len);
-		SET(COL_ATTRS, JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
+		SET(COL_ATTRS,
+		    JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
 	}
 	else
 		SET(COL_ATTRS, pairs_jsonb(rec, NULL, rec->npairs, 0));
@@ -251,9 +255,9 @@ pbs_acct_attrs(PG_FUNCTION_ARGS)
 	fs_error err;
 	size_t i;
 
-	fs_pg_check(fs_pbs_tokenize(VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec,
-	                            &err),
-	            &err);
+	fs_pg_check(
+	    fs_pbs_tokenize(VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec, &err),
+	    &err);
 	InitMaterializedSRF(fcinfo, 0);
 	if (rec.free_text)
 	{

@@ -196,8 +196,7 @@ test_errors(void)
 	            "Expected \";\" after the time stamp at character 20.");
 	check_error("01/01/2024 00:00:00;E;1", "Expected \";\" after the id at end of input.");
 	check_error("01/01/2024 00:00:00;E;1;junk a=b", "Expected key=value at character 25.");
-	check_error("01/01/2024 00:00:00;E;1;a=\"b c=d",
-	            "Unterminated quoted value at character 27.");
+	check_error("01/01/2024 00:00:00;E;1;a=\"b c=d", "Unterminated quoted value at character 27.");
 	{
 		fs_pbs_record r;
 

@@ -34,5 +34,6 @@ void test_divide(void);
 void test_slots(void);
 void test_placement(void);
 void test_sacct(void);
+void test_pbsacct(void);
 
 #endif

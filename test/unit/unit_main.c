@@ -95,6 +95,7 @@ main(void)
 	test_slots();
 	test_placement();
 	test_sacct();
+	test_pbsacct();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

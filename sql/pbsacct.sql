@@ -1,0 +1,236 @@
+-- pbsacct: PBS / OpenPBS / TORQUE accounting lines (SPEC section 10), the PBS usage formula,
+-- reruns, and the load pipeline (COPY verbatim, parallel CREATE TABLE AS, upsert, reload)
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS fairsched;
+RESET client_min_messages;
+SET search_path = fairsched, public;
+SET timezone = 'UTC';
+SET datestyle = 'ISO, MDY';
+
+-- raw lines, byte for byte: CSV mode with delimiter and quote bytes that never occur
+CREATE UNLOGGED TABLE pbs_raw (id bigserial PRIMARY KEY, file text, line text);
+\copy pbs_raw(line) FROM 'sql/data/pbs_accounting_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE pbs_raw SET file = 'samples' WHERE file IS NULL;
+\copy pbs_raw(line) FROM 'sql/data/pbs_accounting_edgecases.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE pbs_raw SET file = 'edgecases' WHERE file IS NULL;
+CREATE TEMP TABLE pbs AS
+SELECT id, file, row_number() OVER (PARTITION BY file ORDER BY id) AS ln, (pbs_acct_try(line)).*
+FROM pbs_raw;
+
+-- no line is lost: every line is parsed (error IS NULL) or listed with its reason
+SELECT file, count(*) AS lines, count(*) FILTER (WHERE error IS NULL) AS parsed,
+       count(*) FILTER (WHERE error IS NOT NULL) AS failed
+FROM pbs GROUP BY file ORDER BY file;
+SELECT file, ln, error FROM pbs WHERE error IS NOT NULL ORDER BY id;
+-- and every anomaly, line by line
+SELECT file, ln, record_type, job_id, unnest(anomalies) AS anomaly
+FROM pbs WHERE cardinality(anomalies) > 0 ORDER BY id, anomaly;
+
+-- ---------------------------------------------------------------- edge cases, by hand
+-- line 1: account="proj A" (always quoted), project="climate run", Resource_List.software="WRF 4.5";
+-- ctime 1713175200 = 2024-04-15 10:00:00 UTC, start +800 s, end +4400 s; exec_host n001/0*8+n002/0*8
+-- gives 8 CPUs on each host; resources_used.cput 15:48:00; Resource_List sizes 32gb, select text
+SELECT log_time, record_type, job_id, job_seq, array_index, is_array_parent, server, "user", "group",
+       account, project, queue, jobname, ctime, qtime, etime, start, "end", exit_status, run_count, session
+FROM pbs WHERE file = 'edgecases' AND ln = 1;
+SELECT used, requested, requested_text, exec_hosts, exec_host_cpus,
+       attrs ->> 'exec_vnode' AS exec_vnode, attrs ->> 'eligible_time' AS eligible_time
+FROM pbs WHERE file = 'edgecases' AND ln = 1;
+
+-- line 2: array sub-job 4300[7]; Resource_List.tag='say "hi" now' (single quotes because the value
+-- holds "); Exit_status 271 = killed by signal 15
+SELECT job_id, job_seq, array_index, is_array_parent, server, exit_status,
+       requested_text ->> 'tag' AS tag, exec_hosts, exec_host_cpus
+FROM pbs WHERE file = 'edgecases' AND ln = 2;
+-- line 3: the array parent 4300[]: no index, no exec_host, no usage, never charged
+SELECT job_id, job_seq, array_index, is_array_parent, used, exec_hosts, attrs ->> 'array_indices' AS indices
+FROM pbs WHERE file = 'edgecases' AND ln = 3;
+-- line 6: PP-464, account="value" malicious="evil": the quote closes only before a known key,
+-- so the account is the whole injected text and there is no key "malicious"; etime=0 is NULL
+SELECT record_type, account, jobname, etime, attrs ? 'malicious' AS has_malicious
+FROM pbs WHERE file = 'edgecases' AND ln = 6;
+-- line 7: a ";" inside the account: only the first three ";" split the line
+SELECT job_id, account, jobname FROM pbs WHERE file = 'edgecases' AND ln = 7;
+-- line 8: TORQUE 2.x array id 5555-3.tq01: sequence 5555, index 3, server tq01
+SELECT job_id, job_seq, array_index, is_array_parent, server, jobname
+FROM pbs WHERE file = 'edgecases' AND ln = 8;
+-- lines 9 and 10: the same stamp 11/03/2024 01:30:00 (the DST fall-back hour), 3600 s apart by
+-- their exact end epochs 1730611800 and 1730615400; log_time stays as written
+SELECT ln, log_time, "end", "end" - lag("end") OVER (ORDER BY ln) AS apart
+FROM pbs WHERE file = 'edgecases' AND ln IN (9, 10) ORDER BY ln;
+-- line 11: a D record: only requestor
+SELECT record_type, job_seq, "user", attrs FROM pbs WHERE file = 'edgecases' AND ln = 11;
+-- line 12: resources_used.mem=4096 has no suffix: 4096 bytes (4kb); vmem=512kw = 512 * 1024 words
+-- of 8 bytes = 4mb
+SELECT used, used -> 'mem' AS mem_bytes, used -> 'vmem' AS vmem_bytes FROM pbs WHERE file = 'edgecases' AND ln = 12;
+
+-- ---------------------------------------------------------------- the real samples, by hand
+-- line 1: TORQUE exec_host of 32 single slots over 4 hosts, 8 each, in order of appearance;
+-- nodes=4:ppn=8 is a request text, not an amount; line 2 is the same job without the server
+SELECT ln, job_id, job_seq, server, exec_hosts, exec_host_cpus, requested, requested_text
+FROM pbs WHERE file = 'samples' AND ln IN (1, 2) ORDER BY ln;
+-- line 4: PBS Pro c1/0*13+... = 13 CPUs on each of 5 hosts; line 5: ranges c1/0-3+c2/0-7 = 4 and 8
+SELECT ln, exec_hosts, exec_host_cpus, used -> 'ncpus' AS ncpus, requested_text
+FROM pbs WHERE file = 'samples' AND ln IN (4, 5) ORDER BY ln;
+-- line 7: 12.27M is not a PBS unit (an anomaly) but reads as 12.27 MiB; exec_host b/0-27 = 28 CPUs
+SELECT used, exec_hosts, exec_host_cpus, requested_text FROM pbs WHERE file = 'samples' AND ln = 7;
+-- line 9: exec_host [hostname_2]/0*0 gives no CPUs (an anomaly); the server is "[hostname_1]"
+SELECT job_seq, server, exec_hosts, exec_host_cpus, exit_status, run_count
+FROM pbs WHERE file = 'samples' AND ln = 9;
+-- line 10: walltime 19:23:4 (a single-digit field) is 19:23:04; line 19 is the same record with
+-- "etime=1317509574start=1317509945": the missing space is repaired (an anomaly), start is read
+SELECT ln, used -> 'walltime' AS walltime_s, etime, start FROM pbs WHERE file = 'samples' AND ln IN (10, 19) ORDER BY ln;
+-- lines 12 and 13: TORQUE 5.1.2 wrote cput=12722 and walltime=12767 in plain seconds: 03:32:02
+-- and 03:32:47, the same amounts line 12 writes as HH:MM:SS
+SELECT ln, used FROM pbs WHERE file = 'samples' AND ln IN (12, 13) ORDER BY ln;
+SELECT a.used = b.used AS same_usage FROM pbs a, pbs b
+WHERE a.file = 'samples' AND a.ln = 12 AND b.file = 'samples' AND b.ln = 13;
+-- line 15: the grep prefix "20150327:" is skipped (an anomaly); the stamp is read after it
+SELECT log_time, job_id, exec_hosts, exec_host_cpus FROM pbs WHERE file = 'samples' AND ln = 15;
+-- line 16: cput=9 plain seconds
+SELECT used -> 'cput' AS cput_s FROM pbs WHERE file = 'samples' AND ln = 16;
+-- line 18: start and end swapped (end before start: an anomaly)
+SELECT start, "end", anomalies FROM pbs WHERE file = 'samples' AND ln = 18;
+-- lines 20-23: TORQUE 6 "-L tasks=..." unquoted with spaces: the whole request is one value
+SELECT ln, record_type, requested_text, exec_hosts, exec_host_cpus, used -> 'cput' AS cput_s
+FROM pbs WHERE file = 'samples' AND ln BETWEEN 20 AND 23 ORDER BY ln;
+-- lines 24-26: D, Q and S records of 2005
+SELECT ln, record_type, job_id, queue, "user", attrs FROM pbs WHERE file = 'samples' AND ln BETWEEN 24 AND 26 ORDER BY ln;
+
+-- the raw pairs: values unquoted, as written
+SELECT * FROM pbs_acct_attrs((SELECT line FROM pbs_raw r JOIN pbs p USING (id) WHERE p.file = 'edgecases' AND p.ln = 6));
+SELECT * FROM pbs_acct_attrs('06/06/2005 14:04:35;Q;409.ign1.zeta2.org;');
+
+-- ---------------------------------------------------------------- odd lines: anomalies, not silence
+SELECT record_type, job_id, job_seq, anomalies FROM pbs_acct('04/16/2024 13:00:00;X;R123.pbs01;name=resv1');
+SELECT record_type, job_id, job_seq, anomalies FROM pbs_acct('04/16/2024 13:00:00;Y;R123.pbs01;name=resv1 start=1713272400');
+SELECT job_seq, start, exit_status, anomalies FROM pbs_acct('04/16/2024 13:00:00;E;abc.pbs01;start=soon Exit_status=x end=1713272400');
+SELECT "user", used, anomalies FROM pbs_acct('04/16/2024 13:00:00;E;1.s;user=a user=b start=1 end=2 resources_used.mem=lots resources_used.cput=10 resources_used.cput=20');
+SELECT exec_hosts, exec_host_cpus, anomalies FROM pbs_acct('04/16/2024 13:00:00;S;1.s;exec_host=n1/0-x+n2+n1/3++n3/1,2');
+SELECT attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;a;1.s;Priority=150 anything=goes extra');
+SELECT jobname, attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;Q;1.s;jobname=a b c queue=q');
+SELECT job_seq, array_index, is_array_parent, server FROM pbs_acct('04/16/2024 13:00:00;Q;77[12];queue=q');
+SELECT error IS NULL AS ok, anomalies FROM pbs_acct_try(E'04/16/2024 13:00:00;Q;77;queue=q \r');
+-- an L record (floating licenses) is free text, kept whole under "message"
+SELECT record_type, job_id, job_seq, attrs, anomalies
+FROM pbs_acct('04/16/2024 13:00:00;L;license;floating license hour:3 day:5 month:7 max:10 ');
+SELECT * FROM pbs_acct_attrs('04/16/2024 13:00:00;L;license;floating license hour:3 day:5 month:7 max:10');
+-- NULL in, NULL out
+SELECT pbs_acct(NULL) IS NULL AS null_in, pbs_usage(NULL, 'cput=1') IS NULL AS null_formula;
+
+-- ---------------------------------------------------------------- errors (22P02, with the character)
+SELECT pbs_acct('garbage');
+SELECT pbs_acct('13/01/2024 00:00:00;E;1;user=a');
+SELECT pbs_acct('02/30/2024 00:00:00;E;1;user=a');
+SELECT pbs_acct('01/01/2024 24:00:00;E;1;user=a');
+SELECT pbs_acct('01/01/2024 00:00:00E;1;user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;;1;user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;EE;1;user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;E;1 user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;E;;user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;E;1;junk user=a');
+SELECT pbs_acct('01/01/2024 00:00:00;E;1;account="abc user=a');
+SELECT * FROM pbs_acct_attrs('01/01/2024 00:00:00;E;1;=5');
+-- the _try form: every field NULL, the reason in error
+SELECT (r).log_time, (r).job_id, (r).attrs, (r).anomalies, (r).error
+FROM (SELECT pbs_acct_try('01/01/2024 00:00:00;E;1;account="abc user=a') AS r) s;
+SELECT error FROM pbs_acct_try('floating license hour:3 day:5');
+
+-- ---------------------------------------------------------------- pbs_usage
+-- PBS units: cput 01:00:00 = 3600 s; mem 1025 bytes = 2 kb (rounded up); 8gb = 8388608 kb
+SELECT pbs_usage('cput', 'cput=01:00:00') AS cput,
+       pbs_usage('mem', 'mem=1025b') AS mem_kb,
+       pbs_usage('mem', 'mem=8gb') AS mem8g_kb,
+       pbs_usage('ncpus * walltime', 'ncpus=4,walltime=00:30:00') AS cpu_s,
+       pbs_usage('ngpus', 'ncpus=4') AS missing_is_0;
+-- Python precedence: -2**2 = -4, 2**-1 = 0.5, 2**3**2 = 512, (1+2)*3 = 9, 10/4 = 2.5, 7-2-1 = 4
+SELECT pbs_usage('-2**2', '') AS a, pbs_usage('2**-1', '') AS b, pbs_usage('2 ** 3 ** 2', '') AS c,
+       pbs_usage('(1+2)*3', '') AS d, pbs_usage('10/4', '') AS e, pbs_usage('7-2-1', '') AS f,
+       pbs_usage('- -3', '') AS g, pbs_usage('.5e1 + 1.', '') AS h;
+SELECT pbs_usage('ceil(2.1) + floor(2.9) + trunc(-2.5) + fabs(-1) + abs(-1)', '') AS fns1,
+       pbs_usage('sqrt(16) + exp(0) + log(8, 2) + log10(1000) + log2(8)', '') AS fns2,
+       pbs_usage('pow(2, 10) + fmod(7, 3) + min(4, 2, 3) + max(1, 5) + round(2.5)', '') AS fns3,
+       pbs_usage('log(e) + pi', '') AS consts, pbs_usage('pi', 'pi=3') AS resource_wins;
+-- the charge of the rerun job's E record with a typical formula
+SELECT pbs_usage('cput + 0.25 * ceil(mem / 1048576) * walltime', used) AS charge
+FROM pbs WHERE file = 'edgecases' AND ln = 5;
+SELECT pbs_usage('', '');
+SELECT pbs_usage('cput +', 'cput=1');
+SELECT pbs_usage('cput $ 2', 'cput=1');
+SELECT pbs_usage('2cput', 'cput=1');
+SELECT pbs_usage('(1 + 2', '');
+SELECT pbs_usage('foo(1)', '');
+SELECT pbs_usage('sqrt(1, 2)', '');
+SELECT pbs_usage('max(1)', '');
+SELECT pbs_usage('min(1 2)', '');
+SELECT pbs_usage('7 // 2', '');
+SELECT pbs_usage(repeat('(', 70) || '1' || repeat(')', 70), '');
+SELECT pbs_usage('1/0', '');
+SELECT pbs_usage('cput / (ncpus - ncpus)', 'cput=10,ncpus=2');
+SELECT pbs_usage('0 ** -1', '');
+SELECT pbs_usage('10 ** 400', '');
+SELECT pbs_usage('exp(1000)', '');
+SELECT pbs_usage('sqrt(-1)', '');
+SELECT pbs_usage('log(0)', '');
+SELECT pbs_usage('(-8) ** 0.5', '');
+
+-- ---------------------------------------------------------------- reruns: charge = sum of R + E
+-- job 4400 ran twice: R (cput 03:45:00, walltime 00:56:40) then E (07:18:00, 01:50:00), so
+-- cput 13500 + 26280 = 39780 s and walltime 3400 + 6600 = 10000 s; the array parent 4300[] is
+-- never charged, its sub-job 4300[7] is (cput 00:11:40 = 700 s)
+SELECT server, job_seq, array_index, count(*) AS records, string_agg(record_type, '+' ORDER BY id) AS types,
+       sum(pbs_usage('cput', used)) AS cput_s, sum(pbs_usage('walltime', used)) AS walltime_s
+FROM pbs
+WHERE file = 'edgecases' AND record_type IN ('R', 'E') AND NOT is_array_parent
+GROUP BY server, job_seq, array_index ORDER BY job_seq, array_index;
+
+-- ---------------------------------------------------------------- the pipeline
+-- parse in a parallel CREATE TABLE AS (INSERT ... SELECT is not parallel in PostgreSQL 15)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+CREATE TABLE pbs_parsed AS SELECT r.id, r.file, (pbs_acct_try(r.line)).* FROM pbs_raw r;
+CREATE TABLE pbs_parsed AS SELECT r.id, r.file, (pbs_acct_try(r.line)).* FROM pbs_raw r;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- usage records keyed by (source, server, job_seq, array_index, ctime, record_type, end)
+CREATE TABLE pbs_usage_records (
+    source text NOT NULL, server text, job_seq bigint NOT NULL, array_index int4,
+    ctime timestamptz, record_type text NOT NULL, "end" timestamptz,
+    "user" text, "group" text, account text, queue text, used resvec,
+    UNIQUE NULLS NOT DISTINCT (source, server, job_seq, array_index, ctime, record_type, "end"));
+INSERT INTO pbs_usage_records
+SELECT 'pbs:test', server, job_seq, array_index, ctime, record_type, "end", "user", "group", account, queue, used
+FROM pbs_parsed
+WHERE error IS NULL AND record_type IN ('E', 'R') AND job_seq IS NOT NULL AND NOT is_array_parent
+ORDER BY id
+ON CONFLICT DO NOTHING;
+-- 29 E/R lines of jobs, not array parents (20 in the samples, 9 in the edge cases); samples line 19
+-- repeats line 10 (the same key), so 28 rows
+SELECT count(*) AS usage_rows, sum(pbs_usage('cput', used)) AS cput_s FROM pbs_usage_records;
+CREATE TEMP TABLE before_reload AS SELECT * FROM pbs_usage_records;
+
+-- reload the same files: new staging rows, parsed again, upserted: nothing changes
+\copy pbs_raw(line) FROM 'sql/data/pbs_accounting_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+\copy pbs_raw(line) FROM 'sql/data/pbs_accounting_edgecases.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+CREATE TABLE pbs_parsed2 AS SELECT r.id, (pbs_acct_try(r.line)).* FROM pbs_raw r WHERE r.file IS NULL;
+INSERT INTO pbs_usage_records
+SELECT 'pbs:test', server, job_seq, array_index, ctime, record_type, "end", "user", "group", account, queue, used
+FROM pbs_parsed2
+WHERE error IS NULL AND record_type IN ('E', 'R') AND job_seq IS NOT NULL AND NOT is_array_parent
+ORDER BY id
+ON CONFLICT DO NOTHING;
+SELECT count(*) AS usage_rows,
+       (SELECT count(*) FROM (SELECT * FROM pbs_usage_records EXCEPT SELECT * FROM before_reload) d) AS changed
+FROM pbs_usage_records;
+
+-- per user, the charge the PBS default formula (cput) gives
+SELECT "user", count(*) AS records, sum(pbs_usage('cput', used)) AS cput_s
+FROM pbs_usage_records GROUP BY "user" ORDER BY cput_s DESC, "user" LIMIT 5;
+
+DROP TABLE pbs_parsed, pbs_parsed2, pbs_usage_records, pbs_raw;

@@ -1,0 +1,264 @@
+/* test_pbsacct.c: unit tests of src/core/pbsacct.c: line splitting, the tokenizer by known keys,
+ * field conversion, exec_host, errors with positions, and the usage formula evaluator. */
+#include "unit.h"
+#include "pbsacct.h"
+#include "resvec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char value_buf[512];
+
+/* The value of key `key` (last one), or NULL. */
+static const char *
+value_of(const fs_pbs_record *r, const char *key)
+{
+	size_t i;
+	const char *found = NULL;
+
+	for (i = 0; i < r->npairs; i++)
+	{
+		const fs_pbs_pair *p = &r->pairs[i];
+
+		if (p->key_len == strlen(key) && memcmp(r->line + p->key_off, key, p->key_len) == 0)
+		{
+			snprintf(value_buf, sizeof(value_buf), "%.*s", (int) p->val_len, r->line + p->val_off);
+			found = value_buf;
+		}
+	}
+	return found;
+}
+
+static const char *
+text_field(const fs_pbs_record *r, int which)
+{
+	const fs_pbs_pair *p;
+
+	if (r->text[which] < 0)
+		return NULL;
+	p = &r->pairs[r->text[which]];
+	snprintf(value_buf, sizeof(value_buf), "%.*s", (int) p->val_len, r->line + p->val_off);
+	return value_buf;
+}
+
+static char *
+rv_text(const uint8_t *rv)
+{
+	fs_sb sb;
+
+	fs_sb_init(&sb, &unit_alloc, 16);
+	fs_rv_format(&sb, rv);
+	return sb.data;
+}
+
+static bool
+has_note(const fs_pbs_record *r, const char *part)
+{
+	const char *q = r->notes.data;
+	size_t i;
+
+	for (i = 0; i < r->nnotes; i++)
+	{
+		if (strstr(q, part) != NULL)
+			return true;
+		q += strlen(q) + 1;
+	}
+	return false;
+}
+
+static bool
+parse(const char *line, fs_pbs_record *r)
+{
+	fs_error err;
+
+	if (fs_pbs_parse(line, strlen(line), &unit_alloc, r, &err) != FS_OK)
+	{
+		printf("     unexpected error: %s / %s\n", err.message, err.detail);
+		return false;
+	}
+	return true;
+}
+
+static void
+check_error(const char *line, const char *detail)
+{
+	fs_pbs_record r;
+	fs_error err;
+
+	CHECK(fs_pbs_parse(line, strlen(line), &unit_alloc, &r, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, detail);
+}
+
+static void
+test_quoting(void)
+{
+	fs_pbs_record r;
+	char *t;
+
+	/* ";" inside a quoted account, a space in a quoted value, single quotes around a '"' */
+	if (!parse("04/15/2024 10:20:30;E;4242.pbs01;user=alice account=\"grant;2024 A\" "
+	           "Resource_List.tag='say \"hi\" now' Resource_List.software=\"WRF 4.5\" "
+	           "resources_used.walltime=01:00:00 start=1713176000 end=1713179600",
+	           &r))
+		return;
+	CHECK(r.year == 2024 && r.month == 4 && r.day == 15 && r.hour == 10 && r.minute == 20 &&
+	      r.second == 30);
+	CHECK(r.type == 'E');
+	CHECK(r.is_job && r.job_seq == 4242 && !r.has_index && !r.is_array_parent);
+	CHECK(r.server_len == 5 && memcmp(r.line + r.server_off, "pbs01", 5) == 0);
+	CHECK_STR(text_field(&r, FS_PBS_ACCOUNT), "grant;2024 A");
+	CHECK_STR(value_of(&r, "Resource_List.tag"), "say \"hi\" now");
+	CHECK_STR(value_of(&r, "Resource_List.software"), "WRF 4.5");
+	CHECK(r.nreq_text == 2);
+	t = rv_text(r.used);
+	CHECK_STR(t, "walltime=01:00:00");
+	free(t);
+	CHECK(r.has_time[FS_PBS_START] && r.time[FS_PBS_START] == 1713176000);
+	CHECK(r.nnotes == 0);
+	fs_pbs_free(&r, &unit_alloc);
+
+	/* PP-464: the quote closes only before a space and a known key */
+	if (!parse("04/16/2024 10:11:12;Q;4500.pbs01;user=someone account=\"value\" "
+	           "malicious=\"evil\" jobname=STDIN",
+	           &r))
+		return;
+	CHECK_STR(text_field(&r, FS_PBS_ACCOUNT), "value\" malicious=\"evil");
+	CHECK_STR(text_field(&r, FS_PBS_JOBNAME), "STDIN");
+	CHECK(r.npairs == 3);
+	fs_pbs_free(&r, &unit_alloc);
+}
+
+static void
+test_torque(void)
+{
+	fs_pbs_record r;
+	char *t;
+
+	/* unquoted values with spaces, plain seconds, trailing blank, TORQUE 2.x array id */
+	if (!parse("11/02/2018 10:05:58;E;5555-3.tq01;user=troy exec_host=p0034/0+p0070/0-1,5 "
+	           "Resource_Request_2.0=-L tasks=1:lprocs=1 -L tasks=2 session=9 "
+	           "resources_used.cput=253 resources_used.walltime=19:23:4 resources_used.mem=4096 "
+	           "resources_used.vmem=512kw start=10 end=20 ",
+	           &r))
+		return;
+	CHECK(r.job_seq == 5555 && r.has_index && r.array_index == 3);
+	CHECK_STR(value_of(&r, "Resource_Request_2.0"), "-L tasks=1:lprocs=1 -L tasks=2");
+	CHECK(r.nnotes == 0);
+	t = rv_text(r.used);
+	CHECK_STR(t, "cput=00:04:13,mem=4kb,vmem=4mb,walltime=19:23:04");
+	free(t);
+	CHECK(r.nhosts == 2 && r.hosts[0].cpus == 1 && r.hosts[1].cpus == 3); /* 0-1,5 */
+	CHECK(r.has_session && r.session == 9);
+	fs_pbs_free(&r, &unit_alloc);
+
+	/* grep prefix, missing separator, repeated hosts, *N and *0 */
+	if (!parse("20150327:03/27/2015 00:06:27;E;7[];etime=1317509574start=1317509945 "
+	           "exec_host=a/0*4+b/0*0+a/1*2 end=1317509946 resources_used.cput=1",
+	           &r))
+		return;
+	CHECK(r.year == 2015 && r.month == 3 && r.day == 27);
+	CHECK(r.is_array_parent && !r.has_index && r.job_seq == 7);
+	CHECK(r.has_time[FS_PBS_ETIME] && r.time[FS_PBS_ETIME] == 1317509574);
+	CHECK(r.has_time[FS_PBS_START] && r.time[FS_PBS_START] == 1317509945);
+	CHECK(has_note(&r, "grep"));
+	CHECK(has_note(&r, "space is missing"));
+	CHECK(has_note(&r, "no CPUs"));
+	CHECK(r.nhosts == 2 && r.hosts[0].len == 1 && r.hosts[0].name[0] == 'a' &&
+	      r.hosts[0].cpus == 6 && r.hosts[1].cpus == 0);
+	fs_pbs_free(&r, &unit_alloc);
+
+	/* odd values become anomalies, never silence */
+	if (!parse("01/01/2024 00:00:00;E;x1;start=5 end=4 Exit_status=a user=u user=v stray "
+	           "resources_used.mem=12.27M",
+	           &r))
+		return;
+	CHECK(!r.is_job);
+	CHECK(has_note(&r, "not a job id"));
+	CHECK(has_note(&r, "end is before start"));
+	CHECK(has_note(&r, "Exit_status"));
+	CHECK(has_note(&r, "more than once"));
+	CHECK(has_note(&r, "unit PBS does not write"));
+	CHECK(has_note(&r, "joined"));
+	CHECK_STR(text_field(&r, FS_PBS_USER), "v stray");
+	fs_pbs_free(&r, &unit_alloc);
+}
+
+static void
+test_errors(void)
+{
+	check_error("garbage", "Expected a time stamp MM/DD/YYYY hh:mm:ss at character 1.");
+	check_error("13/01/2024 00:00:00;E;1;a=b", "The month is out of range at character 1.");
+	check_error("02/29/2023 00:00:00;E;1;a=b",
+	            "The day is out of range for its month at character 4.");
+	check_error("01/01/2024 00:00:00E;1;a=b",
+	            "Expected \";\" after the time stamp at character 20.");
+	check_error("01/01/2024 00:00:00;E;1", "Expected \";\" after the id at end of input.");
+	check_error("01/01/2024 00:00:00;E;1;junk a=b", "Expected key=value at character 25.");
+	check_error("01/01/2024 00:00:00;E;1;a=\"b c=d", "Unterminated quoted value at character 27.");
+	{
+		fs_pbs_record r;
+
+		/* an L record is free text */
+		CHECK(parse("02/28/2023 00:00:00;L;license;floating license hour:3 ", &r));
+		CHECK(r.free_text && r.npairs == 0 && r.msg_len == 23 && !r.is_job);
+		fs_pbs_free(&r, &unit_alloc);
+		/* a leap day is a day */
+		CHECK(parse("02/29/2024 00:00:00;E;1;", &r));
+		CHECK(r.npairs == 0);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+}
+
+static double
+usage(const char *f, const char *rv, fs_status *st)
+{
+	uint8_t *v;
+	size_t len;
+	fs_error err;
+	double r = NAN;
+
+	if (fs_rv_parse(rv, strlen(rv), &unit_alloc, 0, &v, &len, &err) != FS_OK)
+		return NAN;
+	*st = fs_pbs_usage(f, strlen(f), v, &r, &err);
+	free(v);
+	return r;
+}
+
+static void
+test_usage(void)
+{
+	fs_status st;
+
+	CHECK_DBL(usage("cput", "cput=01:00:00", &st), 3600, 0);
+	CHECK_DBL(usage("mem", "mem=1025b", &st), 2, 0);
+	CHECK_DBL(usage("ncpus*walltime + ngpus", "ncpus=4,walltime=00:30:00", &st), 7200, 0);
+	CHECK_DBL(usage("-2**2", "", &st), -4, 0);
+	CHECK_DBL(usage("2**3**2", "", &st), 512, 0);
+	CHECK_DBL(usage("2**-1", "", &st), 0.5, 0);
+	CHECK_DBL(usage("max(1, 7, 3) - min(2, 9)", "", &st), 5, 0);
+	CHECK_DBL(usage("log(8, 2)", "", &st), 3, 1e-12);
+	CHECK_DBL(usage("round(2.5) + round(3.5)", "", &st), 6, 0);
+	usage("1/0", "", &st);
+	CHECK(st == FS_ERR_DIVZERO);
+	usage("sqrt(-1)", "", &st);
+	CHECK(st == FS_ERR_RANGE);
+	usage("10**400", "", &st);
+	CHECK(st == FS_ERR_RANGE);
+	usage("1 +", "", &st);
+	CHECK(st == FS_ERR_SYNTAX);
+	usage("import(1)", "", &st);
+	CHECK(st == FS_ERR_SYNTAX);
+	usage("__import__('os')", "", &st);
+	CHECK(st == FS_ERR_SYNTAX);
+}
+
+void
+test_pbsacct(void)
+{
+	test_quoting();
+	test_torque();
+	test_errors();
+	test_usage();
+}

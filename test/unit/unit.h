@@ -33,5 +33,7 @@ void test_decay(void);
 void test_divide(void);
 void test_slots(void);
 void test_placement(void);
+void test_resgroup(void);
+void test_condorhist(void);
 
 #endif

@@ -94,6 +94,8 @@ main(void)
 	test_divide();
 	test_slots();
 	test_placement();
+	test_resgroup();
+	test_condorhist();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -4,6 +4,8 @@
  */
 #include "fs_pg.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"

@@ -4,8 +4,11 @@
  */
 #include "fs_pg.h"
 
+#include <math.h>
+
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 #include "resgroup.h"

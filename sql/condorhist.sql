@@ -73,10 +73,16 @@ FROM condor_history_try(:'chfile') ORDER BY ad;
 -- a raw newline inside a string continues the value; names keep their spelling, typed columns
 -- match them case-insensitively; CRLF files read the same
 SELECT owner, global_job_id, accounting_group, job_status, request_cpus, attrs
-FROM condor_history(E'owner = "carol"\r\nGLOBALJOBID = "s#1.0#1"\r\naccountinggroup = "group_chem.carol"\r\n'
-                    E'jobstatus = 4\r\nREQUESTCPUS = 2\r\nCmd = "C:\\dir\\"\r\nUnc = "\\\\srv\\share"\r\n'
-                    E'Both = "a\\\\"b"\r\nEnv = "A=1\nB=2"\r\nFlag = TRUE\r\nNone = UNDEFINED\r\n'
+FROM condor_history(E'owner = "carol"\r\nGLOBALJOBID = "s#1.0#1"\r\naccountinggroup = "group_chem.carol"\r\n' ||
+                    E'jobstatus = 4\r\nREQUESTCPUS = 2\r\nCmd = "C:\\dir\\"\r\nUnc = "\\\\srv\\share"\r\n' ||
+                    E'Both = "a\\\\"b"\r\nEnv = "A=1\nB=2"\r\nFlag = TRUE\r\nNone = UNDEFINED\r\n' ||
                     E'List = { 1,2 }\r\nNested = [ a = 1; b = "x" ]\r\nInf = real("INF")\r\nBig = 1E+20\r\n');
+-- the same attributes one by one (attrs ->> decodes the JSON string); by hand the texts are
+-- C:\dir\ (a backslash before the closing quote), \\srv\share (two backslashes kept),
+-- a\"b (a raw backslash, then an escaped quote), A=1 newline B=2, --input "run 1".dat
+SELECT k, attrs -> k AS json, attrs ->> k AS text
+FROM condor_history(E'Cmd = "C:\\dir\\"\nUnc = "\\\\srv\\share"\nBoth = "a\\\\"b"\nEnv = "A=1\nB=2"\nArgs = "--input \\"run 1\\".dat"'),
+     unnest(ARRAY['Cmd', 'Unc', 'Both', 'Env', 'Args']) AS k;
 -- an accounting group without a group is the user alias: a one-level path
 SELECT accounting_group, nlevel(accounting_group) FROM condor_history('AccountingGroup = "alice"');
 
@@ -120,22 +126,28 @@ SELECT src, ad, line, owner, coalesce(error, 'no GlobalJobId: the ad cannot be k
 FROM parsed WHERE error IS NOT NULL OR global_job_id IS NULL ORDER BY src, ad;
 SELECT count(*) AS ads, count(*) FILTER (WHERE error IS NULL AND global_job_id IS NOT NULL) AS loadable
 FROM parsed;
-INSERT INTO condor_jobs
-SELECT global_job_id, owner, coalesce(accounting_group, ''::sharepath || owner), job_status,
-       completion_date, coalesce(cumulative_slot_s, remote_wall_clock_s * request_cpus, 0), attrs
-FROM parsed WHERE error IS NULL AND global_job_id IS NOT NULL
-ON CONFLICT (global_job_id) DO NOTHING;
+WITH ins AS (
+    INSERT INTO condor_jobs
+    SELECT global_job_id, owner, coalesce(accounting_group, ''::sharepath || owner), job_status,
+           completion_date, coalesce(cumulative_slot_s, remote_wall_clock_s * request_cpus, 0), attrs
+    FROM parsed WHERE error IS NULL AND global_job_id IS NOT NULL
+    ON CONFLICT (global_job_id) DO NOTHING
+    RETURNING 1)
+SELECT count(*) AS inserted FROM ins;
 SELECT global_job_id, owner, entity, job_status, completion_date, usage FROM condor_jobs ORDER BY 1;
 -- by hand: group_physics.alice 16800 (CumulativeSlotTime), group_physics.bob 1000 x 2 = 2000,
 -- dave 300 x 1 = 300, bbockelm 0; group_physics 18800; root 19100
 CREATE TEMP TABLE usage_tree AS SELECT share_tree(entity, NULL, usage) AS t FROM condor_jobs;
 SELECT path, depth, is_leaf, own_usage, usage FROM usage_tree, tree_nodes(t);
 -- loading the same file again changes nothing
-INSERT INTO condor_jobs
-SELECT global_job_id, owner, coalesce(accounting_group, ''::sharepath || owner), job_status,
-       completion_date, coalesce(cumulative_slot_s, remote_wall_clock_s * request_cpus, 0), attrs
-FROM parsed WHERE error IS NULL AND global_job_id IS NOT NULL
-ON CONFLICT (global_job_id) DO NOTHING;
+WITH ins AS (
+    INSERT INTO condor_jobs
+    SELECT global_job_id, owner, coalesce(accounting_group, ''::sharepath || owner), job_status,
+           completion_date, coalesce(cumulative_slot_s, remote_wall_clock_s * request_cpus, 0), attrs
+    FROM parsed WHERE error IS NULL AND global_job_id IS NOT NULL
+    ON CONFLICT (global_job_id) DO NOTHING
+    RETURNING 1)
+SELECT count(*) AS inserted FROM ins;
 SELECT count(*) AS jobs,
        (SELECT share_tree(entity, NULL, usage) FROM condor_jobs)::text = (SELECT t::text FROM usage_tree) AS same_tree
 FROM condor_jobs;

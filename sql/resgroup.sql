@@ -35,7 +35,7 @@ SELECT share_tree(path, shares, 0) AS t
 FROM rg_blocks, resource_group(doc) WHERE block = 'openpbs_template_uncommented';
 SELECT path, depth, is_leaf, raw_shares, round(norm_shares::numeric, 6) AS norm_shares
 FROM tmpl_tree, fairshare(t, 'pbs') ORDER BY path;
-SELECT path, norm_shares = want AS as_derived
+SELECT path, abs(norm_shares - want) < 1e-12 AS as_derived
 FROM tmpl_tree, fairshare(t, 'pbs')
 JOIN (VALUES ('grp1'::sharepath, 10.0 / 45), ('grp1.grp4', 10.0 / 45 * 20 / 40),
              ('grp1.grp4.usr8', 10.0 / 45 * 20 / 40 * 10 / 20), ('usr1', 5.0 / 45),
@@ -78,7 +78,10 @@ LEFT JOIN (SELECT t.* FROM rg_blocks, resource_group_try(doc) t WHERE block = 'c
   ON r.line = x.ln
 WHERE btrim(x.l, E' \t\r') <> '' AND left(ltrim(x.l, E' \t'), 1) NOT IN ('#', '*');
 -- what PBS loads from it, into the share tree: physics 60 (alice, bob), chem 40, henry 5,
--- unknown 0 with guest under it; each leaf charged 10
+-- unknown 0 with guest under it; each group charged 10 of its own. By hand (pbs): the leaves
+-- chem, henry, alice, bob and guest have 10 each; physics = 1 + 10 + 10 + 10 = 31 (its own
+-- usage counts), unknown = 1 + 10 = 11, root = 1 + 60 = 61; norm_shares chem = 40/105,
+-- henry = 5/105, physics = 60/105, alice = bob = 60/105 * 50/100, guest 0 (unknown has none)
 SELECT f.path, f.raw_shares, round(f.norm_shares::numeric, 6) AS norm_shares, f.raw_usage
 FROM (SELECT share_tree(path, shares, CASE WHEN line > 0 THEN 10 ELSE 0 END) AS t
       FROM rg_blocks, resource_group_try(doc) WHERE block = 'constructed_edges' AND error IS NULL) s,

@@ -135,8 +135,9 @@ integer_field(const fs_allocator *a, fs_rg_entry *e, span t, const char *What, i
 	show_token(shown, sizeof(shown), t);
 	if (t.len > 0 && t.p[t.len - 1] == '\r')
 		line_error(a, e, FS_ERR_SYNTAX, (size_t) (t.p + t.len - 1 - e->text),
-		           "Convert the file to Unix line ends (dos2unix): PBS rejects this line too.",
-		           "The %s field \"%s\" ends in a carriage return (the file has CRLF line ends)", What, shown);
+		           "The file has CRLF line ends: convert it to Unix line ends (dos2unix); PBS "
+		           "rejects this line too.",
+		           "The %s field \"%s\" ends in a carriage return", What, shown);
 	else
 		line_error(a, e, FS_ERR_SYNTAX, (size_t) (t.p - e->text),
 		           "PBS reads the id and the shares as whole numbers.", "The %s field \"%s\" is not an integer",
@@ -169,14 +170,13 @@ missing_parent(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e
 	}
 	if (j < n && all[j].line > e->line)
 		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
-		           "Move the parent's line above its children's.",
-		           "Parent group \"%s\" is defined only later, on line %d, and PBS reads the "
-		           "file in order",
+		           "PBS reads the file in order: move the parent's line above its children's.",
+		           "Parent group \"%s\" is defined only later, on line %d",
 		           shown, (int) all[j].line);
 	else if (j < n)
 		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
 		           "Fix the parent's line first.",
-		           "Parent group \"%s\" is not defined: its line %d has an error", shown,
+		           "Parent group \"%s\" is not defined (its line %d has an error)", shown,
 		           (int) all[j].line);
 	else
 		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text), hint,
@@ -235,10 +235,10 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e, na
 
 	if (e->textlen > FS_RG_LINE_MAX)
 	{
-		line_error(a, e, FS_ERR_SYNTAX, FS_RG_LINE_MAX,
-		           "Shorten the names or drop the fields after the fourth.",
-		           "The line is %zu bytes long, and PBS reads at most %d bytes of a line and "
-		           "takes the rest for another line",
+		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,
+		           "PBS would take the rest for another line: shorten the names or drop the "
+		           "fields after the fourth.",
+		           "The line is %zu bytes long, more than the %d bytes PBS reads of a line",
 		           e->textlen, FS_RG_LINE_MAX);
 		return;
 	}
@@ -323,7 +323,7 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e, na
 	{
 		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
 		           "Give every group its own id.",
-		           "Id 1 belongs to the group \"unknown\" that PBS predefines");
+		           "Id 1 is taken by the predefined group \"unknown\"");
 		return;
 	}
 	{
@@ -352,7 +352,7 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e, na
 		                                                     : all[e->parent_index].depth + 1;
 		if (e->depth > FS_SP_DEPTH_MAX)
 		{
-			line_error(a, e, FS_ERR_VALUE, 0, "Flatten the tree.",
+			line_error(a, e, FS_ERR_VALUE, FS_NO_POSITION, "Flatten the tree.",
 			           "The group is nested %u levels deep, more than a sharepath holds (%d)",
 			           (unsigned) e->depth, FS_SP_DEPTH_MAX);
 			return;

@@ -140,12 +140,12 @@ test_order_and_limits(void)
 	          "f 1 root 1\ng 2147483648 root 1\nh 15 root 99999999999\n"
 	          "i 16 TREEROOT 3\nTREEROOT 17 root 1\nroot 18 root 2\nj 19 root 1 usage 5  \n");
 	CHECK(p.n == 12);
-	check_bad(&p, 0, 1, FS_ERR_VALUE, "is defined only later, on line 2");
+	check_bad(&p, 0, 1, FS_ERR_VALUE, "Parent group \"b\" is defined only later, on line 2 at character 6");
 	check_ok(&p, 1, 2, "b", 11, 1, "b");
 	check_bad(&p, 2, 3, FS_ERR_VALUE, "Group \"c\" names itself as its parent");
 	check_bad(&p, 3, 4, FS_ERR_SYNTAX, "The shares field \"x\" is not an integer");
-	check_bad(&p, 4, 5, FS_ERR_VALUE, "Parent group \"d\" is not defined: its line 4 has an error");
-	check_bad(&p, 5, 6, FS_ERR_VALUE, "Id 1 belongs to the group \"unknown\"");
+	check_bad(&p, 4, 5, FS_ERR_VALUE, "Parent group \"d\" is not defined (its line 4 has an error) at character 6");
+	check_bad(&p, 5, 6, FS_ERR_VALUE, "Id 1 is taken by the predefined group \"unknown\" at character 3");
 	check_bad(&p, 6, 7, FS_ERR_VALUE, "The id field \"2147483648\" is out of range");
 	check_bad(&p, 7, 8, FS_ERR_VALUE, "The shares field \"99999999999\" is out of range");
 	check_ok(&p, 8, 9, "i", 16, 3, "i");
@@ -173,7 +173,7 @@ test_order_and_limits(void)
 	memset(doc, 'n', 300);
 	memcpy(doc + 300, " 5 root 1\n", 11);
 	p = parse(doc);
-	check_bad(&p, 0, 1, FS_ERR_SYNTAX, "PBS reads at most 254 bytes");
+	check_bad(&p, 0, 1, FS_ERR_SYNTAX, "more than the 254 bytes PBS reads of a line");
 	release(&p);
 	free(doc);
 

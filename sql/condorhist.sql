@@ -151,3 +151,25 @@ SELECT count(*) AS inserted FROM ins;
 SELECT count(*) AS jobs,
        (SELECT share_tree(entity, NULL, usage) FROM condor_jobs)::text = (SELECT t::text FROM usage_tree) AS same_tree
 FROM condor_jobs;
+
+-- PARALLEL SAFE: a parallel CREATE TABLE AS spreads the parsing of many documents (one per
+-- history file) over workers, with the same rows as a serial parse
+CREATE TABLE condor_docs AS
+SELECT g, block || ' ' || g AS src, doc FROM ch_blocks, generate_series(1, 50) g;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF)
+CREATE TABLE condor_parsed AS SELECT d.src, p.* FROM condor_docs d, condor_history_try(d.doc) p;
+CREATE TABLE condor_parsed AS SELECT d.src, p.* FROM condor_docs d, condor_history_try(d.doc) p;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+SELECT count(*) AS ads, count(error) AS errors,
+       count(*) = (SELECT count(*) FROM condor_docs d, condor_history_try(d.doc)) AS same_count,
+       NOT EXISTS (SELECT d.src, p.* FROM condor_docs d, condor_history_try(d.doc) p
+                   EXCEPT ALL SELECT * FROM condor_parsed) AS same_rows
+FROM condor_parsed;
+DROP TABLE condor_parsed, condor_docs;

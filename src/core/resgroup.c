@@ -147,39 +147,35 @@ integer_field(const fs_allocator *a, fs_rg_entry *e, span t, const char *What, i
 
 /* Why the parent of e is not there: later in the file, on a bad line, or e itself. */
 static void
-missing_parent(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e)
+missing_parent(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_rg_entry *e)
 {
 	char shown[80];
-	const char *hint = "Define the parent on an earlier line, or use \"root\".";
-	size_t j;
+	size_t slot;
+	int32_t j;
 	span p = {e->parent, e->parentlen};
 
 	show_token(shown, sizeof(shown), p);
-	if ((e->parentlen == e->namelen && memcmp(e->parent, e->name, e->namelen) == 0))
+	if (e->parentlen == e->namelen && memcmp(e->parent, e->name, e->namelen) == 0)
 	{
-		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text), hint,
+		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
+		           "Define the parent on an earlier line, or use \"root\".",
 		           "Group \"%s\" names itself as its parent", shown);
 		return;
 	}
-	for (j = 0; j < n; j++)
-	{
-		FS_POLL(j);
-		if (all[j].namelen == e->parentlen && all[j].name &&
-		    memcmp(all[j].name, e->parent, e->parentlen) == 0)
-			break;
-	}
-	if (j < n && all[j].line > e->line)
+	j = table_find(first, all, e->parent, e->parentlen, &slot);
+	if (j >= 0 && all[j].line > e->line)
 		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
 		           "PBS reads the file in order: move the parent's line above its children's.",
-		           "Parent group \"%s\" is defined only later, on line %d",
-		           shown, (int) all[j].line);
-	else if (j < n)
+		           "Parent group \"%s\" is defined only later, on line %d", shown,
+		           (int) all[j].line);
+	else if (j >= 0)
 		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
 		           "Fix the parent's line first.",
 		           "Parent group \"%s\" is not defined (its line %d has an error)", shown,
 		           (int) all[j].line);
 	else
-		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text), hint,
+		line_error(a, e, FS_ERR_VALUE, (size_t) (e->parent - e->text),
+		           "Define the parent on an earlier line, or use \"root\".",
 		           "Parent group \"%s\" is not defined in the file", shown);
 }
 
@@ -223,8 +219,8 @@ tokenize(const char *s, size_t len, span *tok, span *rest)
 
 /* Check one entry line against the groups defined so far and, if good, define it. */
 static void
-read_entry(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e, name_table *t,
-           name_table *ids)
+read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_rg_entry *e,
+           name_table *t, name_table *ids)
 {
 	span tok[TOKENS_MAX], rest;
 	int ntok = tokenize(e->text, e->textlen, tok, &rest);
@@ -288,7 +284,7 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, size_t n, fs_rg_entry *e, na
 		e->parent_index = table_find(t, all, e->parent, e->parentlen, &ps);
 		if (e->parent_index < 0)
 		{
-			missing_parent(a, all, n, e);
+			missing_parent(a, all, first, e);
 			return;
 		}
 	}
@@ -382,7 +378,7 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 	size_t lines = 0, count = 0, cap = 16, i, pos;
 	int32_t lineno = 0;
 	fs_rg_entry *e;
-	name_table names, ids;
+	name_table names, ids, first;
 
 	fs_error_clear(err);
 	/* count the entry lines first, so that the table of entries is allocated once */
@@ -407,9 +403,11 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 	e = a->alloc(a->ctx, count * sizeof(fs_rg_entry));
 	names.slots = a->alloc(a->ctx, cap * sizeof(int32_t));
 	ids.slots = a->alloc(a->ctx, cap * sizeof(int32_t));
+	first.slots = a->alloc(a->ctx, cap * sizeof(int32_t));
 	memset(names.slots, 0, cap * sizeof(int32_t));
 	memset(ids.slots, 0, cap * sizeof(int32_t));
-	names.mask = ids.mask = cap - 1;
+	memset(first.slots, 0, cap * sizeof(int32_t));
+	names.mask = ids.mask = first.mask = cap - 1;
 
 	/* fill in the lines, then read them in order, as PBS does */
 	for (pos = 0, i = 0; pos < len; lineno++)
@@ -428,10 +426,11 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 		}
 		pos = end + 1;
 	}
-	/* names of all lines, for the "defined only later" message */
+	/* the first line of each name, for the "defined only later" message */
 	for (i = 0; i < count; i++)
 	{
 		span tok[TOKENS_MAX], rest;
+		size_t slot;
 
 		FS_POLL(i);
 		if (e[i].textlen <= FS_RG_LINE_MAX &&
@@ -439,15 +438,18 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 		{
 			e[i].name = tok[0].p;
 			e[i].namelen = tok[0].len;
+			if (table_find(&first, e, e[i].name, e[i].namelen, &slot) < 0)
+				first.slots[slot] = (int32_t) i + 1;
 		}
 	}
 	for (i = 0; i < count; i++)
 	{
 		FS_POLL(i);
-		read_entry(a, e, count, &e[i], &names, &ids);
+		read_entry(a, e, &first, &e[i], &names, &ids);
 	}
 	a->release(a->ctx, names.slots);
 	a->release(a->ctx, ids.slots);
+	a->release(a->ctx, first.slots);
 	*entries = e;
 	return FS_OK;
 }

@@ -12,9 +12,8 @@
 #include <string.h>
 
 const char *const fs_ch_col_names[FS_CH_NCOLS] = {
-    "GlobalJobId",         "Owner",          "AccountingGroup",         "JobStatus",
-    "RequestCpus",         "RequestMemory",  "RequestGpus",             "RemoteWallClockTime",
-    "CumulativeSlotTime",  "CompletionDate"};
+    "GlobalJobId",   "Owner",       "AccountingGroup",     "JobStatus",          "RequestCpus",
+    "RequestMemory", "RequestGpus", "RemoteWallClockTime", "CumulativeSlotTime", "CompletionDate"};
 
 typedef enum vtype
 {
@@ -26,8 +25,8 @@ typedef enum vtype
 	V_EXPR
 } vtype;
 
-static const char *const vtype_names[] = {"a string", "an integer", "a real", "a boolean",
-                                          "undefined", "an expression"};
+static const char *const vtype_names[] = {"a string",  "an integer", "a real",
+                                          "a boolean", "undefined",  "an expression"};
 
 /* Where an attribute was, for duplicate checks and messages. */
 typedef struct attr
@@ -116,11 +115,9 @@ is_comment(const char *s, size_t len)
 	return i < len && s[i] == '#';
 }
 
-
 /* An error on one line of an ad: the message quotes the line, the detail says what and where. */
-static fs_status
-ad_error(adstate *st, fs_status status, int32_t line, size_t line_start, size_t at,
-         const char *hint, const char *fmt, ...) FS_PRINTF(7, 8);
+static fs_status ad_error(adstate *st, fs_status status, int32_t line, size_t line_start, size_t at,
+                          const char *hint, const char *fmt, ...) FS_PRINTF(7, 8);
 
 static fs_status
 ad_error(adstate *st, fs_status status, int32_t line, size_t line_start, size_t at,
@@ -318,8 +315,7 @@ read_attr(adstate *st)
 	if (i >= le || doc[i] != '=')
 	{
 		advance_line(r);
-		return ad_error(st, FS_ERR_SYNTAX, line, ls, i,
-		                "Each line of an ad is \"Name = value\".",
+		return ad_error(st, FS_ERR_SYNTAX, line, ls, i, "Each line of an ad is \"Name = value\".",
 		                "Expected \"=\" after the attribute name \"%.*s\"",
 		                (int) (namelen > 60 ? 60 : namelen), doc + name);
 	}
@@ -466,7 +462,8 @@ attr_cmp(const void *a, const void *b, void *ctx)
 	return x->line < y->line ? -1 : x->line > y->line ? 1 : 0;
 }
 
-/* ClassAd names are case-insensitive: a name set twice in one ad is an error, never a silent pick. */
+/* ClassAd names are case-insensitive: a name set twice in one ad is an error, never a silent pick.
+ */
 static fs_status
 check_duplicates(adstate *st)
 {
@@ -493,13 +490,13 @@ check_duplicates(adstate *st)
 	if (found)
 	{
 		const attr *x = &st->attrs[idx[best - 1]], *y = &st->attrs[idx[best]];
-		fs_status s = ad_error(st, FS_ERR_SYNTAX, y->line, y->line_start,
-		                       (size_t) (y->name - st->r->doc),
-		                       "ClassAd attribute names are case-insensitive: keep one of the "
-		                       "two lines.",
-		                       "Attribute \"%.*s\" is set again; line %d sets \"%.*s\"",
-		                       (int) (y->namelen > 60 ? 60 : y->namelen), y->name, (int) x->line,
-		                       (int) (x->namelen > 60 ? 60 : x->namelen), x->name);
+		fs_status s =
+		    ad_error(st, FS_ERR_SYNTAX, y->line, y->line_start, (size_t) (y->name - st->r->doc),
+		             "ClassAd attribute names are case-insensitive: keep one of the "
+		             "two lines.",
+		             "Attribute \"%.*s\" is set again; line %d sets \"%.*s\"",
+		             (int) (y->namelen > 60 ? 60 : y->namelen), y->name, (int) x->line,
+		             (int) (x->namelen > 60 ? 60 : x->namelen), x->name);
 
 		a->release(a->ctx, idx);
 		return s;
@@ -514,8 +511,9 @@ wrong_type(adstate *st, const attr *at, const char *want)
 	return ad_error(st, FS_ERR_SYNTAX, at->line, at->line_start, at->value,
 	                "condor_history writes this attribute as a literal of that type, or as an "
 	                "expression.",
-	                "Attribute \"%.*s\" must be %s, not %s", (int) (at->namelen > 60 ? 60 : at->namelen),
-	                at->name, want, vtype_names[at->type]);
+	                "Attribute \"%.*s\" must be %s, not %s",
+	                (int) (at->namelen > 60 ? 60 : at->namelen), at->name, want,
+	                vtype_names[at->type]);
 }
 
 /* AccountingGroup "group_physics.alice" as the path group_physics.alice: one label per part. */
@@ -546,12 +544,13 @@ accounting_path(adstate *st, const attr *at, const char *s, size_t len)
 		{
 			if (i == start || i - start > 255)
 			{
-				rc = ad_error(st, FS_ERR_VALUE, at->line, at->line_start, at->value,
-				              "HTCondor accounting groups are group.user names with non-empty "
-				              "parts; each part becomes a sharepath label of 1 to 255 bytes.",
-				              i == start ? "AccountingGroup \"%s\" has an empty part"
-				                         : "AccountingGroup \"%s\" has a part longer than 255 bytes",
-				              shown);
+				rc =
+				    ad_error(st, FS_ERR_VALUE, at->line, at->line_start, at->value,
+				             "HTCondor accounting groups are group.user names with non-empty "
+				             "parts; each part becomes a sharepath label of 1 to 255 bytes.",
+				             i == start ? "AccountingGroup \"%s\" has an empty part"
+				                        : "AccountingGroup \"%s\" has a part longer than 255 bytes",
+				             shown);
 				break;
 			}
 			labels[k] = s + start;
@@ -689,7 +688,8 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 		size_t le = line_end(r, r->pos);
 
 		FS_POLL((size_t) r->lineno);
-		if (!is_separator(r->doc + r->pos, le - r->pos) && !is_comment(r->doc + r->pos, le - r->pos))
+		if (!is_separator(r->doc + r->pos, le - r->pos) &&
+		    !is_comment(r->doc + r->pos, le - r->pos))
 			break;
 		advance_line(r);
 	}

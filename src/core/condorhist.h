@@ -36,17 +36,17 @@ extern const char *const fs_ch_col_names[FS_CH_NCOLS];
  */
 typedef struct fs_ch_ad
 {
-	int32_t ad;        /* 1-based number of the ad in the document */
-	int32_t line;      /* its first line */
-	int32_t last_line; /* its last line */
+	int32_t ad;         /* 1-based number of the ad in the document */
+	int32_t line;       /* its first line */
+	int32_t last_line;  /* its last line */
 	int32_t error_line; /* the line an error names, 0 when none */
-	char *json;        /* every attribute, typed, as a JSON object (NUL-terminated) */
+	char *json;         /* every attribute, typed, as a JSON object (NUL-terminated) */
 	size_t jsonlen;
 	char *text[FS_CH_NCOLS]; /* GlobalJobId, Owner: decoded, NUL-terminated */
 	size_t textlen[FS_CH_NCOLS];
 	uint8_t *accounting_group; /* encoded sharepath, one label per dot-separated part */
 	size_t accounting_group_len;
-	bool has[FS_CH_NCOLS]; /* for the numeric columns */
+	bool has[FS_CH_NCOLS];   /* for the numeric columns */
 	double num[FS_CH_NCOLS]; /* RequestMemory already in bytes; CompletionDate 0 is absent */
 } fs_ch_ad;
 

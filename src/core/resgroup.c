@@ -61,9 +61,8 @@ table_find(const name_table *t, const fs_rg_entry *e, const char *name, size_t l
 }
 
 /* A bad line: the message quotes the line, the detail says what and where. */
-static void
-line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at, const char *hint,
-           const char *fmt, ...) FS_PRINTF(6, 7);
+static void line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at,
+                       const char *hint, const char *fmt, ...) FS_PRINTF(6, 7);
 
 static void
 line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at, const char *hint,
@@ -140,8 +139,8 @@ integer_field(const fs_allocator *a, fs_rg_entry *e, span t, const char *What, i
 		           "The %s field \"%s\" ends in a carriage return", What, shown);
 	else
 		line_error(a, e, FS_ERR_SYNTAX, (size_t) (t.p - e->text),
-		           "PBS reads the id and the shares as whole numbers.", "The %s field \"%s\" is not an integer",
-		           What, shown);
+		           "PBS reads the id and the shares as whole numbers.",
+		           "The %s field \"%s\" is not an integer", What, shown);
 	return false;
 }
 
@@ -288,8 +287,7 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 			return;
 		}
 	}
-	if (!integer_field(a, e, tok[3], "shares", &shares) ||
-	    !integer_field(a, e, tok[1], "id", &id))
+	if (!integer_field(a, e, tok[3], "shares", &shares) || !integer_field(a, e, tok[1], "id", &id))
 		return;
 	show_token(shown, sizeof(shown), tok[3]);
 	if (shares > INT_MAX || shares < INT_MIN)

@@ -15,7 +15,7 @@
 #define FS_RG_UNKNOWN_ID 1
 
 /* parent_index values that are not entries */
-#define FS_RG_PARENT_ROOT (-1)
+#define FS_RG_PARENT_ROOT    (-1)
 #define FS_RG_PARENT_UNKNOWN (-2)
 
 /* One entry line of the file, in file order. Text fields point into the document. */
@@ -46,7 +46,8 @@ typedef struct fs_rg_entry
 fs_status fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **entries,
                       size_t *n, fs_error *err);
 
-/* The sharepath (encoded, after `reserve` bytes) of a valid entry: its names from the root's child down. */
+/* The sharepath (encoded, after `reserve` bytes) of a valid entry: its names from the root's child
+ * down. */
 fs_status fs_rg_path(const fs_rg_entry *entries, size_t i, const fs_allocator *a, size_t reserve,
                      uint8_t **out, size_t *outlen, fs_error *err);
 

@@ -31,8 +31,8 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 	fs_ch_reader r;
 
 	InitMaterializedSRF(fcinfo, 0);
-	per_ad = AllocSetContextCreate(CurrentMemoryContext, "condor_history ad",
-	                               ALLOCSET_DEFAULT_SIZES);
+	per_ad =
+	    AllocSetContextCreate(CurrentMemoryContext, "condor_history ad", ALLOCSET_DEFAULT_SIZES);
 	fs_ch_init(&r, VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &fs_pg_alloc);
 	for (;;)
 	{
@@ -62,8 +62,8 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 		nulls[12] = false;
 		if (st != FS_OK)
 		{
-			values[13] = CStringGetTextDatum(
-			    psprintf("line %d: %s", (int) ad.error_line, err.detail));
+			values[13] =
+			    CStringGetTextDatum(psprintf("line %d: %s", (int) ad.error_line, err.detail));
 			nulls[13] = false;
 		}
 		else
@@ -101,9 +101,10 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 			if (ad.has[FS_CH_COMPLETION_DATE])
 			{
 				/* epoch seconds, possibly fractional, to microseconds since 2000 */
-				double us = rint((ad.num[FS_CH_COMPLETION_DATE] -
-				                  (double) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
-				                 USECS_PER_SEC);
+				double us =
+				    rint((ad.num[FS_CH_COMPLETION_DATE] -
+				          (double) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+				         USECS_PER_SEC);
 
 				values[10] = TimestampTzGetDatum((TimestampTz) us);
 				nulls[10] = false;

@@ -30,7 +30,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (e[i].error)
 		{
-			if (e[i].error->status == FS_OK || strncmp(e[i].error->message, "invalid resource_group line ", 28) != 0)
+			if (e[i].error->status == FS_OK ||
+			    strncmp(e[i].error->message, "invalid resource_group line ", 28) != 0)
 				abort();
 			free(e[i].error);
 			continue;

@@ -131,7 +131,8 @@ test_completed_ad(void)
 	CHECK(ad->has[FS_CH_REMOTE_WALL_CLOCK_TIME] && ad->num[FS_CH_REMOTE_WALL_CLOCK_TIME] == 4200);
 	CHECK(ad->has[FS_CH_CUMULATIVE_SLOT_TIME] && ad->num[FS_CH_CUMULATIVE_SLOT_TIME] == 16800);
 	CHECK(ad->has[FS_CH_COMPLETION_DATE] && ad->num[FS_CH_COMPLETION_DATE] == 1713260000);
-	CHECK(ad->json[0] == '{' && ad->json[ad->jsonlen - 1] == '}' && strlen(ad->json) == ad->jsonlen);
+	CHECK(ad->json[0] == '{' && ad->json[ad->jsonlen - 1] == '}' &&
+	      strlen(ad->json) == ad->jsonlen);
 	check_json_has(ad, "{\"AccountingGroup\":\"group_physics.alice\",");
 	check_json_has(ad, "\"Args\":\"--input \\\"run 1\\\".dat\"");
 	check_json_has(ad, "\"ClusterId\":812,");
@@ -152,7 +153,8 @@ test_layouts(void)
 	         "CompletionDate = 0\n"
 	         "HoldReason = undefined\n"
 	         "Rank = 0.0\n"
-	         "RequestMemory = ifthenelse(MemoryUsage isnt undefined,MemoryUsage,(ImageSize + 1023) / 1024)\n"
+	         "RequestMemory = ifthenelse(MemoryUsage isnt undefined,MemoryUsage,(ImageSize + 1023) "
+	         "/ 1024)\n"
 	         "Requirements = (TARGET.Arch == \"X86_64\") && (TARGET.HasFileTransfer)\n"
 	         "CurrentTime = time()\n"
 	         "Owner = \"bbockelm\"\n"
@@ -176,7 +178,8 @@ test_layouts(void)
 	                           "(TARGET.HasFileTransfer)\"}");
 	check_json_has(&res.ad[0], "\"CurrentTime\":{\"expr\":\"time()\"}");
 	check_json_has(&res.ad[0], "\"OnExitRemove\":true,\"Big\":1E+20,");
-	check_json_has(&res.ad[0], "\"Inf\":{\"expr\":\"real(\\\"INF\\\")\"},\"Octal\":{\"expr\":\"007\"}}");
+	check_json_has(&res.ad[0],
+	               "\"Inf\":{\"expr\":\"real(\\\"INF\\\")\"},\"Octal\":{\"expr\":\"007\"}}");
 	release_all(&res);
 
 	/* history file: each ad followed by its banner, no blank line */
@@ -249,10 +252,13 @@ test_errors(void)
 	         "JobStatus = 4.5\n",
 	         &res);
 	CHECK(res.n == 9);
-	check_error(&res, 0, FS_ERR_SYNTAX, 2, "Attribute \"owner\" is set again; line 1 sets \"Owner\" at character 1 (ad 1)");
-	check_error(&res, 1, FS_ERR_SYNTAX, 4, "Attribute \"RequestCpus\" must be a number, not a string at character 15 (ad 2)");
+	check_error(&res, 0, FS_ERR_SYNTAX, 2,
+	            "Attribute \"owner\" is set again; line 1 sets \"Owner\" at character 1 (ad 1)");
+	check_error(&res, 1, FS_ERR_SYNTAX, 4,
+	            "Attribute \"RequestCpus\" must be a number, not a string at character 15 (ad 2)");
 	check_error(&res, 2, FS_ERR_SYNTAX, 6, "Attribute \"Owner\" must be a string, not an integer");
-	check_error(&res, 3, FS_ERR_SYNTAX, 8, "Unterminated string (it runs to the end of the ad, line 9) at character 7 (ad 4)");
+	check_error(&res, 3, FS_ERR_SYNTAX, 8,
+	            "Unterminated string (it runs to the end of the ad, line 9) at character 7 (ad 4)");
 	check_error(&res, 4, FS_ERR_SYNTAX, 11, "Missing value for attribute \"Cmd\"");
 	check_error(&res, 5, FS_ERR_VALUE, 13, "AccountingGroup \"group_a..alice\" has an empty part");
 	check_error(&res, 6, FS_ERR_VALUE, 15, "CompletionDate is negative");
@@ -265,7 +271,8 @@ test_errors(void)
 	check_error(&res, 0, FS_ERR_SYNTAX, 1, "Expected an attribute name at character 4");
 	release_all(&res);
 	read_all("Foo 1\n", &res);
-	check_error(&res, 0, FS_ERR_SYNTAX, 1, "Expected \"=\" after the attribute name \"Foo\" at character 5");
+	check_error(&res, 0, FS_ERR_SYNTAX, 1,
+	            "Expected \"=\" after the attribute name \"Foo\" at character 5");
 	release_all(&res);
 	read_all("", &res);
 	CHECK(res.n == 0);

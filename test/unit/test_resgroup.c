@@ -88,24 +88,25 @@ check_bad(const parsed *p, size_t i, int line, fs_status st, const char *needle)
 static void
 test_sample_edges(void)
 {
-	const char *doc = "# constructed edge cases for parse_group(); comments may start after blanks\n"
-	                  "   # indented comment\n"
-	                  "* a '*' line is a comment too (skip_line() shares it with the holidays file)\n"
-	                  "\n"
-	                  "physics\t10\troot\t60\n"
-	                  "chem   20   root   40\n"
-	                  "alice 11 physics 50 7.5\n"
-	                  "bob\t12\tphysics\t50\n"
-	                  "physics 13 root 10\n"
-	                  "carol 14 nosuchgroup 10\n"
-	                  "dave 15 chem 10.5\n"
-	                  "erin 16 chem -5\n"
-	                  "frank 17 chem\n"
-	                  "unknown 18 root 10\n"
-	                  "guest 19 unknown 1\n"
-	                  "gina 21 chem 30\r\n"
-	                  "root 20 root 5\n"
-	                  "henry 22 root 5\n";
+	const char *doc =
+	    "# constructed edge cases for parse_group(); comments may start after blanks\n"
+	    "   # indented comment\n"
+	    "* a '*' line is a comment too (skip_line() shares it with the holidays file)\n"
+	    "\n"
+	    "physics\t10\troot\t60\n"
+	    "chem   20   root   40\n"
+	    "alice 11 physics 50 7.5\n"
+	    "bob\t12\tphysics\t50\n"
+	    "physics 13 root 10\n"
+	    "carol 14 nosuchgroup 10\n"
+	    "dave 15 chem 10.5\n"
+	    "erin 16 chem -5\n"
+	    "frank 17 chem\n"
+	    "unknown 18 root 10\n"
+	    "guest 19 unknown 1\n"
+	    "gina 21 chem 30\r\n"
+	    "root 20 root 5\n"
+	    "henry 22 root 5\n";
 	parsed p = parse(doc);
 
 	CHECK(p.n == 14);
@@ -116,10 +117,13 @@ test_sample_edges(void)
 	check_ok(&p, 3, 8, "bob", 12, 50, "physics.bob");
 	CHECK(p.e[3].extra == NULL);
 	check_bad(&p, 4, 9, FS_ERR_VALUE, "Group \"physics\" is already defined on line 5");
-	check_bad(&p, 5, 10, FS_ERR_VALUE, "Parent group \"nosuchgroup\" is not defined in the file at character 10");
-	check_bad(&p, 6, 11, FS_ERR_SYNTAX, "The shares field \"10.5\" is not an integer at character 14");
+	check_bad(&p, 5, 10, FS_ERR_VALUE,
+	          "Parent group \"nosuchgroup\" is not defined in the file at character 10");
+	check_bad(&p, 6, 11, FS_ERR_SYNTAX,
+	          "The shares field \"10.5\" is not an integer at character 14");
 	check_bad(&p, 7, 12, FS_ERR_VALUE, "The shares field \"-5\" is negative at character 14");
-	check_bad(&p, 8, 13, FS_ERR_SYNTAX, "A line needs four fields (name, id, parent, shares) and this one has 3");
+	check_bad(&p, 8, 13, FS_ERR_SYNTAX,
+	          "A line needs four fields (name, id, parent, shares) and this one has 3");
 	check_bad(&p, 9, 14, FS_ERR_VALUE, "Group \"unknown\" is predefined by PBS");
 	check_ok(&p, 10, 15, "guest", 19, 1, "unknown.guest");
 	check_bad(&p, 11, 16, FS_ERR_SYNTAX, "The shares field \"30\" ends in a carriage return");
@@ -140,12 +144,15 @@ test_order_and_limits(void)
 	          "f 1 root 1\ng 2147483648 root 1\nh 15 root 99999999999\n"
 	          "i 16 TREEROOT 3\nTREEROOT 17 root 1\nroot 18 root 2\nj 19 root 1 usage 5  \n");
 	CHECK(p.n == 12);
-	check_bad(&p, 0, 1, FS_ERR_VALUE, "Parent group \"b\" is defined only later, on line 2 at character 6");
+	check_bad(&p, 0, 1, FS_ERR_VALUE,
+	          "Parent group \"b\" is defined only later, on line 2 at character 6");
 	check_ok(&p, 1, 2, "b", 11, 1, "b");
 	check_bad(&p, 2, 3, FS_ERR_VALUE, "Group \"c\" names itself as its parent");
 	check_bad(&p, 3, 4, FS_ERR_SYNTAX, "The shares field \"x\" is not an integer");
-	check_bad(&p, 4, 5, FS_ERR_VALUE, "Parent group \"d\" is not defined (its line 4 has an error) at character 6");
-	check_bad(&p, 5, 6, FS_ERR_VALUE, "Id 1 is taken by the predefined group \"unknown\" at character 3");
+	check_bad(&p, 4, 5, FS_ERR_VALUE,
+	          "Parent group \"d\" is not defined (its line 4 has an error) at character 6");
+	check_bad(&p, 5, 6, FS_ERR_VALUE,
+	          "Id 1 is taken by the predefined group \"unknown\" at character 3");
 	check_bad(&p, 6, 7, FS_ERR_VALUE, "The id field \"2147483648\" is out of range");
 	check_bad(&p, 7, 8, FS_ERR_VALUE, "The shares field \"99999999999\" is out of range");
 	check_ok(&p, 8, 9, "i", 16, 3, "i");

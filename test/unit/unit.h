@@ -35,5 +35,7 @@ void test_slots(void);
 void test_placement(void);
 void test_sacct(void);
 void test_pbsacct(void);
+void test_resgroup(void);
+void test_condorhist(void);
 
 #endif

@@ -96,6 +96,8 @@ main(void)
 	test_placement();
 	test_sacct();
 	test_pbsacct();
+	test_resgroup();
+	test_condorhist();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

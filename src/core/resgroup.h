@@ -1,0 +1,54 @@
+/*
+ * resgroup.h: the PBS scheduler's resource_group file (name id parent shares per line), read
+ * the way OpenPBS parse_group() reads it, into entries whose paths feed share_tree.
+ */
+#ifndef FS_RESGROUP_H
+#define FS_RESGROUP_H
+
+#include "fs_core.h"
+
+#include <stdbool.h>
+
+/* fgets(buf, 256) in parse_group(): a longer line is read as several lines, so we reject it */
+#define FS_RG_LINE_MAX 254
+/* PBS predefines "unknown" under the root with this id */
+#define FS_RG_UNKNOWN_ID 1
+
+/* parent_index values that are not entries */
+#define FS_RG_PARENT_ROOT    (-1)
+#define FS_RG_PARENT_UNKNOWN (-2)
+
+/* One entry line of the file, in file order. Text fields point into the document. */
+typedef struct fs_rg_entry
+{
+	int32_t line; /* 1-based line number */
+	const char *text;
+	size_t textlen; /* the whole line, without its newline */
+	const char *name;
+	size_t namelen;
+	const char *parent;
+	size_t parentlen;
+	const char *extra; /* fields after the fourth, as written (PTL writes usage there), or NULL */
+	size_t extralen;
+	int32_t id;
+	double shares;
+	int32_t parent_index; /* entry index, FS_RG_PARENT_ROOT or FS_RG_PARENT_UNKNOWN */
+	uint32_t depth;       /* labels in the path */
+	fs_error *error;      /* NULL when the line defines a group; else why PBS would skip it */
+} fs_rg_entry;
+
+/*
+ * Read a whole resource_group document. Blank lines and comments (first non-blank character '#'
+ * or '*') give no entry; every other line gives one, either valid or with its error. A line
+ * with an error defines nothing, as in PBS, so a later line naming it as parent fails too.
+ * Returns FS_OK (the per-line errors are in the entries); entries is NULL when n is 0.
+ */
+fs_status fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **entries,
+                      size_t *n, fs_error *err);
+
+/* The sharepath (encoded, after `reserve` bytes) of a valid entry: its names from the root's child
+ * down. */
+fs_status fs_rg_path(const fs_rg_entry *entries, size_t i, const fs_allocator *a, size_t reserve,
+                     uint8_t **out, size_t *outlen, fs_error *err);
+
+#endif

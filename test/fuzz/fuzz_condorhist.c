@@ -1,0 +1,62 @@
+/*
+ * fuzz_condorhist.c: libFuzzer harness for the condor_history -l reader. The reader always
+ * moves forward (at most one ad per line), each ad is either typed (a JSON object, a path that
+ * prints and parses back) or an error naming a line of the ad; nothing crashes or leaks.
+ */
+#include "condorhist.h"
+#include "sharepath.h"
+#include "fuzz_alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	fs_ch_reader r;
+	int32_t last = 0;
+
+	fs_ch_init(&r, (const char *) data, size, &fz);
+	for (;;)
+	{
+		fs_ch_ad ad;
+		fs_error err;
+		bool done;
+		fs_status st = fs_ch_next(&r, &ad, &done, &err);
+
+		if (done)
+			break;
+		if (ad.ad != last + 1 || (size_t) ad.ad > size || ad.line < 1 || ad.last_line < ad.line)
+			abort();
+		last = ad.ad;
+		if (st != FS_OK)
+		{
+			if (err.status == FS_OK || ad.json != NULL || ad.error_line < ad.line ||
+			    ad.error_line > ad.last_line + 1 ||
+			    strncmp(err.message, "invalid condor_history line ", 28) != 0)
+				abort();
+			continue;
+		}
+		if (ad.json == NULL || ad.json[0] != '{' || ad.json[ad.jsonlen - 1] != '}' ||
+		    strlen(ad.json) != ad.jsonlen)
+			abort();
+		if (ad.accounting_group)
+		{
+			fs_sb sb;
+			uint8_t *back;
+			size_t backlen;
+
+			fs_sb_init(&sb, &fz, 16);
+			fs_sp_format(&sb, ad.accounting_group);
+			if (fs_sp_parse(sb.data, sb.len, &fz, 0, &back, &backlen, &err) != FS_OK ||
+			    backlen != ad.accounting_group_len ||
+			    memcmp(back, ad.accounting_group, backlen) != 0)
+				abort();
+			free(back);
+			free(sb.data);
+		}
+		fs_ch_ad_release(&ad, &fz);
+	}
+	return 0;
+}

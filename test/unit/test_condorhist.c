@@ -1,0 +1,290 @@
+/* test_condorhist.c: unit tests of src/core/condorhist.c: the condor_history -l reader. */
+#include "unit.h"
+#include "condorhist.h"
+#include "sharepath.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ADS 12
+
+typedef struct result
+{
+	int n;
+	fs_ch_ad ad[MAX_ADS];
+	fs_status st[MAX_ADS];
+	fs_error err[MAX_ADS];
+} result;
+
+static void
+read_all(const char *doc, result *res)
+{
+	fs_ch_reader r;
+	bool done = false;
+
+	memset(res, 0, sizeof(*res));
+	fs_ch_init(&r, doc, strlen(doc), &unit_alloc);
+	while (res->n < MAX_ADS)
+	{
+		fs_ch_ad ad;
+		fs_error err;
+		fs_status st = fs_ch_next(&r, &ad, &done, &err);
+
+		if (done)
+			break;
+		res->ad[res->n] = ad;
+		res->st[res->n] = st;
+		res->err[res->n] = err;
+		res->n++;
+	}
+	CHECK(done);
+}
+
+static void
+release_all(result *res)
+{
+	int i;
+
+	for (i = 0; i < res->n; i++)
+		fs_ch_ad_release(&res->ad[i], &unit_alloc);
+}
+
+static void
+check_json_has(const fs_ch_ad *ad, const char *piece)
+{
+	if (!CHECK(ad->json != NULL && strstr(ad->json, piece) != NULL))
+		printf("     %s not in %s\n", piece, ad->json ? ad->json : "(null)");
+}
+
+static void
+check_path(const fs_ch_ad *ad, const char *want)
+{
+	fs_sb sb;
+
+	if (!CHECK(ad->accounting_group != NULL))
+		return;
+	CHECK(ad->accounting_group_len == fs_sp_size(ad->accounting_group));
+	fs_sb_init(&sb, &unit_alloc, 16);
+	fs_sp_format(&sb, ad->accounting_group);
+	CHECK_STR(sb.data, want);
+	free(sb.data);
+}
+
+static void
+check_error(const result *res, int i, fs_status st, int line, const char *needle)
+{
+	char want[64];
+
+	if (!CHECK(i < res->n) || !CHECK(res->st[i] == st))
+	{
+		if (i < res->n)
+			printf("     ad %d: status %d, %s\n", i + 1, res->st[i], res->err[i].detail);
+		return;
+	}
+	snprintf(want, sizeof(want), "invalid condor_history line %d: \"", line);
+	if (!CHECK(strncmp(res->err[i].message, want, strlen(want)) == 0))
+		printf("     message: %s\n", res->err[i].message);
+	if (!CHECK(strstr(res->err[i].detail, needle) != NULL))
+		printf("     detail: %s\n", res->err[i].detail);
+	CHECK(res->err[i].hint[0] != '\0');
+	CHECK(res->ad[i].json == NULL);
+	CHECK(res->ad[i].error_line == line);
+}
+
+/* The constructed_completed_ad block of condor_history_samples.txt, cut to the typed parts. */
+static void
+test_completed_ad(void)
+{
+	const char *doc = "AccountingGroup = \"group_physics.alice\"\n"
+	                  "Args = \"--input \\\"run 1\\\".dat\"\n"
+	                  "ClusterId = 812\n"
+	                  "CompletionDate = 1713260000\n"
+	                  "CumulativeSlotTime = 16800.0\n"
+	                  "ExitBySignal = false\n"
+	                  "GlobalJobId = \"ap1.example.org#812.3#1713250000\"\n"
+	                  "JobStatus = 4\n"
+	                  "MemoryUsage = ((ResidentSetSize + 1023) / 1024)\n"
+	                  "Owner = \"alice\"\n"
+	                  "RemoteWallClockTime = 4200.0\n"
+	                  "RequestCpus = 4\n"
+	                  "RequestGpus = 1\n"
+	                  "RequestMemory = 8192\n";
+	result res;
+	const fs_ch_ad *ad = &res.ad[0];
+
+	read_all(doc, &res);
+	if (!CHECK(res.n == 1) || !CHECK(res.st[0] == FS_OK))
+	{
+		printf("     %s / %s\n", res.err[0].message, res.err[0].detail);
+		release_all(&res);
+		return;
+	}
+	CHECK(ad->ad == 1 && ad->line == 1 && ad->last_line == 14);
+	CHECK_STR(ad->text[FS_CH_GLOBAL_JOB_ID], "ap1.example.org#812.3#1713250000");
+	CHECK_STR(ad->text[FS_CH_OWNER], "alice");
+	check_path(ad, "group_physics.alice");
+	CHECK(ad->has[FS_CH_JOB_STATUS] && ad->num[FS_CH_JOB_STATUS] == 4);
+	CHECK(ad->has[FS_CH_REQUEST_CPUS] && ad->num[FS_CH_REQUEST_CPUS] == 4);
+	CHECK(ad->has[FS_CH_REQUEST_MEMORY] && ad->num[FS_CH_REQUEST_MEMORY] == 8192.0 * 1048576);
+	CHECK(ad->has[FS_CH_REQUEST_GPUS] && ad->num[FS_CH_REQUEST_GPUS] == 1);
+	CHECK(ad->has[FS_CH_REMOTE_WALL_CLOCK_TIME] && ad->num[FS_CH_REMOTE_WALL_CLOCK_TIME] == 4200);
+	CHECK(ad->has[FS_CH_CUMULATIVE_SLOT_TIME] && ad->num[FS_CH_CUMULATIVE_SLOT_TIME] == 16800);
+	CHECK(ad->has[FS_CH_COMPLETION_DATE] && ad->num[FS_CH_COMPLETION_DATE] == 1713260000);
+	CHECK(ad->json[0] == '{' && ad->json[ad->jsonlen - 1] == '}' &&
+	      strlen(ad->json) == ad->jsonlen);
+	check_json_has(ad, "{\"AccountingGroup\":\"group_physics.alice\",");
+	check_json_has(ad, "\"Args\":\"--input \\\"run 1\\\".dat\"");
+	check_json_has(ad, "\"ClusterId\":812,");
+	check_json_has(ad, "\"CumulativeSlotTime\":16800.0,");
+	check_json_has(ad, "\"ExitBySignal\":false,");
+	check_json_has(ad, "\"MemoryUsage\":{\"expr\":\"((ResidentSetSize + 1023) / 1024)\"},");
+	check_json_has(ad, "\"RequestMemory\":8192}");
+	release_all(&res);
+}
+
+/* Old ads: expressions, undefined, CompletionDate 0; history banners; -format lines. */
+static void
+test_layouts(void)
+{
+	result res;
+
+	read_all("MyType = \"Job\"\n"
+	         "CompletionDate = 0\n"
+	         "HoldReason = undefined\n"
+	         "Rank = 0.0\n"
+	         "RequestMemory = ifthenelse(MemoryUsage isnt undefined,MemoryUsage,(ImageSize + 1023) "
+	         "/ 1024)\n"
+	         "Requirements = (TARGET.Arch == \"X86_64\") && (TARGET.HasFileTransfer)\n"
+	         "CurrentTime = time()\n"
+	         "Owner = \"bbockelm\"\n"
+	         "RemoteWallClockTime = 0.0\n"
+	         "OnExitRemove = TRUE\n"
+	         "Big = 1E+20\n"
+	         "Inf = real(\"INF\")\n"
+	         "Octal = 007\n"
+	         "\n\n",
+	         &res);
+	CHECK(res.n == 1 && res.st[0] == FS_OK);
+	CHECK(!res.ad[0].has[FS_CH_COMPLETION_DATE]);
+	CHECK(!res.ad[0].has[FS_CH_REQUEST_MEMORY]);
+	CHECK(res.ad[0].has[FS_CH_REMOTE_WALL_CLOCK_TIME] &&
+	      res.ad[0].num[FS_CH_REMOTE_WALL_CLOCK_TIME] == 0);
+	CHECK(res.ad[0].text[FS_CH_GLOBAL_JOB_ID] == NULL && res.ad[0].accounting_group == NULL);
+	check_json_has(&res.ad[0], "\"CompletionDate\":0,\"HoldReason\":null,\"Rank\":0.0,");
+	check_json_has(&res.ad[0], "\"RequestMemory\":{\"expr\":\"ifthenelse(MemoryUsage isnt "
+	                           "undefined,MemoryUsage,(ImageSize + 1023) / 1024)\"}");
+	check_json_has(&res.ad[0], "\"Requirements\":{\"expr\":\"(TARGET.Arch == \\\"X86_64\\\") && "
+	                           "(TARGET.HasFileTransfer)\"}");
+	check_json_has(&res.ad[0], "\"CurrentTime\":{\"expr\":\"time()\"}");
+	check_json_has(&res.ad[0], "\"OnExitRemove\":true,\"Big\":1E+20,");
+	check_json_has(&res.ad[0],
+	               "\"Inf\":{\"expr\":\"real(\\\"INF\\\")\"},\"Octal\":{\"expr\":\"007\"}}");
+	release_all(&res);
+
+	/* history file: each ad followed by its banner, no blank line */
+	read_all("ClusterId = 1\nOwner = \"Bob\"\nJobStatus = 5\n"
+	         "*** Offset = 0 ClusterId = 1 ProcId = 2 Owner = \"Bob\" CompletionDate = 1724181763\n"
+	         "ClusterId = 2\r\nOwner = \"Alice\"\r\nJobStatus = 3\r\n"
+	         "*** Offset = 137 ClusterId = 2 ProcId = 1 Owner = \"Alice\" CompletionDate = 1\n",
+	         &res);
+	CHECK(res.n == 2 && res.st[0] == FS_OK && res.st[1] == FS_OK);
+	CHECK(res.ad[0].line == 1 && res.ad[0].last_line == 3);
+	CHECK(res.ad[1].ad == 2 && res.ad[1].line == 5 && res.ad[1].last_line == 7);
+	CHECK_STR(res.ad[1].text[FS_CH_OWNER], "Alice");
+	CHECK(res.ad[1].has[FS_CH_JOB_STATUS] && res.ad[1].num[FS_CH_JOB_STATUS] == 3);
+	release_all(&res);
+
+	/* -format output (APEL): no names; the ad is reported, never dropped */
+	read_all("# GlobalJobId|Owner|RemoteWallClockTime\n1234567|opssgm|19|18\n"
+	         "arcce.rl.ac.uk#2376.0#1589|tatls011|287\n\nOwner = \"x\"\n",
+	         &res);
+	CHECK(res.n == 2);
+	check_error(&res, 0, FS_ERR_SYNTAX, 2, "Expected an attribute name at character 1 (ad 1)");
+	CHECK(strstr(res.err[0].hint, "-format") != NULL);
+	CHECK(res.ad[0].line == 2 && res.ad[0].last_line == 3);
+	CHECK(res.st[1] == FS_OK && res.ad[1].ad == 2);
+	release_all(&res);
+}
+
+static void
+test_strings(void)
+{
+	result res;
+
+	read_all("Cmd = \"C:\\dir\\\"\n"
+	         "Both = \"a\\\\\"b\"\n"
+	         "Unc = \"\\\\server\\share\"\n"
+	         "Env = \"a\n"
+	         "b\tc\"\n"
+	         "Empty = \"\"\n"
+	         "Two = \"a\" + \"b\"\n",
+	         &res);
+	if (!CHECK(res.n == 1 && res.st[0] == FS_OK))
+	{
+		printf("     %s / %s\n", res.err[0].message, res.err[0].detail);
+		release_all(&res);
+		return;
+	}
+	check_json_has(&res.ad[0], "\"Cmd\":\"C:\\\\dir\\\\\"");
+	check_json_has(&res.ad[0], "\"Both\":\"a\\\\\\\"b\"");
+	check_json_has(&res.ad[0], "\"Unc\":\"\\\\\\\\server\\\\share\"");
+	check_json_has(&res.ad[0], "\"Env\":\"a\\u000ab\\u0009c\"");
+	check_json_has(&res.ad[0], "\"Empty\":\"\"");
+	check_json_has(&res.ad[0], "\"Two\":{\"expr\":\"\\\"a\\\" + \\\"b\\\"\"}");
+	CHECK(res.ad[0].last_line == 7);
+	release_all(&res);
+}
+
+static void
+test_errors(void)
+{
+	result res;
+
+	read_all("Owner = \"a\"\nowner = \"b\"\n\n"
+	         "RequestCpus = \"4\"\n\n"
+	         "Owner = 5\n\n"
+	         "Cmd = \"abc\nX = 1\n\n"
+	         "Cmd =\n\n"
+	         "AccountingGroup = \"group_a..alice\"\n\n"
+	         "CompletionDate = -1\n\n"
+	         "CompletionDate = 1e15\n\n"
+	         "JobStatus = 4.5\n",
+	         &res);
+	CHECK(res.n == 9);
+	check_error(&res, 0, FS_ERR_SYNTAX, 2,
+	            "Attribute \"owner\" is set again; line 1 sets \"Owner\" at character 1 (ad 1)");
+	check_error(&res, 1, FS_ERR_SYNTAX, 4,
+	            "Attribute \"RequestCpus\" must be a number, not a string at character 15 (ad 2)");
+	check_error(&res, 2, FS_ERR_SYNTAX, 6, "Attribute \"Owner\" must be a string, not an integer");
+	check_error(&res, 3, FS_ERR_SYNTAX, 8,
+	            "Unterminated string (it runs to the end of the ad, line 9) at character 7 (ad 4)");
+	check_error(&res, 4, FS_ERR_SYNTAX, 11, "Missing value for attribute \"Cmd\"");
+	check_error(&res, 5, FS_ERR_VALUE, 13, "AccountingGroup \"group_a..alice\" has an empty part");
+	check_error(&res, 6, FS_ERR_VALUE, 15, "CompletionDate is negative");
+	check_error(&res, 7, FS_ERR_VALUE, 17, "CompletionDate is beyond the range of timestamptz");
+	check_error(&res, 8, FS_ERR_SYNTAX, 19, "Attribute \"JobStatus\" must be a 32-bit integer");
+	CHECK(res.ad[8].ad == 9 && res.ad[8].line == 19);
+	release_all(&res);
+
+	read_all("Foo.Bar = 1\n", &res);
+	check_error(&res, 0, FS_ERR_SYNTAX, 1, "Expected an attribute name at character 4");
+	release_all(&res);
+	read_all("Foo 1\n", &res);
+	check_error(&res, 0, FS_ERR_SYNTAX, 1,
+	            "Expected \"=\" after the attribute name \"Foo\" at character 5");
+	release_all(&res);
+	read_all("", &res);
+	CHECK(res.n == 0);
+	read_all("\n# c\n*** banner\n  \n", &res);
+	CHECK(res.n == 0);
+}
+
+void
+test_condorhist(void)
+{
+	test_completed_ad();
+	test_layouts();
+	test_strings();
+	test_errors();
+}

@@ -558,9 +558,19 @@ accounting_path(adstate *st, const attr *at, const char *s, size_t len)
 			start = i + 1;
 		}
 	}
-	if (rc == FS_OK)
-		rc = fs_sp_from_labels(labels, lens, k, a, 0, &st->ad->accounting_group,
-		                       &st->ad->accounting_group_len, st->err);
+	if (rc == FS_OK && fs_sp_from_labels(labels, lens, k, a, 0, &st->ad->accounting_group,
+	                                     &st->ad->accounting_group_len, st->err) != FS_OK)
+	{
+		char why[FS_MSG_LEN + 100];
+
+		/* a label the path cannot hold (a NUL byte): reported as this ad's error */
+		snprintf(why, sizeof(why),
+		         "Each dot-separated part becomes a share path label, and the path refuses "
+		         "this one: %s.",
+		         st->err->message);
+		rc = ad_error(st, FS_ERR_VALUE, at->line, at->line_start, at->value, why,
+		              "AccountingGroup \"%s\" is not a valid share path", shown);
+	}
 	a->release(a->ctx, labels);
 	a->release(a->ctx, lens);
 	return rc;

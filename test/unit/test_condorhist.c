@@ -267,6 +267,23 @@ test_errors(void)
 	CHECK(res.ad[8].ad == 9 && res.ad[8].line == 19);
 	release_all(&res);
 
+	/* a NUL byte in AccountingGroup: the share path refuses the label; the ad says so */
+	{
+		static const char doc[] = "AccountingGroup = \"gr\0up.alice\"\nOwner = \"a\"\n";
+		fs_ch_reader r;
+		fs_ch_ad ad;
+		fs_error err;
+		bool done;
+
+		fs_ch_init(&r, doc, sizeof(doc) - 1, &unit_alloc);
+		CHECK(fs_ch_next(&r, &ad, &done, &err) == FS_ERR_VALUE && !done);
+		CHECK(ad.error_line == 1 && ad.json == NULL);
+		CHECK(strstr(err.detail, "is not a valid share path") != NULL);
+		CHECK(strstr(err.hint, "NUL byte") != NULL);
+		fs_ch_ad_release(&ad, &unit_alloc);
+		CHECK(fs_ch_next(&r, &ad, &done, &err) == FS_OK && done);
+	}
+
 	read_all("Foo.Bar = 1\n", &res);
 	check_error(&res, 0, FS_ERR_SYNTAX, 1, "Expected an attribute name at character 4");
 	release_all(&res);

@@ -237,6 +237,18 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 		           e->textlen, FS_RG_LINE_MAX);
 		return;
 	}
+	{
+		const char *nul = memchr(e->text, '\0', e->textlen);
+
+		/* PBS reads lines as C strings and would stop there: a NUL is no part of a name */
+		if (nul != NULL)
+		{
+			line_error(a, e, FS_ERR_SYNTAX, (size_t) (nul - e->text),
+			           "Remove the NUL byte; resource_group is a text file.",
+			           "The line holds a NUL byte");
+			return;
+		}
+	}
 	if (ntok < TOKENS_MAX)
 	{
 		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,

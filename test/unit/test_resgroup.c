@@ -198,9 +198,26 @@ test_order_and_limits(void)
 	free(doc);
 }
 
+/* A NUL byte ends a line for PBS (a C string): the line is refused, the next one still reads. */
+static void
+test_nul(void)
+{
+	static const char doc[] = "grp\0x 10 root 5\ngrp2 11 root 7\n";
+	parsed p;
+	fs_error err;
+
+	if (!CHECK(fs_rg_parse(doc, sizeof(doc) - 1, &unit_alloc, &p.e, &p.n, &err) == FS_OK))
+		return;
+	CHECK(p.n == 2);
+	CHECK(p.e[0].error != NULL && strstr(p.e[0].error->detail, "NUL byte at character 4"));
+	CHECK(p.e[1].error == NULL && p.e[1].id == 11);
+	release(&p);
+}
+
 void
 test_resgroup(void)
 {
 	test_sample_edges();
 	test_order_and_limits();
+	test_nul();
 }

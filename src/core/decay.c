@@ -299,50 +299,12 @@ fs_decayed_check(const fs_decayed *d, fs_error *err)
 }
 
 void
-fs_put_u64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t) (v & 0xff);
-}
-
-uint64_t
-fs_get_u64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint64_t
-double_bits(double v)
-{
-	uint64_t u;
-
-	memcpy(&u, &v, sizeof(u));
-	return u;
-}
-
-static double
-bits_double(uint64_t u)
-{
-	double v;
-
-	memcpy(&v, &u, sizeof(v));
-	return v;
-}
-
-void
 fs_decayed_encode(const fs_decayed *d, uint8_t out[FS_DECAYED_BINARY_LEN])
 {
 	out[0] = FS_DECAYED_BINARY_VERSION;
-	fs_put_u64(out + 1, double_bits(d->value));
-	fs_put_u64(out + 9, (uint64_t) d->at);
-	fs_put_u64(out + 17, (uint64_t) d->half_life);
+	fs_put_be_double(out + 1, d->value);
+	fs_put_be(out + 9, (uint64_t) d->at, 8);
+	fs_put_be(out + 17, (uint64_t) d->half_life, 8);
 }
 
 fs_status
@@ -359,9 +321,9 @@ fs_decayed_decode(const uint8_t *p, size_t len, fs_decayed *d, fs_error *err)
 		fs_error_detail(err, "The value has %zu bytes, not %d.", len, FS_DECAYED_BINARY_LEN);
 		return FS_ERR_BINARY;
 	}
-	d->value = bits_double(fs_get_u64(p + 1));
-	d->at = (int64_t) fs_get_u64(p + 9);
-	d->half_life = (int64_t) fs_get_u64(p + 17);
+	d->value = fs_bits_double(fs_get_be(p + 1, 8));
+	d->at = (int64_t) fs_get_be(p + 9, 8);
+	d->half_life = (int64_t) fs_get_be(p + 17, 8);
 	if (fs_decayed_check(d, &why) != FS_OK)
 	{
 		/* the text form could not express it either */

@@ -116,7 +116,5 @@ void fs_format_utc(fs_sb *sb, int64_t us);
 size_t fs_parse_utc(const char *s, size_t len, int64_t *us);
 
 /* Big-endian fields of the binary forms. */
-void fs_put_u64(uint8_t *p, uint64_t v);
-uint64_t fs_get_u64(const uint8_t *p);
 
 #endif

@@ -245,6 +245,73 @@ fs_read(fs_reader *r, void *dst, size_t n)
 	return true;
 }
 
+uint64_t
+fs_double_bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u;
+}
+
+double
+fs_bits_double(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+uint8_t *
+fs_put_be(uint8_t *p, uint64_t v, int bytes)
+{
+	int i;
+
+	for (i = bytes - 1; i >= 0; i--)
+		*p++ = (uint8_t) (v >> (8 * i));
+	return p;
+}
+
+uint8_t *
+fs_put_be_double(uint8_t *p, double d)
+{
+	return fs_put_be(p, fs_double_bits(d), 8);
+}
+
+uint64_t
+fs_get_be(const uint8_t *p, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+bool
+fs_read_be(fs_reader *r, int bytes, uint64_t *v)
+{
+	const uint8_t *at;
+
+	if (!fs_read_span(r, (size_t) bytes, &at))
+		return false;
+	*v = fs_get_be(at, bytes);
+	return true;
+}
+
+bool
+fs_read_be_double(fs_reader *r, double *d)
+{
+	uint64_t v;
+
+	if (!fs_read_be(r, 8, &v))
+		return false;
+	*d = fs_bits_double(v);
+	return true;
+}
+
 void
 fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve)
 {

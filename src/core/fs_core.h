@@ -153,4 +153,17 @@ bool fs_read(fs_reader *r, void *dst, size_t n);
 /* Point *at to the next n bytes and skip them; false when fewer remain. */
 bool fs_read_span(fs_reader *r, size_t n, const uint8_t **at);
 
+/*
+ * Binary forms are big-endian (network order), whatever the host: integers of 1 to 8 bytes and
+ * doubles as the 8 bytes of their IEEE 754 bits.
+ */
+uint8_t *fs_put_be(uint8_t *p, uint64_t v, int bytes);
+uint8_t *fs_put_be_double(uint8_t *p, double d);
+uint64_t fs_get_be(const uint8_t *p, int bytes);
+/* The next big-endian integer or double; false (and nothing read) when too few bytes remain. */
+bool fs_read_be(fs_reader *r, int bytes, uint64_t *v);
+bool fs_read_be_double(fs_reader *r, double *d);
+uint64_t fs_double_bits(double d);
+double fs_bits_double(uint64_t u);
+
 #endif

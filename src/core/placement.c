@@ -440,64 +440,6 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
  */
 #define BINARY_VERSION 1
 
-static uint8_t *
-be_put(uint8_t *o, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = bytes - 1; i >= 0; i--)
-		*o++ = (uint8_t) (v >> (8 * i));
-	return o;
-}
-
-static bool
-be_get(fs_reader *r, int bytes, uint64_t *v)
-{
-	const uint8_t *at;
-	int i;
-
-	if (!fs_read_span(r, (size_t) bytes, &at))
-		return false;
-	*v = 0;
-	for (i = 0; i < bytes; i++)
-		*v = (*v << 8) | at[i];
-	return true;
-}
-
-static size_t
-rv_binary_size(const uint8_t *v)
-{
-	size_t size = 4;
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	fs_rv_iter_init(&it, v);
-	while (fs_rv_next(&it, &item))
-		size += 2 + item.namelen + 8;
-	return size;
-}
-
-static uint8_t *
-rv_to_binary(uint8_t *o, const uint8_t *v)
-{
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	o = be_put(o, fs_rv_count(v), 4);
-	fs_rv_iter_init(&it, v);
-	while (fs_rv_next(&it, &item))
-	{
-		uint64_t bits;
-
-		*o++ = (uint8_t) item.kind;
-		*o++ = (uint8_t) item.namelen;
-		o = put(o, item.name, item.namelen);
-		memcpy(&bits, &item.amount, 8);
-		o = be_put(o, bits, 8);
-	}
-	return o;
-}
-
 size_t
 fs_pool_binary_size(const fs_pool *p)
 {
@@ -510,7 +452,7 @@ fs_pool_binary_size(const fs_pool *p)
 		const fs_vnode *v = &p->v[i];
 
 		FS_POLL(i);
-		size += 2 + v->namelen + rv_binary_size(v->avail) + rv_binary_size(v->assigned) + 2;
+		size += 2 + v->namelen + fs_rv_binary_size(v->avail) + fs_rv_binary_size(v->assigned) + 2;
 		for (k = 0; k < v->nlabels; k++)
 			size += 4 + v->labels[k].keylen + v->labels[k].valuelen;
 	}
@@ -524,22 +466,22 @@ fs_pool_to_binary(const fs_pool *p, uint8_t *out)
 	size_t k;
 
 	*out++ = BINARY_VERSION;
-	out = be_put(out, p->n, 4);
+	out = fs_put_be(out, p->n, 4);
 	for (i = 0; i < p->n; i++)
 	{
 		const fs_vnode *v = &p->v[i];
 
 		FS_POLL(i);
-		out = be_put(out, v->namelen, 2);
+		out = fs_put_be(out, v->namelen, 2);
 		out = put(out, v->name, v->namelen);
-		out = rv_to_binary(out, v->avail);
-		out = rv_to_binary(out, v->assigned);
-		out = be_put(out, v->nlabels, 2);
+		out = fs_rv_put_binary(out, v->avail);
+		out = fs_rv_put_binary(out, v->assigned);
+		out = fs_put_be(out, v->nlabels, 2);
 		for (k = 0; k < v->nlabels; k++)
 		{
-			out = be_put(out, v->labels[k].keylen, 2);
+			out = fs_put_be(out, v->labels[k].keylen, 2);
 			out = put(out, v->labels[k].key, v->labels[k].keylen);
-			out = be_put(out, v->labels[k].valuelen, 2);
+			out = fs_put_be(out, v->labels[k].valuelen, 2);
 			out = put(out, v->labels[k].value, v->labels[k].valuelen);
 		}
 	}
@@ -549,37 +491,11 @@ fs_pool_to_binary(const fs_pool *p, uint8_t *out)
 static fs_status
 rv_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, fs_error *err)
 {
-	uint64_t n;
-	fs_rv_item *items;
 	uint8_t *rv;
-	size_t rvlen, k;
+	size_t rvlen;
 	uint32_t len32;
-	fs_status st = FS_OK;
+	fs_status st = fs_rv_read_binary(r, a, 0, &rv, &rvlen, err);
 
-	if (!be_get(r, 4, &n))
-		return corrupt(err, "value is truncated");
-	if (n > (size_t) (r->end - r->p) / 10)
-		return corrupt(err, "bad resource vector entry count");
-	items = a->alloc(a->ctx, sizeof(fs_rv_item) * ((size_t) n + 1));
-	for (k = 0; k < n; k++)
-	{
-		const uint8_t *at, *name;
-		uint64_t bits;
-
-		if (!fs_read_span(r, 2, &at) || !fs_read_span(r, at[1], &name) || !be_get(r, 8, &bits))
-		{
-			st = corrupt(err, "value is truncated");
-			break;
-		}
-		items[k].kind = at[0];
-		items[k].name = (const char *) name;
-		items[k].namelen = at[1];
-		memcpy(&items[k].amount, &bits, 8);
-		items[k].pos = 0;
-	}
-	if (st == FS_OK)
-		st = fs_rv_build(items, (size_t) n, FS_ERR_BINARY, a, 0, &rv, &rvlen, err);
-	a->release(a->ctx, items);
 	if (st != FS_OK)
 		return st;
 	len32 = (uint32_t) rvlen;
@@ -597,7 +513,7 @@ str_from_binary(fs_reader *r, fs_sb *flat)
 	uint16_t len16;
 	const uint8_t *at;
 
-	if (!be_get(r, 2, &len) || !fs_read_span(r, (size_t) len, &at))
+	if (!fs_read_be(r, 2, &len) || !fs_read_span(r, (size_t) len, &at))
 		return false;
 	len16 = (uint16_t) len;
 	fs_sb_append(flat, (const char *) &len16, 2);
@@ -617,7 +533,7 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 	fs_pool *p = NULL;
 	fs_status st = FS_OK;
 
-	if (!fs_read_span(&r, 1, &at) || !be_get(&r, 4, &n))
+	if (!fs_read_span(&r, 1, &at) || !fs_read_be(&r, 4, &n))
 		return corrupt(err, "header is truncated");
 	if (at[0] != BINARY_VERSION)
 	{
@@ -646,7 +562,7 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 			st = rv_from_binary(a, &r, &flat, err);
 		if (st == FS_OK)
 			st = rv_from_binary(a, &r, &flat, err);
-		if (st == FS_OK && !be_get(&r, 2, &nl))
+		if (st == FS_OK && !fs_read_be(&r, 2, &nl))
 			st = corrupt(err, "value is truncated");
 		if (st != FS_OK)
 			break;

@@ -534,6 +534,94 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 	return FS_OK;
 }
 
+/* ---------------------------------------------------------------- binary entry list */
+
+size_t
+fs_rv_binary_size(const uint8_t *rv)
+{
+	size_t size = 4;
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	if (rv == NULL)
+		return size;
+	fs_rv_iter_init(&it, rv);
+	while (fs_rv_next(&it, &item))
+		size += 2 + item.namelen + 8;
+	return size;
+}
+
+uint8_t *
+fs_rv_put_binary(uint8_t *out, const uint8_t *rv)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+	size_t i = 0;
+
+	out = fs_put_be(out, rv ? fs_rv_count(rv) : 0, 4);
+	if (rv == NULL)
+		return out;
+	fs_rv_iter_init(&it, rv);
+	while (fs_rv_next(&it, &item))
+	{
+		FS_POLL(i++);
+		*out++ = (uint8_t) item.kind;
+		*out++ = (uint8_t) item.namelen;
+		memcpy(out, item.name, item.namelen);
+		out += item.namelen;
+		out = fs_put_be_double(out, item.amount);
+	}
+	return out;
+}
+
+fs_status
+fs_rv_read_binary(fs_reader *r, const fs_allocator *a, size_t reserve, uint8_t **out,
+                  size_t *outlen, fs_error *err)
+{
+	uint64_t count;
+	size_t remain, k;
+	fs_rv_item *items;
+	fs_status st;
+
+	if (!fs_read_be(r, 4, &count))
+		return fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: value is truncated");
+	/* every entry needs at least 11 bytes: kind, length, a one-byte name, the amount */
+	remain = (size_t) (r->end - r->p);
+	if (count > remain / 11 + 1 || count > FS_RV_ENTRIES_MAX)
+	{
+		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: bad entry count %u",
+		        (unsigned) count);
+		fs_error_detail(err, "%zu bytes remain after the header.", remain);
+		return FS_ERR_BINARY;
+	}
+	items = a->alloc(a->ctx, sizeof(fs_rv_item) * ((size_t) count + 1));
+	for (k = 0; k < count; k++)
+	{
+		const uint8_t *head, *name;
+
+		FS_POLL(k);
+		remain = (size_t) (r->end - r->p);
+		if (remain < 2 || remain < 2 + (size_t) r->p[1] + 8)
+		{
+			a->release(a->ctx, items);
+			fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: value is truncated");
+			fs_error_detail(err, "Entry %zu of %u is cut short: only %zu bytes remain.", k + 1,
+			                (unsigned) count, remain);
+			return FS_ERR_BINARY;
+		}
+		fs_read_span(r, 2, &head);
+		fs_read_span(r, head[1], &name);
+		items[k].kind = head[0];
+		items[k].namelen = head[1];
+		items[k].name = (const char *) name;
+		fs_read_be_double(r, &items[k].amount);
+		items[k].pos = 0;
+	}
+	st = fs_rv_build(items, (size_t) count, FS_ERR_BINARY, a, reserve, out, outlen, err);
+	a->release(a->ctx, items);
+	return st;
+}
+
 /* ---------------------------------------------------------------- text input */
 
 typedef struct parse_state

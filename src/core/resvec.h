@@ -113,6 +113,18 @@ bool fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *
 fs_status fs_rv_dominant(const uint8_t *v, const uint8_t *total, double *share, fs_rv_item *which,
                          bool *found, fs_error *err);
 
+/*
+ * The binary entry list that resvec_send writes after its version byte, and that the sharetree
+ * and vnodepool binary forms embed: uint32 count, then per entry uint8 kind, uint8 name length,
+ * the name, float8 amount, all big-endian. rv may be NULL for an empty list. Reading checks the
+ * entries as fs_rv_build does (names, kinds, order, no duplicates, finite amounts) and returns
+ * a new encoded resvec, allocated with `reserve` bytes in front.
+ */
+size_t fs_rv_binary_size(const uint8_t *rv);
+uint8_t *fs_rv_put_binary(uint8_t *out, const uint8_t *rv);
+fs_status fs_rv_read_binary(fs_reader *r, const fs_allocator *a, size_t reserve, uint8_t **out,
+                            size_t *outlen, fs_error *err);
+
 /* The error of combining two amounts of different kinds ("add", "subtract", "compare", ...). */
 fs_status fs_rv_kind_mismatch(fs_error *err, const char *op, const fs_rv_item *x,
                               const fs_rv_item *y);

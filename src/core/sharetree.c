@@ -1264,86 +1264,6 @@ fs_tree_parse(const fs_allocator *a, const char *text, size_t len, fs_tree **out
  */
 #define BINARY_VERSION 1
 
-static uint8_t *
-be_put(uint8_t *p, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = bytes - 1; i >= 0; i--)
-		*p++ = (uint8_t) (v >> (8 * i));
-	return p;
-}
-
-static uint8_t *
-be_put_double(uint8_t *p, double d)
-{
-	uint64_t v;
-
-	memcpy(&v, &d, 8);
-	return be_put(p, v, 8);
-}
-
-static bool
-be_get(fs_reader *r, int bytes, uint64_t *v)
-{
-	const uint8_t *at;
-	int i;
-
-	if (!fs_read_span(r, (size_t) bytes, &at))
-		return false;
-	*v = 0;
-	for (i = 0; i < bytes; i++)
-		*v = (*v << 8) | at[i];
-	return true;
-}
-
-static bool
-be_get_double(fs_reader *r, double *d)
-{
-	uint64_t v;
-
-	if (!be_get(r, 8, &v))
-		return false;
-	memcpy(d, &v, 8);
-	return true;
-}
-
-static size_t
-vec_binary_size(const uint8_t *v)
-{
-	size_t size = 4;
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	if (v == NULL)
-		return size;
-	fs_rv_iter_init(&it, v);
-	while (fs_rv_next(&it, &item))
-		size += 2 + item.namelen + 8;
-	return size;
-}
-
-static uint8_t *
-vec_to_binary(uint8_t *p, const uint8_t *v)
-{
-	fs_rv_iter it;
-	fs_rv_item item;
-
-	p = be_put(p, v ? fs_rv_count(v) : 0, 4);
-	if (v == NULL)
-		return p;
-	fs_rv_iter_init(&it, v);
-	while (fs_rv_next(&it, &item))
-	{
-		*p++ = (uint8_t) item.kind;
-		*p++ = (uint8_t) item.namelen;
-		memcpy(p, item.name, item.namelen);
-		p += item.namelen;
-		p = be_put_double(p, item.amount);
-	}
-	return p;
-}
-
 size_t
 fs_tree_binary_size(const fs_tree *t)
 {
@@ -1357,7 +1277,7 @@ fs_tree_binary_size(const fs_tree *t)
 		FS_POLL(i);
 		size += nd->pathlen + 1 + 8 + 8;
 		if (t->kind == FS_TREE_POOL)
-			size += 8 + vec_binary_size(nd->usage_vec) + vec_binary_size(nd->demand_vec);
+			size += 8 + fs_rv_binary_size(nd->usage_vec) + fs_rv_binary_size(nd->demand_vec);
 	}
 	return size;
 }
@@ -1370,26 +1290,26 @@ fs_tree_to_binary(const fs_tree *t, uint8_t *out)
 
 	*p++ = BINARY_VERSION;
 	*p++ = (uint8_t) t->kind;
-	p = be_put(p, t->n, 4);
+	p = fs_put_be(p, t->n, 4);
 	for (i = 0; i < t->n; i++)
 	{
 		const fs_tnode *nd = fs_tree_node(t, i);
 
 		FS_POLL(i);
-		p = be_put(p, fs_sp_nlevel(nd->path), 2);
+		p = fs_put_be(p, fs_sp_nlevel(nd->path), 2);
 		memcpy(p, nd->path + 2, nd->pathlen - 2); /* label lengths are single bytes */
 		p += nd->pathlen - 2;
 		*p++ = (uint8_t) nd->flags;
-		p = be_put_double(p, nd->shares);
+		p = fs_put_be_double(p, nd->shares);
 		if (t->kind == FS_TREE_POOL)
 		{
-			p = be_put_double(p, nd->min_share);
-			p = be_put_double(p, nd->max_share);
-			p = vec_to_binary(p, nd->usage_vec);
-			p = vec_to_binary(p, nd->demand_vec);
+			p = fs_put_be_double(p, nd->min_share);
+			p = fs_put_be_double(p, nd->max_share);
+			p = fs_rv_put_binary(p, nd->usage_vec);
+			p = fs_rv_put_binary(p, nd->demand_vec);
 		}
 		else
-			p = be_put_double(p, nd->usage);
+			p = fs_put_be_double(p, nd->usage);
 	}
 }
 
@@ -1405,48 +1325,21 @@ bin_corrupt(fs_error *err, const char *what, uint32_t node)
 static fs_status
 vec_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, uint32_t node, fs_error *err)
 {
-	uint64_t n;
-	fs_rv_item *items;
-	uint8_t *rv = NULL;
-	size_t rvlen = 0, k;
+	uint8_t *rv;
+	size_t rvlen;
 	uint32_t len32;
-	fs_status st = FS_OK;
+	fs_status st = fs_rv_read_binary(r, a, 0, &rv, &rvlen, err);
 
-	if (!be_get(r, 4, &n))
-		return bin_corrupt(err, "value is truncated", node);
-	if (n > (size_t) (r->end - r->p) / 10)
-		return bin_corrupt(err, "bad resource vector entry count", node);
-	if (n > 0)
+	if (st != FS_OK)
 	{
-		items = a->alloc(a->ctx, sizeof(fs_rv_item) * (size_t) n);
-		for (k = 0; k < n && st == FS_OK; k++)
-		{
-			const uint8_t *at, *name;
-
-			if (!fs_read_span(r, 2, &at) || !fs_read_span(r, at[1], &name) ||
-			    !be_get_double(r, &items[k].amount))
-			{
-				st = bin_corrupt(err, "value is truncated", node);
-				break;
-			}
-			items[k].name = (const char *) name;
-			items[k].kind = at[0];
-			items[k].namelen = at[1];
-			items[k].pos = 0;
-		}
-		if (st == FS_OK)
-			st = fs_rv_build(items, (size_t) n, FS_ERR_BINARY, a, 0, &rv, &rvlen, err);
-		a->release(a->ctx, items);
-		if (st != FS_OK)
-			return st;
+		fs_error_context(err, "(in the vector of node %u)", node + 1);
+		return st;
 	}
-	len32 = (uint32_t) rvlen;
+	/* an empty list is a vector never stated */
+	len32 = fs_rv_count(rv) > 0 ? (uint32_t) rvlen : 0;
 	fs_sb_append(flat, (const char *) &len32, 4);
-	if (rv)
-	{
-		fs_sb_append(flat, (const char *) rv, rvlen);
-		a->release(a->ctx, rv);
-	}
+	fs_sb_append(flat, (const char *) rv, len32);
+	a->release(a->ctx, rv);
 	return FS_OK;
 }
 
@@ -1463,7 +1356,7 @@ fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_t
 	fs_status st = FS_OK;
 	uint8_t *again;
 
-	if (!fs_read_span(&r, 2, &head) || !be_get(&r, 4, &n))
+	if (!fs_read_span(&r, 2, &head) || !fs_read_be(&r, 4, &n))
 		return bin_corrupt(err, "header is truncated", 0);
 	if (head[0] != BINARY_VERSION)
 	{
@@ -1492,7 +1385,7 @@ fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_t
 		int f;
 
 		FS_POLL(i);
-		if (!be_get(&r, 2, &nl))
+		if (!fs_read_be(&r, 2, &nl))
 		{
 			st = bin_corrupt(err, "value is truncated", i);
 			break;
@@ -1533,7 +1426,7 @@ fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_t
 			}
 			if (f == 2 && head[1] != FS_TREE_POOL)
 				break;
-			if (!be_get(&r, 8, &bits))
+			if (!fs_read_be(&r, 8, &bits))
 			{
 				st = bin_corrupt(err, "value is truncated", i);
 				break;

@@ -200,35 +200,17 @@ canonical(fs_userprio *s)
 		s->first_usage = 0;
 }
 
-static uint64_t
-bits(double v)
-{
-	uint64_t u;
-
-	memcpy(&u, &v, sizeof(u));
-	return u;
-}
-
-static double
-from_bits(uint64_t u)
-{
-	double v;
-
-	memcpy(&v, &u, sizeof(v));
-	return v;
-}
-
 void
 fs_userprio_encode(const fs_userprio *s, uint8_t out[FS_USERPRIO_BINARY_LEN])
 {
 	out[0] = FS_USERPRIO_BINARY_VERSION;
-	fs_put_u64(out + 1, bits(s->m));
-	fs_put_u64(out + 9, bits(s->a));
-	fs_put_u64(out + 17, bits(s->g));
-	fs_put_u64(out + 25, bits(s->first_usage));
-	fs_put_u64(out + 33, (uint64_t) s->first_at);
-	fs_put_u64(out + 41, (uint64_t) s->last_at);
-	fs_put_u64(out + 49, (uint64_t) s->half_life);
+	fs_put_be_double(out + 1, s->m);
+	fs_put_be_double(out + 9, s->a);
+	fs_put_be_double(out + 17, s->g);
+	fs_put_be_double(out + 25, s->first_usage);
+	fs_put_be(out + 33, (uint64_t) s->first_at, 8);
+	fs_put_be(out + 41, (uint64_t) s->last_at, 8);
+	fs_put_be(out + 49, (uint64_t) s->half_life, 8);
 }
 
 fs_status
@@ -245,13 +227,13 @@ fs_userprio_decode(const uint8_t *p, size_t len, fs_userprio *s, fs_error *err)
 		fs_error_detail(err, "The value has %zu bytes, not %d.", len, FS_USERPRIO_BINARY_LEN);
 		return FS_ERR_BINARY;
 	}
-	s->m = from_bits(fs_get_u64(p + 1));
-	s->a = from_bits(fs_get_u64(p + 9));
-	s->g = from_bits(fs_get_u64(p + 17));
-	s->first_usage = from_bits(fs_get_u64(p + 25));
-	s->first_at = (int64_t) fs_get_u64(p + 33);
-	s->last_at = (int64_t) fs_get_u64(p + 41);
-	s->half_life = (int64_t) fs_get_u64(p + 49);
+	s->m = fs_bits_double(fs_get_be(p + 1, 8));
+	s->a = fs_bits_double(fs_get_be(p + 9, 8));
+	s->g = fs_bits_double(fs_get_be(p + 17, 8));
+	s->first_usage = fs_bits_double(fs_get_be(p + 25, 8));
+	s->first_at = (int64_t) fs_get_be(p + 33, 8);
+	s->last_at = (int64_t) fs_get_be(p + 41, 8);
+	s->half_life = (int64_t) fs_get_be(p + 49, 8);
 	if (fs_userprio_check(s, &why) != FS_OK)
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type userprio_state");

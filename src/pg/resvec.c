@@ -72,9 +72,9 @@ static struct varlena *
 rv_decode_binary(StringInfo buf)
 {
 	int version;
-	int32 count;
-	fs_rv_item *items;
-	int32 i;
+	fs_reader r;
+	uint8_t *out;
+	size_t outlen;
 	fs_error err;
 
 	if (buf->len - buf->cursor < 5)
@@ -88,40 +88,11 @@ rv_decode_binary(StringInfo buf)
 		                errmsg("unsupported binary format version %d for type resvec", version),
 		                errhint("This server reads version %d; send the value as text instead.",
 		                        RESVEC_BINARY_VERSION)));
-	count = pq_getmsgint(buf, 4);
-	/* every entry needs at least 11 bytes: kind, length, a one-byte name, the amount */
-	if (count < 0 || count > (buf->len - buf->cursor) / 11 + 1)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		                errmsg("invalid binary value for type resvec: bad entry count %d", count),
-		                errdetail("%d bytes remain after the header.", buf->len - buf->cursor)));
-	items = palloc(sizeof(fs_rv_item) * (count > 0 ? count : 1));
-	for (i = 0; i < count; i++)
-	{
-		int remain = buf->len - buf->cursor;
-		int namelen;
-
-		if (remain < 2 || remain < 2 + (unsigned char) buf->data[buf->cursor + 1] + 8)
-			ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			                errmsg("invalid binary value for type resvec: value is truncated"),
-			                errdetail("Entry %d of %d is cut short: only %d bytes remain.", i + 1,
-			                          count, remain)));
-		items[i].kind = pq_getmsgbyte(buf);
-		namelen = pq_getmsgbyte(buf);
-		items[i].name = pq_getmsgbytes(buf, namelen);
-		items[i].namelen = namelen;
-		items[i].amount = pq_getmsgfloat8(buf);
-		items[i].pos = 0;
-	}
-	{
-		uint8_t *out;
-		size_t outlen;
-
-		fs_pg_check(
-		    fs_rv_build(items, count, FS_ERR_BINARY, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err),
-		    &err);
-		pfree(items);
-		return fs_pg_varlena(out, outlen);
-	}
+	r.p = (const uint8_t *) buf->data + buf->cursor;
+	r.end = (const uint8_t *) buf->data + buf->len;
+	fs_pg_check(fs_rv_read_binary(&r, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
+	buf->cursor = (int) (r.p - (const uint8_t *) buf->data);
+	return fs_pg_varlena(out, outlen);
 }
 
 PG_FUNCTION_INFO_V1(resvec_recv);
@@ -156,22 +127,14 @@ Datum
 resvec_send(PG_FUNCTION_ARGS)
 {
 	struct varlena *v = PG_GETARG_RESVEC(0);
-	StringInfoData buf;
-	fs_rv_iter it;
-	fs_rv_item item;
+	size_t size = VARHDRSZ + 1 + fs_rv_binary_size(RV_DATA(v));
+	bytea *out = palloc(size);
+	uint8_t *p = (uint8_t *) VARDATA(out);
 
-	pq_begintypsend(&buf);
-	pq_sendbyte(&buf, RESVEC_BINARY_VERSION);
-	pq_sendint32(&buf, fs_rv_count(RV_DATA(v)));
-	fs_rv_iter_init(&it, RV_DATA(v));
-	while (fs_rv_next(&it, &item))
-	{
-		pq_sendbyte(&buf, item.kind);
-		pq_sendbyte(&buf, item.namelen);
-		pq_sendbytes(&buf, item.name, item.namelen);
-		pq_sendfloat8(&buf, item.amount);
-	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	*p++ = RESVEC_BINARY_VERSION;
+	fs_rv_put_binary(p, RV_DATA(v));
+	SET_VARSIZE(out, size);
+	PG_RETURN_BYTEA_P(out);
 }
 
 /* ---------------------------------------------------------------- arithmetic */

@@ -2,7 +2,8 @@
 # `make bench`: run the workloads in test/bench/ at growing sizes against a throwaway cluster
 # and print one table: fairsched's time, the plain-SQL baseline's time, and their ratio.
 # BENCH_ROWS (default "1000000 5000000 10000000") and BENCH_COPY_ROWS (default 1000000) scale it;
-# BENCH_TREE_NODES (default "10000 100000 1000000") sets the fairshare tree sizes.
+# BENCH_TREE_NODES (default "10000 100000 1000000") sets the fairshare tree sizes; BENCH_ONLY
+# (for example "loaders divide") runs only the named workloads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -25,6 +26,7 @@ psql_bench -c "CREATE EXTENSION fairsched" -f test/bench/bench_lib.sql
 for w in test/bench/*.sql; do
     # helpers that the workloads include, not workloads
     case "$(basename "$w")" in bench_lib.sql | rollup_reference.sql | fairshare_reference.sql) continue ;; esac
+    if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $(basename "$w" .sql) "* ]]; then continue; fi
     fs_log "benchmark $(basename "$w" .sql)"
     psql_bench -v rows="$BENCH_ROWS" -v copy_rows="$BENCH_COPY_ROWS" -v dir="$FS_CLUSTER_DIR" \
         -v tree_nodes="$BENCH_TREE_NODES" -o /dev/null -f "$w"

@@ -180,3 +180,45 @@ FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vno
      (VALUES ('small', 'ncpus=4,mem=8gb'::resvec), ('wide', 'ncpus=40,mem=100gb'),
              ('waiting', 'ncpus=60')) AS j(job, request),
      LATERAL place(pool, ARRAY['router', 'switch'], request, ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p;
+
+\echo '12. Loading accounting records. Real PBS/TORQUE log lines (Open XDMoD''s and APEL''s test'
+\echo '    fixtures) are copied verbatim into a staging table and parsed in SQL; every line is'
+\echo '    read or listed with its reason, and odd ones keep a list of anomalies:'
+CREATE TABLE pbs_raw (id bigserial, line text);
+\copy pbs_raw(line) FROM 'sql/data/pbs_accounting_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+CREATE TABLE pbs_parsed AS SELECT id, (pbs_acct_try(line)).* FROM pbs_raw;
+SELECT count(*) AS lines, count(*) FILTER (WHERE error IS NULL) AS parsed,
+       count(*) FILTER (WHERE cardinality(anomalies) > 0) AS with_anomalies
+FROM pbs_parsed;
+SELECT id, record_type, job_id, anomalies[1] AS first_anomaly
+FROM pbs_parsed WHERE cardinality(anomalies) > 0 ORDER BY id LIMIT 4;
+\echo '    The charge per group and user (PBS fairshare_usage_res = cput, in seconds; every R'
+\echo '    record of a rerun job counts, array parents never do), and their PBS fairshare with'
+\echo '    equal shares:'
+CREATE TABLE pbs_charge AS
+SELECT ARRAY["group", "user"]::sharepath AS path, sum(pbs_usage('cput', used)) AS usage
+FROM pbs_parsed
+WHERE error IS NULL AND record_type IN ('E', 'R') AND NOT is_array_parent AND "user" IS NOT NULL
+GROUP BY 1;
+SELECT f.path, f.raw_usage, round(f.fairshare::numeric, 4) AS fairshare, f.rank
+FROM (SELECT share_tree(path, 1, usage) AS t FROM pbs_charge) AS s, fairshare(s.t, 'pbs') AS f
+WHERE f.is_leaf ORDER BY f.rank LIMIT 6;
+\echo '    Slurm: sacct --parsable2 rows (each with its header line) and an association dump;'
+\echo '    billing x elapsed per account and user, and the SLURM classic factors:'
+CREATE TABLE sacct_raw (id bigserial, line text);
+\copy sacct_raw(line) FROM PROGRAM 'awk ''/^# block: constructed_edges/{f=1; next} /^# block/{f=0} f'' sql/data/sacct_parsable2_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+CREATE TABLE slurm_jobs AS
+SELECT r.id, (sacct_row_try(r.line, h.line)).*
+FROM sacct_raw r, (SELECT line FROM sacct_raw ORDER BY id LIMIT 1) AS h
+WHERE r.id > (SELECT min(id) FROM sacct_raw);
+SELECT job_id, state, cancelled_by, elapsed_s, req_mem_bytes, alloc_tres
+FROM slurm_jobs WHERE error IS NULL AND step IS NULL ORDER BY id LIMIT 6;
+SELECT f.path, f.raw_shares, f.raw_usage, round(f.effective_usage::numeric, 4) AS effective_usage,
+       round(f.fairshare::numeric, 4) AS fairshare
+FROM (SELECT share_tree(path, 1, usage) AS t
+      FROM (SELECT ARRAY[account, "user"]::sharepath AS path,
+                   sum(coalesce((alloc_tres -> 'billing') * elapsed_s, 0)) AS usage
+            FROM slurm_jobs WHERE error IS NULL AND step IS NULL AND account IS NOT NULL
+            GROUP BY 1) AS u) AS s,
+     fairshare(s.t, 'classic') AS f
+ORDER BY f.path;

@@ -186,7 +186,7 @@ FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vno
 \echo '    read or listed with its reason, and odd ones keep a list of anomalies:'
 CREATE TABLE pbs_raw (id bigserial, line text);
 \copy pbs_raw(line) FROM 'sql/data/pbs_accounting_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
-CREATE TABLE pbs_parsed AS SELECT id, (pbs_acct_try(line)).* FROM pbs_raw;
+CREATE TABLE pbs_parsed AS SELECT r.id, p.* FROM pbs_raw r, LATERAL pbs_acct_try(r.line) AS p;
 SELECT count(*) AS lines, count(*) FILTER (WHERE error IS NULL) AS parsed,
        count(*) FILTER (WHERE cardinality(anomalies) > 0) AS with_anomalies
 FROM pbs_parsed;
@@ -201,15 +201,19 @@ FROM pbs_parsed
 WHERE error IS NULL AND record_type IN ('E', 'R') AND NOT is_array_parent AND "user" IS NOT NULL
 GROUP BY 1;
 SELECT f.path, f.raw_usage, round(f.fairshare::numeric, 4) AS fairshare, f.rank
-FROM (SELECT share_tree(path, 1, usage) AS t FROM pbs_charge) AS s, fairshare(s.t, 'pbs') AS f
+FROM (SELECT share_tree(path, 1, usage) AS t
+      FROM (SELECT path, usage FROM pbs_charge
+            UNION ALL SELECT DISTINCT parent(path), 0 FROM pbs_charge) AS rows) AS s,
+     fairshare(s.t, 'pbs') AS f
 WHERE f.is_leaf ORDER BY f.rank LIMIT 6;
-\echo '    Slurm: sacct --parsable2 rows (each with its header line) and an association dump;'
-\echo '    billing x elapsed per account and user, and the SLURM classic factors:'
+\echo '    Slurm: sacct --parsable2 rows read with their header line; billing x elapsed per'
+\echo '    account and user (one share each), and the SLURM classic factors:'
 CREATE TABLE sacct_raw (id bigserial, line text);
 \copy sacct_raw(line) FROM PROGRAM 'awk ''/^# block: constructed_edges/{f=1; next} /^# block/{f=0} f'' sql/data/sacct_parsable2_samples.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
 CREATE TABLE slurm_jobs AS
-SELECT r.id, (sacct_row_try(r.line, h.line)).*
-FROM sacct_raw r, (SELECT line FROM sacct_raw ORDER BY id LIMIT 1) AS h
+SELECT r.id, p.*
+FROM sacct_raw r, (SELECT line FROM sacct_raw ORDER BY id LIMIT 1) AS h,
+     LATERAL sacct_row_try(r.line, h.line) AS p
 WHERE r.id > (SELECT min(id) FROM sacct_raw);
 SELECT job_id, state, cancelled_by, elapsed_s, req_mem_bytes, alloc_tres
 FROM slurm_jobs WHERE error IS NULL AND step IS NULL ORDER BY id LIMIT 6;
@@ -219,6 +223,9 @@ FROM (SELECT share_tree(path, 1, usage) AS t
       FROM (SELECT ARRAY[account, "user"]::sharepath AS path,
                    sum(coalesce((alloc_tres -> 'billing') * elapsed_s, 0)) AS usage
             FROM slurm_jobs WHERE error IS NULL AND step IS NULL AND account IS NOT NULL
-            GROUP BY 1) AS u) AS s,
+            GROUP BY 1
+            UNION ALL
+            SELECT DISTINCT ARRAY[account]::sharepath, 0
+            FROM slurm_jobs WHERE error IS NULL AND step IS NULL AND account IS NOT NULL) AS u) AS s,
      fairshare(s.t, 'classic') AS f
 ORDER BY f.path;

@@ -168,6 +168,19 @@ duration_out_of_range(fs_error *err, const char *name)
 	return FS_ERR_RANGE;
 }
 
+static bool
+name_ok(const char *name, size_t len)
+{
+	size_t i;
+
+	if (!is_name_start((unsigned char) name[0]))
+		return false;
+	for (i = 1; i < len; i++)
+		if (!is_name_char((unsigned char) name[i]))
+			return false;
+	return true;
+}
+
 /* Finite, and for a duration within what HH:MM:SS can write exactly. */
 static bool
 amount_fits(int kind, double v)
@@ -181,6 +194,10 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 	char shown[80];
 	size_t i;
 
+	if (it->namelen > 0 && it->namelen <= FS_RV_NAME_MAX && isfinite(it->amount) &&
+	    it->kind >= 0 && it->kind <= FS_KIND_LAST && amount_fits(it->kind, it->amount) &&
+	    name_ok(it->name, it->namelen))
+		return FS_OK; /* the common case: nothing to format */
 	fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 	if (it->namelen == 0)
 		return fs_fail(err, bad, "resource name must not be empty");
@@ -435,29 +452,34 @@ parse_duration(const char *s, size_t len, double *seconds)
 	return DURATION_OK;
 }
 
-fs_status
-fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, int *kind,
-                   fs_error *err)
+/* Why an amount does not read; AMOUNT_OK when it does. */
+typedef enum amount_result
 {
-	char shown[80];
-	double v = 0;
-	size_t used;
-	size_t u;
+	AMOUNT_OK,
+	AMOUNT_DURATION,       /* a malformed duration */
+	AMOUNT_DURATION_SIXTY, /* a duration with minutes or seconds of 60 or more */
+	AMOUNT_NOT_FINITE,     /* NaN, inf, infinity */
+	AMOUNT_SYNTAX,         /* not a number */
+	AMOUNT_TOO_LONG,       /* more digits than fs_scan_number reads */
+	AMOUNT_UNIT,           /* an unknown unit after the number */
+	AMOUNT_RANGE,          /* beyond a double */
+	AMOUNT_DURATION_RANGE  /* a duration of 2^53 seconds or more */
+} amount_result;
 
-	fs_quote_excerpt(shown, sizeof(shown), s, len, 60);
+/* Read an amount, without formatting anything: the fast path of every parser. */
+static amount_result
+scan_amount(const char *s, size_t len, double *amount, int *kind, size_t *unit_at)
+{
+	double v = 0;
+	size_t used, u;
+
 	if (memchr(s, ':', len) != NULL)
 	{
 		size_t off = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
 		duration_result r = parse_duration(s + off, len - off, &v);
 
 		if (r != DURATION_OK)
-		{
-			fs_fail(err, FS_ERR_SYNTAX, "invalid duration \"%s\" for %s", shown, what);
-			if (r == DURATION_SIXTY)
-				fs_error_detail(err, "Minutes and seconds after the first field must be below 60.");
-			fs_error_hint(err, "Write a duration as [[HH:]MM:]SS, for example 01:30:00.");
-			return FS_ERR_SYNTAX;
-		}
+			return r == DURATION_SIXTY ? AMOUNT_DURATION_SIXTY : AMOUNT_DURATION;
 		if (off == 1 && s[0] == '-')
 			v = -v;
 		*kind = FS_KIND_DURATION;
@@ -471,67 +493,93 @@ fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, 
 
 			if (ieq(s + skip, len - skip, "nan") || ieq(s + skip, len - skip, "inf") ||
 			    ieq(s + skip, len - skip, "infinity"))
-			{
-				fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is not finite", shown, what);
-				fs_error_hint(err,
-				              "Amounts must be finite numbers; NaN and Infinity are not allowed.");
-				return FS_ERR_RANGE;
-			}
-			fs_fail(err, FS_ERR_SYNTAX, "invalid amount \"%s\" for %s", shown, what);
-			fs_error_detail(err, "An amount is a number such as 4, 2.5 or 1e6, optionally "
-			                     "with a size unit (8gb) or written as a duration (01:00:00).");
-			return FS_ERR_SYNTAX;
+				return AMOUNT_NOT_FINITE;
+			return AMOUNT_SYNTAX;
 		}
 		if (isnan(v))
-		{
-			fs_fail(err, FS_ERR_SYNTAX, "amount \"%s\" for %s is too long", shown, what);
-			return FS_ERR_SYNTAX;
-		}
+			return AMOUNT_TOO_LONG;
 		*kind = FS_KIND_COUNT;
 		if (used < len)
 		{
-			const char *unit = s + used;
-			size_t ulen = len - used;
-			bool known = false;
-
 			for (u = 0; u < sizeof(size_units) / sizeof(size_units[0]); u++)
-			{
-				if (ieq(unit, ulen, size_units[u].suffix))
-				{
-					v = ldexp(v, size_units[u].shift);
-					known = true;
+				if (ieq(s + used, len - used, size_units[u].suffix))
 					break;
-				}
-			}
-			if (!known)
+			if (u == sizeof(size_units) / sizeof(size_units[0]))
 			{
-				char ushown[40];
-
-				fs_quote_excerpt(ushown, sizeof(ushown), unit, ulen, 20);
-				fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown,
-				        shown, what);
-				fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
-				                   "in any case; they are powers of 1024. PBS words (w, kw, mw, "
-				                   "gw, tw, pw) are 8 bytes each.");
-				return FS_ERR_SYNTAX;
+				*unit_at = used;
+				return AMOUNT_UNIT;
 			}
+			v = ldexp(v, size_units[u].shift);
 			*kind = FS_KIND_SIZE;
 		}
 	}
 	if (!isfinite(v))
-	{
-		fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is out of range", shown, what);
-		fs_error_detail(err, "The amount does not fit in a double precision number.");
-		return FS_ERR_RANGE;
-	}
+		return AMOUNT_RANGE;
 	if (!amount_fits(*kind, v))
-	{
-		fs_fail(err, FS_ERR_RANGE, "duration \"%s\" for %s is out of range", shown, what);
-		fs_error_detail(err, "%s", duration_limit);
-		return FS_ERR_RANGE;
-	}
+		return AMOUNT_DURATION_RANGE;
 	*amount = v == 0 ? 0 : v;
+	return AMOUNT_OK;
+}
+
+/* The error of an amount that scan_amount refused, naming it and `what` it was for. */
+static fs_status
+amount_error(const char *s, size_t len, const char *what, amount_result r, size_t unit_at,
+             fs_error *err)
+{
+	char shown[80];
+	char ushown[40];
+
+	fs_quote_excerpt(shown, sizeof(shown), s, len, 60);
+	switch (r)
+	{
+		case AMOUNT_DURATION:
+		case AMOUNT_DURATION_SIXTY:
+			fs_fail(err, FS_ERR_SYNTAX, "invalid duration \"%s\" for %s", shown, what);
+			if (r == AMOUNT_DURATION_SIXTY)
+				fs_error_detail(err, "Minutes and seconds after the first field must be below 60.");
+			fs_error_hint(err, "Write a duration as [[HH:]MM:]SS, for example 01:30:00.");
+			return FS_ERR_SYNTAX;
+		case AMOUNT_NOT_FINITE:
+			fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is not finite", shown, what);
+			fs_error_hint(err, "Amounts must be finite numbers; NaN and Infinity are not allowed.");
+			return FS_ERR_RANGE;
+		case AMOUNT_SYNTAX:
+			fs_fail(err, FS_ERR_SYNTAX, "invalid amount \"%s\" for %s", shown, what);
+			fs_error_detail(err, "An amount is a number such as 4, 2.5 or 1e6, optionally "
+			                     "with a size unit (8gb) or written as a duration (01:00:00).");
+			return FS_ERR_SYNTAX;
+		case AMOUNT_TOO_LONG:
+			return fs_fail(err, FS_ERR_SYNTAX, "amount \"%s\" for %s is too long", shown, what);
+		case AMOUNT_UNIT:
+			fs_quote_excerpt(ushown, sizeof(ushown), s + unit_at, len - unit_at, 20);
+			fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown, shown,
+			        what);
+			fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
+			                   "in any case; they are powers of 1024. PBS words (w, kw, mw, "
+			                   "gw, tw, pw) are 8 bytes each.");
+			return FS_ERR_SYNTAX;
+		case AMOUNT_RANGE:
+			fs_fail(err, FS_ERR_RANGE, "amount \"%s\" for %s is out of range", shown, what);
+			fs_error_detail(err, "The amount does not fit in a double precision number.");
+			return FS_ERR_RANGE;
+		case AMOUNT_DURATION_RANGE:
+			fs_fail(err, FS_ERR_RANGE, "duration \"%s\" for %s is out of range", shown, what);
+			fs_error_detail(err, "%s", duration_limit);
+			return FS_ERR_RANGE;
+		case AMOUNT_OK:
+			break;
+	}
 	return FS_OK;
+}
+
+fs_status
+fs_rv_parse_amount(const char *s, size_t len, const char *what, double *amount, int *kind,
+                   fs_error *err)
+{
+	size_t unit_at = 0;
+	amount_result r = scan_amount(s, len, amount, kind, &unit_at);
+
+	return r == AMOUNT_OK ? FS_OK : amount_error(s, len, what, r, unit_at, err);
 }
 
 /* ---------------------------------------------------------------- binary entry list */
@@ -673,9 +721,10 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 		for (;;)
 		{
 			fs_rv_item *it;
-			size_t start;
+			size_t start, unit_at = 0;
 			char what[100];
 			char shown[80];
+			amount_result ar;
 
 			if (n == cap)
 			{
@@ -709,9 +758,9 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			it->name = text + start;
 			it->namelen = ps.i - start;
 			it->pos = start + 1;
-			fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 			if (it->namelen > FS_RV_NAME_MAX)
 			{
+				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 				syntax_error(&ps, start, "Resource name too long");
 				fs_error_detail(err,
 				                "Resource name \"%s\" at character %zu is %zu bytes long; at "
@@ -725,6 +774,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			{
 				char msg[140];
 
+				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 				snprintf(msg, sizeof(msg), "Expected \"=\" after resource name \"%s\"", shown);
 				st = syntax_error(&ps, ps.i, msg);
 				break;
@@ -739,16 +789,19 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			{
 				char msg[140];
 
+				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
 				snprintf(msg, sizeof(msg), "Missing amount for resource \"%s\"", shown);
 				st = syntax_error(&ps, start, msg);
 				break;
 			}
-			snprintf(what, sizeof(what), "resource \"%s\"", shown);
-			st = fs_rv_parse_amount(text + start, ps.i - start, what, &it->amount, &it->kind, err);
-			if (st != FS_OK)
+			ar = scan_amount(text + start, ps.i - start, &it->amount, &it->kind, &unit_at);
+			if (ar != AMOUNT_OK)
 			{
 				char moved[FS_MSG_LEN];
 
+				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+				snprintf(what, sizeof(what), "resource \"%s\"", shown);
+				st = amount_error(text + start, ps.i - start, what, ar, unit_at, err);
 				/* keep the amount's message and say where it is */
 				memcpy(moved, err->detail, sizeof(moved));
 				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,

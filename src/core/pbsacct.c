@@ -74,47 +74,55 @@ shown(char *buf, size_t cap, const char *s, size_t len)
 }
 
 /* The keys OpenPBS and TORQUE write in job and reservation records (acct_job, account_jobend). */
-static const char *const known_keys[] = {"user",
-                                         "group",
-                                         "account",
-                                         "project",
-                                         "accounting_id",
-                                         "gridname",
-                                         "jobname",
-                                         "queue",
-                                         "resvname",
-                                         "resvID",
-                                         "ctime",
-                                         "qtime",
-                                         "etime",
-                                         "start",
-                                         "end",
-                                         "owner",
-                                         "exec_host",
-                                         "exec_vnode",
-                                         "login_node",
-                                         "depend",
-                                         "array_indices",
-                                         "session",
-                                         "alt_id",
-                                         "Exit_status",
-                                         "run_count",
-                                         "eligible_time",
-                                         "requestor",
-                                         "total_execution_slots",
-                                         "unique_node_count",
-                                         "start_count",
-                                         "duration",
-                                         "name",
-                                         "x",
-                                         "provision_event",
-                                         "start_time",
-                                         "end_time",
-                                         "status",
-                                         "authorized_users",
-                                         "authorized_groups",
-                                         "authorized_hosts",
-                                         "nodes"};
+#define KEY(s)                                                                                     \
+	{                                                                                              \
+		s, sizeof(s) - 1                                                                           \
+	}
+static const struct
+{
+	const char *name;
+	size_t len;
+} known_keys[] = {KEY("user"),
+                  KEY("group"),
+                  KEY("account"),
+                  KEY("project"),
+                  KEY("accounting_id"),
+                  KEY("gridname"),
+                  KEY("jobname"),
+                  KEY("queue"),
+                  KEY("resvname"),
+                  KEY("resvID"),
+                  KEY("ctime"),
+                  KEY("qtime"),
+                  KEY("etime"),
+                  KEY("start"),
+                  KEY("end"),
+                  KEY("owner"),
+                  KEY("exec_host"),
+                  KEY("exec_vnode"),
+                  KEY("login_node"),
+                  KEY("depend"),
+                  KEY("array_indices"),
+                  KEY("session"),
+                  KEY("alt_id"),
+                  KEY("Exit_status"),
+                  KEY("run_count"),
+                  KEY("eligible_time"),
+                  KEY("requestor"),
+                  KEY("total_execution_slots"),
+                  KEY("unique_node_count"),
+                  KEY("start_count"),
+                  KEY("duration"),
+                  KEY("name"),
+                  KEY("x"),
+                  KEY("provision_event"),
+                  KEY("start_time"),
+                  KEY("end_time"),
+                  KEY("status"),
+                  KEY("authorized_users"),
+                  KEY("authorized_groups"),
+                  KEY("authorized_hosts"),
+                  KEY("nodes")};
 
 static bool
 is_known_key(const char *k, size_t len, bool any)
@@ -127,7 +135,7 @@ is_known_key(const char *k, size_t len, bool any)
 	    span_prefix(k, len, "resource_assigned.") || span_prefix(k, len, "Resource_Request_"))
 		return true;
 	for (i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
-		if (span_eq(k, len, known_keys[i]))
+		if (len == known_keys[i].len && memcmp(k, known_keys[i].name, len) == 0)
 			return true;
 	return false;
 }
@@ -544,6 +552,8 @@ fs_pbs_free(fs_pbs_record *rec, const fs_allocator *a)
 		a->release(a->ctx, rec->requested);
 	if (rec->req_text)
 		a->release(a->ctx, rec->req_text);
+	if (rec->by_key)
+		a->release(a->ctx, rec->by_key);
 	if (rec->hosts)
 		a->release(a->ctx, rec->hosts);
 	if (rec->notes.data)
@@ -551,6 +561,7 @@ fs_pbs_free(fs_pbs_record *rec, const fs_allocator *a)
 	rec->pairs = NULL;
 	rec->used = rec->requested = NULL;
 	rec->req_text = NULL;
+	rec->by_key = NULL;
 	rec->hosts = NULL;
 	rec->notes.data = NULL;
 }
@@ -685,7 +696,7 @@ build_resvec(fs_pbs_record *rec, const fs_allocator *a, fs_rv_item *items, size_
 	{
 		if (m > 0 && item_name_cmp(&items[m - 1], &items[i], NULL) == 0)
 		{
-			/* the repeated key is noted by note_duplicates */
+			/* the repeated key is noted by order_keys */
 			items[m - 1] = items[i]; /* stable sort: the later one wins */
 			continue;
 		}
@@ -845,41 +856,55 @@ read_exec_host(fs_pbs_record *rec, const fs_allocator *a, const char *s, size_t 
 	rec->has_exec_host = true;
 }
 
+/* jsonb's key order: shorter keys first, then bytes; of equal keys the later pair first. */
 static int
-pair_key_cmp(const void *x, const void *y, void *ctx)
+jsonb_key_cmp(const fs_pbs_record *rec, size_t x, size_t y)
 {
-	const fs_pbs_pair *a = x, *b = y;
-	const char *line = ctx;
-	size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
-	int c = memcmp(line + a->key_off, line + b->key_off, n);
+	const fs_pbs_pair *a = &rec->pairs[x], *b = &rec->pairs[y];
+	int c;
 
+	if (a->key_len != b->key_len)
+		return a->key_len < b->key_len ? -1 : 1;
+	c = memcmp(rec->line + a->key_off, rec->line + b->key_off, a->key_len);
 	if (c != 0)
 		return c;
-	return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
+	return x > y ? -1 : x < y;
 }
 
-/* Keys written more than once: the last value is used (by the fields and by jsonb). */
+/*
+ * Order the pairs for jsonb (rec->by_key), and note keys written more than once: the last value
+ * is used (by the fields and by jsonb). An insertion sort: a line has a few dozen pairs.
+ */
 static void
-note_duplicates(fs_pbs_record *rec, const fs_allocator *a)
+order_keys(fs_pbs_record *rec, const fs_allocator *a)
 {
-	fs_pbs_pair *sorted;
-	size_t i;
+	size_t *k = a->alloc(a->ctx, (rec->npairs + 1) * sizeof(size_t));
+	size_t i, j;
 	char buf[80];
 
-	if (rec->npairs < 2)
-		return;
-	sorted = a->alloc(a->ctx, rec->npairs * sizeof(fs_pbs_pair));
-	memcpy(sorted, rec->pairs, rec->npairs * sizeof(fs_pbs_pair));
-	fs_sort(sorted, rec->npairs, sizeof(fs_pbs_pair), pair_key_cmp, (void *) rec->line, a);
+	for (i = 0; i < rec->npairs; i++)
+	{
+		size_t x = i;
+
+		FS_POLL(i);
+		for (j = i; j > 0 && jsonb_key_cmp(rec, k[j - 1], x) > 0; j--)
+			k[j] = k[j - 1];
+		k[j] = x;
+	}
+	rec->by_key = k;
 	for (i = 1; i < rec->npairs; i++)
 	{
-		if (pair_key_cmp(&sorted[i - 1], &sorted[i], (void *) rec->line) == 0 &&
-		    (i + 1 == rec->npairs ||
-		     pair_key_cmp(&sorted[i], &sorted[i + 1], (void *) rec->line) != 0))
+		const fs_pbs_pair *p = &rec->pairs[k[i]], *q = &rec->pairs[k[i - 1]];
+		bool same = p->key_len == q->key_len &&
+		            memcmp(rec->line + p->key_off, rec->line + q->key_off, p->key_len) == 0;
+		bool first = i < 2 || rec->pairs[k[i - 2]].key_len != p->key_len ||
+		             memcmp(rec->line + rec->pairs[k[i - 2]].key_off, rec->line + p->key_off,
+		                    p->key_len) != 0;
+
+		if (same && first)
 			note(rec, "key \"%s\" appears more than once; the last value is used",
-			     shown(buf, sizeof(buf), rec->line + sorted[i].key_off, sorted[i].key_len));
+			     shown(buf, sizeof(buf), rec->line + p->key_off, p->key_len));
 	}
-	a->release(a->ctx, sorted);
 }
 
 fs_status
@@ -987,7 +1012,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 		else if (span_prefix(k, kl, "Resource_Request_"))
 			rec->req_text[rec->nreq_text++] = i;
 	}
-	note_duplicates(rec, a);
+	order_keys(rec, a);
 	build_resvec(rec, a, used, nused, "resources_used.", &rec->used);
 	build_resvec(rec, a, req, nreq, "Resource_List.", &rec->requested);
 	a->release(a->ctx, used);

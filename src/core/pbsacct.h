@@ -70,6 +70,9 @@ typedef struct fs_pbs_record
 	/* the message */
 	fs_pbs_pair *pairs;
 	size_t npairs, cap;
+	/* pair indices in jsonb key order (shorter keys first, then bytes; of a repeated key the
+	   later pair first), so that building a jsonb object from them sorts nothing */
+	size_t *by_key;
 	long text[FS_PBS_NTEXTS];
 	bool has_time[FS_PBS_NTIMES];
 	int64_t time[FS_PBS_NTIMES]; /* epoch seconds */

@@ -61,7 +61,10 @@ push_string(JsonbParseState **st, JsonbIteratorToken tok, const char *s, size_t 
 	pushJsonbValue(st, tok, &v);
 }
 
-/* A jsonb object of pairs (all of them, or those listed in `which`); later keys win. */
+/*
+ * A jsonb object of pairs (all of them, or those listed in `which`); later keys win. All of them
+ * come in jsonb's own key order (rec->by_key), so that jsonb finds them sorted.
+ */
 static Datum
 pairs_jsonb(const fs_pbs_record *rec, const size_t *which, size_t n, size_t strip)
 {
@@ -72,7 +75,7 @@ pairs_jsonb(const fs_pbs_record *rec, const size_t *which, size_t n, size_t stri
 	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < n; i++)
 	{
-		const fs_pbs_pair *p = &rec->pairs[which ? which[i] : i];
+		const fs_pbs_pair *p = &rec->pairs[which ? which[i] : rec->by_key[i]];
 		size_t cut = 0;
 
 		/* Resource_List.select -> "select"; Resource_Request_2.0 stays whole */

@@ -337,26 +337,6 @@ test_limits(void)
 	free(assigned);
 }
 
-static size_t
-unhex(const char *hex, uint8_t *out)
-{
-	size_t n = 0;
-	unsigned v;
-
-	while (*hex)
-	{
-		if (*hex == ' ')
-		{
-			hex++;
-			continue;
-		}
-		sscanf(hex, "%2x", &v);
-		out[n++] = (uint8_t) v;
-		hex += 2;
-	}
-	return n;
-}
-
 /* The vnodepool binary form: golden bytes derived by hand from the format in placement.c. */
 static void
 test_pool_binary(void)
@@ -370,7 +350,7 @@ test_pool_binary(void)
 	fs_label l[1] = {{"sw", 2, "a", 1}};
 	uint8_t want[128], bad[128], *got;
 	uint8_t *rv;
-	size_t rvlen, n = unhex(golden, want), size, i;
+	size_t rvlen, n = unit_unhex(golden, want), size, i;
 	fs_error err;
 
 	CHECK(fs_rv_parse("ncpus=4", 7, &unit_alloc, 0, &rv, &rvlen, &err) == FS_OK);

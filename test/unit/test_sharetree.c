@@ -377,27 +377,6 @@ test_scale(void)
 	fs_tree_free(t);
 }
 
-/* bytes from hex text (spaces ignored), for hand-written flat and binary forms */
-static size_t
-unhex(const char *hex, uint8_t *out)
-{
-	size_t n = 0;
-	unsigned v;
-
-	while (*hex)
-	{
-		if (*hex == ' ')
-		{
-			hex++;
-			continue;
-		}
-		sscanf(hex, "%2x", &v);
-		out[n++] = (uint8_t) v;
-		hex += 2;
-	}
-	return n;
-}
-
 /* Flat-form bytes of a pool tree: root, then one node "a" with the given flags and numbers. */
 static size_t
 pool_flat(uint8_t *out, uint8_t flags, double shares, double usage, double min, double max)
@@ -514,7 +493,7 @@ test_binary(void)
 	{
 		fs_tree *t, *back;
 		fs_error err;
-		size_t n = unhex(hexes[k], want), size, i;
+		size_t n = unit_unhex(hexes[k], want), size, i;
 		uint8_t *got;
 		char *t1, *t2;
 
@@ -567,7 +546,7 @@ test_binary(void)
 	{
 		fs_tree *back;
 		fs_error err;
-		size_t n = unhex(share_hex, bad);
+		size_t n = unit_unhex(share_hex, bad);
 
 		bad[n - 8] = 0x80;
 		memset(bad + n - 7, 0, 7);

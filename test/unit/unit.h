@@ -21,6 +21,9 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 #define CHECK_STR(got, want)      unit_check_str((got), (want), #got, __FILE__, __LINE__)
 #define CHECK_DBL(got, want, tol) unit_check_dbl((got), (want), (tol), #got, __FILE__, __LINE__)
 
+/* Bytes from hex text (spaces ignored), for hand-written flat and binary forms. */
+size_t unit_unhex(const char *hex, uint8_t *out);
+
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 

@@ -71,6 +71,26 @@ unit_check_dbl(double got, double want, double tol, const char *what, const char
 	return record(ok);
 }
 
+size_t
+unit_unhex(const char *hex, uint8_t *out)
+{
+	size_t n = 0;
+	unsigned v;
+
+	while (*hex)
+	{
+		if (*hex == ' ')
+		{
+			hex++;
+			continue;
+		}
+		sscanf(hex, "%2x", &v);
+		out[n++] = (uint8_t) v;
+		hex += 2;
+	}
+	return n;
+}
+
 uint64_t
 unit_rand(uint64_t *state)
 {

@@ -10,7 +10,7 @@ GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepa
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 

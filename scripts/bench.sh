@@ -23,13 +23,15 @@ psql_bench() {
     PGDATABASE=fairsched_bench "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -P pager=off "$@"
 }
 psql_bench -c "CREATE EXTENSION fairsched" -f test/bench/bench_lib.sql
+failed=0
 for w in test/bench/*.sql; do
     # helpers that the workloads include, not workloads
     case "$(basename "$w")" in bench_lib.sql | rollup_reference.sql | fairshare_reference.sql) continue ;; esac
     if [ -n "${BENCH_ONLY:-}" ] && [[ " $BENCH_ONLY " != *" $(basename "$w" .sql) "* ]]; then continue; fi
     fs_log "benchmark $(basename "$w" .sql)"
     psql_bench -v rows="$BENCH_ROWS" -v copy_rows="$BENCH_COPY_ROWS" -v dir="$FS_CLUSTER_DIR" \
-        -v tree_nodes="$BENCH_TREE_NODES" -o /dev/null -f "$w"
+        -v tree_nodes="$BENCH_TREE_NODES" -o /dev/null -f "$w" \
+        || { echo "benchmark $(basename "$w" .sql) FAILED (the table shows what it measured)" >&2; failed=1; }
 done
 fs_log "results (best of 3 runs; ratio = fairsched / baseline, lower is better)"
 psql_bench -c "
@@ -38,3 +40,4 @@ SELECT workload, rows, round(fairsched_ms::numeric, 1) AS fairsched_ms,
        round((fairsched_ms / nullif(baseline_ms, 0))::numeric, 2) AS ratio,
        round(rows / (fairsched_ms / 1000))::bigint AS fairsched_rows_per_s
 FROM bench_results ORDER BY seq"
+[ "$failed" = 0 ]

@@ -346,7 +346,7 @@ static fs_status
 check_job(const fs_msic_ojob *j, size_t i, fs_error *err)
 {
 	if (j->job_id == NULL || j->idlen == 0)
-		return fs_fail(err, FS_ERR_VALUE, "job %zu has no job_id", i + 1);
+		return fs_fail(err, FS_ERR_VALUE, "job %zu has an empty job_id", i + 1);
 	if (j->owner == NULL)
 		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has no owner", SHOWN(j->idlen), j->job_id);
 	if (j->state != 'Q' && j->state != 'R' && j->state != 'S')

@@ -1,0 +1,568 @@
+/*
+ * msic_order.c: the MSIC scheduler's job flags and job order (usersort.c and jobinfo.c of the
+ * original, as ../shared/reference/msic-scheduler.md sections 2.5-2.7 and 3 describe them).
+ * Counting per owner and queue goes through hash tables and the order through fs_sort, so one
+ * call is O(n log n) in the jobs.
+ */
+#include "msic_order.h"
+
+#include <math.h>
+#include <string.h>
+
+/* the original's JOB_OVERTIME_SLOP is applied after its sort, so it never changes the order */
+#define SHOWN(len) ((int) ((len) > 200 ? 200 : (len)))
+
+static const char *const pending_steps[] = {"priority",    "waiting",   "rank",   "user_limit",
+                                            "queued_jobs", "suspended", "chkptd", "walltime",
+                                            "age",         "job_id"};
+
+bool
+fs_msic_rank_parse(const char *s, size_t len, fs_msic_rank *out)
+{
+	if (len == 5 && memcmp(s, "share", 5) == 0)
+		*out = FS_MSIC_RANK_SHARE;
+	else if (len == 5 && memcmp(s, "usage", 5) == 0)
+		*out = FS_MSIC_RANK_USAGE;
+	else
+		return false;
+	return true;
+}
+
+/* ---------------------------------------------------------------- a small hash index */
+
+/* Open addressing over entry numbers (slot = entry + 1, 0 = empty); the caller compares keys. */
+typedef struct hindex
+{
+	uint32_t *slots;
+	size_t mask;
+} hindex;
+
+typedef bool (*hindex_eq)(const void *ctx, uint32_t entry, const void *key);
+
+static void
+hindex_init(hindex *h, size_t n, const fs_allocator *a)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	h->slots = a->alloc(a->ctx, sizeof(uint32_t) * size);
+	memset(h->slots, 0, sizeof(uint32_t) * size);
+	h->mask = size - 1;
+}
+
+/* The entry whose key equals `key`, or `entry` newly added under it. */
+static uint32_t
+hindex_put(hindex *h, uint64_t hash, const void *key, uint32_t entry, hindex_eq eq, const void *ctx)
+{
+	size_t i = (size_t) hash & h->mask;
+
+	while (h->slots[i] != 0)
+	{
+		if (eq(ctx, h->slots[i] - 1, key))
+			return h->slots[i] - 1;
+		i = (i + 1) & h->mask;
+	}
+	h->slots[i] = entry + 1;
+	return entry;
+}
+
+/* The entry whose key equals `key`, or UINT32_MAX. */
+static uint32_t
+hindex_get(const hindex *h, uint64_t hash, const void *key, hindex_eq eq, const void *ctx)
+{
+	size_t i = (size_t) hash & h->mask;
+
+	while (h->slots[i] != 0)
+	{
+		if (eq(ctx, h->slots[i] - 1, key))
+			return h->slots[i] - 1;
+		i = (i + 1) & h->mask;
+	}
+	return UINT32_MAX;
+}
+
+typedef struct str
+{
+	const char *s;
+	size_t len;
+} str;
+
+static bool
+str_eq(str a, str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+
+static uint64_t
+str_hash(str s)
+{
+	return fs_hash(s.s ? s.s : "", s.len);
+}
+
+static bool
+eq_str_array(const void *ctx, uint32_t entry, const void *key)
+{
+	return str_eq(((const str *) ctx)[entry], *(const str *) key);
+}
+
+/* ---------------------------------------------------------------- queues */
+
+typedef struct queue_info
+{
+	double rank;
+	bool over;
+	int limit;
+} queue_info;
+
+static double
+past_including_today(const fs_msic_state *s)
+{
+	double today = s->today_max >= 1 ? s->today_usage / s->today_max * 100.0 : 0.0;
+
+	return (s->past_pct * s->ndays + today) / (s->ndays + 1.0);
+}
+
+static fs_status
+check_fair_share(const fs_msic_order_in *in, hindex *qidx, str *qnames, fs_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < in->nfs; i++)
+	{
+		const fs_msic_fs_entry *e = &in->fs[i];
+		str q = {e->queue, e->queuelen};
+
+		if (e->queue == NULL || e->queuelen == 0)
+		{
+			fs_fail(err, FS_ERR_VALUE, "FAIR_SHARE entry %zu of the configuration has no queue",
+			        i + 1);
+			return FS_ERR_VALUE;
+		}
+		if (e->shares < 0 || e->shares > 100 || e->max_run_pct < 0 || e->max_run_pct > 100)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "FAIR_SHARE entry of queue \"%.*s\" is out of range (shares %d, running job "
+			        "percentage %d)",
+			        SHOWN(e->queuelen), e->queue, e->shares, e->max_run_pct);
+			fs_error_detail(err, "Both numbers must be between 0 and 100.");
+			return FS_ERR_VALUE;
+		}
+		qnames[i] = q;
+		if (hindex_put(qidx, str_hash(q), &q, (uint32_t) i, eq_str_array, qnames) != i)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "FAIR_SHARE queue \"%.*s\" appears twice in the configuration",
+			        SHOWN(e->queuelen), e->queue);
+			fs_error_hint(err, "Give each queue one FAIR_SHARE entry.");
+			return FS_ERR_VALUE;
+		}
+	}
+	return FS_OK;
+}
+
+/* Rank, over share and soft limit of every FAIR_SHARE queue, from its share state. */
+static fs_status
+queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, queue_info *qi,
+            const fs_allocator *a, fs_error *err)
+{
+	hindex sidx;
+	str *snames = a->alloc(a->ctx, sizeof(str) * (in->nstates + 1));
+	const fs_msic_state **state_of = a->alloc(a->ctx, sizeof(void *) * (in->nfs + 1));
+	long total = 0;
+	size_t i;
+	fs_status st = FS_OK;
+
+	hindex_init(&sidx, in->nstates, a);
+	for (i = 0; i < in->nfs; i++)
+	{
+		state_of[i] = NULL;
+		total += in->fs[i].shares;
+	}
+	for (i = 0; i < in->nstates && st == FS_OK; i++)
+	{
+		const fs_msic_state *s = &in->states[i];
+		str q = {s->queue, s->queuelen};
+		uint32_t e;
+
+		FS_POLL(i);
+		snames[i] = q;
+		if (hindex_put(&sidx, str_hash(q), &q, (uint32_t) i, eq_str_array, snames) != i)
+		{
+			st = fs_fail(err, FS_ERR_VALUE, "the share state of queue \"%.*s\" is given twice",
+			             SHOWN(s->queuelen), s->queue);
+			fs_error_hint(err, "Give each queue one msic_share value.");
+			break;
+		}
+		if (s->ndays < 0 || !isfinite(s->past_pct) || s->past_pct < 0 ||
+		    !isfinite(s->today_usage) || s->today_usage < 0 || !isfinite(s->today_max) ||
+		    s->today_max < 0 || !isfinite(past_including_today(s)))
+		{
+			st = fs_fail(err, FS_ERR_VALUE, "the share state of queue \"%.*s\" is out of range",
+			             SHOWN(s->queuelen), s->queue);
+			fs_error_detail(err, "ndays, past_pct, today_usage and today_max must be finite and "
+			                     "not negative.");
+			break;
+		}
+		/* states of queues without a FAIR_SHARE entry are ignored, as the original's reader does */
+		e = hindex_get(qidx, str_hash(q), &q, eq_str_array, qnames);
+		if (e != UINT32_MAX)
+			state_of[e] = s;
+	}
+	for (i = 0; i < in->nfs && st == FS_OK; i++)
+	{
+		/* a FAIR_SHARE queue without a state has no history: zeros, as in the original */
+		static const fs_msic_state zero = {NULL, 0, 0, 0.0, 0.0, 0.0};
+		double past = past_including_today(state_of[i] ? state_of[i] : &zero);
+
+		if (in->rank == FS_MSIC_RANK_USAGE)
+		{
+			qi[i].rank = trunc(past);
+			qi[i].over = qi[i].rank > 100;
+		}
+		else
+		{
+			double share = total > 0 ? in->fs[i].shares * 100.0 / (double) total : 0.0;
+
+			/* a share of 0: any use at all is over it */
+			qi[i].rank = share > 0 ? past / share : (past > 0 ? INFINITY : 0.0);
+			qi[i].over = qi[i].rank > 1;
+		}
+		qi[i].limit = (int) ((int64_t) in->fs[i].max_run_pct * in->cluster_cpus / 100);
+	}
+	a->release(a->ctx, sidx.slots);
+	a->release(a->ctx, snames);
+	a->release(a->ctx, (void *) state_of);
+	return st;
+}
+
+/* ---------------------------------------------------------------- jobs */
+
+typedef struct pair_key
+{
+	str owner, queue;
+} pair_key;
+
+static bool
+eq_pair(const void *ctx, uint32_t entry, const void *key)
+{
+	const pair_key *p = &((const pair_key *) ctx)[entry], *k = key;
+
+	return str_eq(p->owner, k->owner) && str_eq(p->queue, k->queue);
+}
+
+static uint64_t
+pair_hash(const pair_key *k)
+{
+	uint64_t h = str_hash(k->owner);
+
+	return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15ULL ^ str_hash(k->queue);
+}
+
+/* What the comparisons read, per job. */
+typedef struct job_key
+{
+	bool priority, promoted, exceeds, suspended, chkptd;
+	double rank;
+	uint32_t queued;
+	int64_t walltime, eligible, time_left;
+	str id;
+} job_key;
+
+static int
+cmp_bool_first(bool a, bool b)
+{
+	return (int) b - (int) a;
+}
+
+#define CMP3(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+
+static int
+cmp_id(str a, str b)
+{
+	int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
+
+	return c != 0 ? c : CMP3(a.len, b.len);
+}
+
+/* The pending comparison: the sign, and in *step the index of the step that decided it. */
+static int
+pending_cmp(const job_key *a, const job_key *b, int *step)
+{
+	int c;
+
+	if ((c = cmp_bool_first(a->priority, b->priority)) != 0)
+		return *step = 0, c;
+	if ((c = cmp_bool_first(a->promoted, b->promoted)) != 0)
+		return *step = 1, c;
+	if ((c = CMP3(a->rank, b->rank)) != 0)
+		return *step = 2, c;
+	if ((c = CMP3(a->exceeds, b->exceeds)) != 0)
+		return *step = 3, c;
+	if ((c = CMP3(a->queued, b->queued)) != 0)
+		return *step = 4, c;
+	if ((c = cmp_bool_first(a->suspended, b->suspended)) != 0)
+		return *step = 5, c;
+	if ((c = cmp_bool_first(a->chkptd, b->chkptd)) != 0)
+		return *step = 6, c;
+	if ((c = CMP3(a->walltime, b->walltime)) != 0)
+		return *step = 7, c;
+	if ((c = CMP3(a->eligible, b->eligible)) != 0)
+		return *step = 8, c;
+	*step = 9;
+	return cmp_id(a->id, b->id);
+}
+
+static int
+pending_order(const void *x, const void *y, void *ctx)
+{
+	const job_key *k = ctx;
+	int step;
+
+	return pending_cmp(&k[*(const uint32_t *) x], &k[*(const uint32_t *) y], &step);
+}
+
+static int
+running_cmp(const job_key *a, const job_key *b, const char **step)
+{
+	int c = CMP3(a->time_left, b->time_left);
+
+	if (c != 0)
+		return *step = "time_left", c;
+	*step = "job_id";
+	return cmp_id(a->id, b->id);
+}
+
+static int
+running_order(const void *x, const void *y, void *ctx)
+{
+	const job_key *k = ctx;
+	const char *step;
+
+	return running_cmp(&k[*(const uint32_t *) x], &k[*(const uint32_t *) y], &step);
+}
+
+static fs_status
+check_job(const fs_msic_ojob *j, size_t i, fs_error *err)
+{
+	if (j->job_id == NULL || j->idlen == 0)
+		return fs_fail(err, FS_ERR_VALUE, "job %zu has an empty job_id", i + 1);
+	if (j->owner == NULL)
+		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has no owner", SHOWN(j->idlen), j->job_id);
+	if (j->state != 'Q' && j->state != 'R' && j->state != 'S')
+	{
+		fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has an invalid state", SHOWN(j->idlen),
+		        j->job_id);
+		fs_error_detail(err, "A job's state must be Q (queued), R (running) or S (suspended).");
+		return FS_ERR_VALUE;
+	}
+	if (j->walltime_us < 0 || j->used_us < 0)
+		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has a negative walltime",
+		               SHOWN(j->idlen), j->job_id);
+	return FS_OK;
+}
+
+fs_status
+fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n,
+                  const fs_allocator *a, fs_msic_row **out, fs_error *err)
+{
+	hindex qidx, ididx, pidx;
+	str *qnames, *ids;
+	queue_info *qi;
+	pair_key *pairs;
+	uint32_t *pair_of, *running, *queued, *ordinal, *pend, *run;
+	job_key *keys;
+	fs_msic_row *rows;
+	size_t i, npairs = 0, np = 0, nr = 0;
+	str express = {in->express_queue, in->express_queue ? in->expresslen : 0};
+	fs_status st = FS_OK;
+
+	fs_error_clear(err);
+	if (in->cluster_cpus < 1)
+	{
+		fs_fail(err, FS_ERR_VALUE, "cluster_cpus must be positive");
+		fs_error_detail(err, "It is %d.", in->cluster_cpus);
+		return FS_ERR_VALUE;
+	}
+	if (in->max_wait_us < 0)
+		return fs_fail(err, FS_ERR_VALUE, "MAX_WAIT_TIME of the configuration is negative");
+	if (n > FS_MSIC_JOBS_MAX)
+		return fs_fail(err, FS_ERR_LIMIT, "too many jobs: %zu (at most %d)", n, FS_MSIC_JOBS_MAX);
+
+	hindex_init(&qidx, in->nfs, a);
+	qnames = a->alloc(a->ctx, sizeof(str) * (in->nfs + 1));
+	qi = a->alloc(a->ctx, sizeof(queue_info) * (in->nfs + 1));
+	st = check_fair_share(in, &qidx, qnames, err);
+	if (st == FS_OK)
+		st = queue_infos(in, &qidx, qnames, qi, a, err);
+	/* a queue without a FAIR_SHARE entry: the original's rank 100 (1 in share terms), limit 0 */
+	qi[in->nfs].rank = in->rank == FS_MSIC_RANK_USAGE ? 100.0 : 1.0;
+	qi[in->nfs].over = false;
+	qi[in->nfs].limit = 0;
+
+	hindex_init(&ididx, n, a);
+	hindex_init(&pidx, n, a);
+	ids = a->alloc(a->ctx, sizeof(str) * (n + 1));
+	pairs = a->alloc(a->ctx, sizeof(pair_key) * (n + 1));
+	pair_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	running = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	queued = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	ordinal = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	keys = a->alloc(a->ctx, sizeof(job_key) * (n + 1));
+	pend = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	run = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	rows = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
+
+	/* pass 1: check each job, index its id, count running and queued jobs per owner and queue */
+	for (i = 0; i < n && st == FS_OK; i++)
+	{
+		const fs_msic_ojob *j = &jobs[i];
+		pair_key pk;
+		uint32_t p;
+
+		FS_POLL(i);
+		if ((st = check_job(j, i, err)) != FS_OK)
+			break;
+		ids[i].s = j->job_id;
+		ids[i].len = j->idlen;
+		if (hindex_put(&ididx, str_hash(ids[i]), &ids[i], (uint32_t) i, eq_str_array, ids) != i)
+		{
+			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs",
+			             SHOWN(j->idlen), j->job_id);
+			fs_error_hint(err, "Give each job once.");
+			break;
+		}
+		pk.owner.s = j->owner;
+		pk.owner.len = j->ownerlen;
+		if (j->queue != NULL)
+		{
+			pk.queue.s = j->queue;
+			pk.queue.len = j->queuelen;
+		}
+		else if (in->submit_queue != NULL)
+		{
+			/* the original reads a job without PBS_O_QUEUE as one of the submit queue */
+			pk.queue.s = in->submit_queue;
+			pk.queue.len = in->submitlen;
+		}
+		else
+		{
+			st = fs_fail(err, FS_ERR_VALUE,
+			             "job \"%.*s\" has no queue and the configuration no submit queue",
+			             SHOWN(j->idlen), j->job_id);
+			break;
+		}
+		pairs[npairs] = pk;
+		p = hindex_put(&pidx, pair_hash(&pk), &pk, (uint32_t) npairs, eq_pair, pairs);
+		if (p == npairs)
+		{
+			running[p] = queued[p] = 0;
+			npairs++;
+		}
+		pair_of[i] = p;
+		if (j->state == 'R')
+			ordinal[i] = running[p]++; /* in the order given: the server's job order */
+		else
+			queued[p]++;
+	}
+
+	/* pass 2: flags and sort keys */
+	for (i = 0; i < n && st == FS_OK; i++)
+	{
+		const fs_msic_ojob *j = &jobs[i];
+		const pair_key *pk = &pairs[pair_of[i]];
+		uint32_t e = hindex_get(&qidx, str_hash(pk->queue), &pk->queue, eq_str_array, qnames);
+		const queue_info *q = &qi[e == UINT32_MAX ? in->nfs : e];
+		uint32_t nrun = running[pair_of[i]];
+		fs_msic_row *r = &rows[i];
+		job_key *k = &keys[i];
+
+		FS_POLL(i);
+		r->job = i;
+		r->priority = express.len > 0 && str_eq(pk->queue, express);
+		/* both times are finite timestamps: the difference fits */
+		r->waiting = in->at - j->eligible_at > in->max_wait_us && !q->over;
+		r->suspended = j->state == 'S';
+		r->chkptd = j->chkptd >= 0 ? j->chkptd == 1 : (j->state == 'Q' && j->has_exec_host);
+		r->over_share = q->over;
+		r->queue_rank = q->rank;
+		r->user_limit = q->limit;
+		r->user_running = (int) nrun;
+		if (j->state == 'R')
+		{
+			/* beyond the first `limit` running jobs, counted only for owners with queued jobs */
+			r->runlimit = queued[pair_of[i]] > 0 && ordinal[i] >= (uint32_t) q->limit;
+			r->chkpt_ok = q->over && !r->priority && !r->waiting;
+			run[nr++] = (uint32_t) i;
+		}
+		else
+		{
+			r->runlimit = nrun > (uint32_t) q->limit;
+			r->chkpt_ok = q->over && !r->runlimit;
+			pend[np++] = (uint32_t) i;
+		}
+		k->priority = r->priority;
+		k->promoted = r->waiting && nrun < (uint32_t) q->limit;
+		k->rank = q->rank;
+		k->exceeds = (int64_t) nrun + 1 > q->limit;
+		k->queued = queued[pair_of[i]];
+		k->suspended = r->suspended;
+		k->chkptd = r->chkptd;
+		k->walltime = j->walltime_us;
+		k->eligible = j->eligible_at;
+		k->time_left = j->walltime_us - j->used_us;
+		k->id = ids[i];
+	}
+
+	if (st == FS_OK)
+	{
+		fs_check_interrupts();
+		fs_sort(pend, np, sizeof(uint32_t), pending_order, keys, a);
+		fs_check_interrupts();
+		fs_sort(run, nr, sizeof(uint32_t), running_order, keys, a);
+		fs_check_interrupts();
+		*out = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
+		for (i = 0; i < np; i++)
+		{
+			fs_msic_row *r = &(*out)[i];
+			int step;
+
+			FS_POLL(i);
+			*r = rows[pend[i]];
+			r->decided_by = NULL;
+			if (i > 0)
+			{
+				pending_cmp(&keys[pend[i - 1]], &keys[pend[i]], &step);
+				r->decided_by = pending_steps[step];
+			}
+		}
+		for (i = 0; i < nr; i++)
+		{
+			fs_msic_row *r = &(*out)[np + i];
+
+			FS_POLL(i);
+			*r = rows[run[i]];
+			if (i == 0)
+				r->decided_by = np > 0 ? "running" : NULL;
+			else
+				running_cmp(&keys[run[i - 1]], &keys[run[i]], &r->decided_by);
+		}
+	}
+
+	a->release(a->ctx, qidx.slots);
+	a->release(a->ctx, ididx.slots);
+	a->release(a->ctx, pidx.slots);
+	a->release(a->ctx, qnames);
+	a->release(a->ctx, qi);
+	a->release(a->ctx, ids);
+	a->release(a->ctx, pairs);
+	a->release(a->ctx, pair_of);
+	a->release(a->ctx, running);
+	a->release(a->ctx, queued);
+	a->release(a->ctx, ordinal);
+	a->release(a->ctx, keys);
+	a->release(a->ctx, pend);
+	a->release(a->ctx, run);
+	a->release(a->ctx, rows);
+	return st;
+}

@@ -50,7 +50,7 @@ FROM msic_config(E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a\nMAX_WAIT_TIME 9:00\n'
 SELECT suspend_threshold, force_requeue, update_comments, max_user_run_jobs, target_load_minus,
        target_load_plus, sched_restart_action
 FROM msic_config(E'  # indented comment\r\nSUBMIT_QUEUE p # the submit queue\r\n'
-                 E'BATCH_QUEUES a@a\r\n   \r\nSUSPEND_THRESHOLD 25 percent\r\n'
+                 'BATCH_QUEUES a@a\r\n   \r\nSUSPEND_THRESHOLD 25 percent\r\n'
                  'FORCE_REQUEUE OFF\nUPDATE_COMMENTS n\nTARGET_LOAD_VARIANCE +5%abc\n'
                  'SCHED_RESTART_ACTION RESUBMIT\nMAX_USER_RUN_JOBS 37');
 -- every boolean word of the original, in any case
@@ -186,7 +186,7 @@ SELECT prime_seconds('2024-03-30 12:00', '47 hours', '08:00', '18:00') / 3600 AS
 -- morning's 00:00-06:00 window held 5 hours
 SET TimeZone = 'Asia/Tehran';
 SELECT prime_seconds('2021-03-21 12:00', '24 hours', '22:00', '06:00') / 3600 AS tehran_short_night,
-       is_prime_time('2021-03-22 00:30+04:30', '22:00', '06:00') AS monday_0030,
+       is_prime_time('2021-03-22 01:30+04:30', '22:00', '06:00') AS monday_0130,
        is_prime_time('2021-03-21 23:30+03:30', '22:00', '06:00') AS sunday_2330;
 SET TimeZone = 'UTC';
 -- limits: walltime of at most 100 years, not negative, within the timestamp range
@@ -205,9 +205,9 @@ SELECT msic_config(E'SUBMIT_QUEUE pending\nBATCH_QUEUES hosta@hosta\nENFORCE_PRI
 SELECT w AS walltime, msic_primetime_limit(c, '2024-01-02 09:00', w) AS at_9,
        msic_primetime_limit(c, '2024-01-02 16:00', w) AS at_16,
        msic_primetime_limit(c, '2024-01-05 20:00', w) AS friday_night,
-       msic_primetime_limit(c, '2024-12-24 20:00', w) AS christmas_eve
-FROM cfg, unnest(ARRAY['1 hour', '4 hours', '4 hours 1 second', '16 hours', '62 hours',
-                       '63 hours']::interval[]) AS w;
+       msic_primetime_limit(c, '2024-12-24 08:00', w) AS holiday_0800
+FROM cfg, unnest(ARRAY['1 hour', '4 hours', '4 hours 1 second', '16 hours', '64 hours',
+                       '64 hours 1 second']::interval[]) AS w;
 -- not enforced: never a comment
 SELECT msic_primetime_limit(msic_config(E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a'), '2024-01-02 09:00',
                             '100 hours') IS NULL AS not_enforced;
@@ -222,3 +222,10 @@ SELECT msic_primetime_limit(msic_config(E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a\nENFO
                    'PRIME_TIME_START 12:00:00\nPRIME_TIME_END 12:00:00\nPRIME_TIME_WALLT_LIMIT 100:00:00'),
                    '2024-01-01 00:00', w) AS comment, w AS walltime
 FROM unnest(ARRAY['100 hours', '100 hours 1 second', '200 hours']::interval[]) AS w;
+-- a start after the end wraps past midnight: from Friday 20:00, Friday 22:00-24:00 and Monday
+-- 00:00-06:00 are prime (8 hours); Monday 22:00 starts the next window
+SELECT w AS walltime, msic_primetime_limit(msic_config(
+           E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a\nENFORCE_PRIME_TIME y\nPRIME_TIME_START 22:00:00\n'
+           'PRIME_TIME_END 06:00:00\nPRIME_TIME_WALLT_LIMIT 8:00:00'),
+       '2024-01-05 20:00', w) AS comment
+FROM unnest(ARRAY['72 hours', '74 hours', '75 hours']::interval[]) AS w;

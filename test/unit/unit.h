@@ -41,5 +41,6 @@ void test_pbsacct(void);
 void test_resgroup(void);
 void test_condorhist(void);
 void test_msic_order(void);
+void test_msic_config(void);
 
 #endif

@@ -119,6 +119,7 @@ main(void)
 	test_resgroup();
 	test_condorhist();
 	test_msic_order();
+	test_msic_config();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

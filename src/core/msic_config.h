@@ -1,0 +1,122 @@
+/*
+ * msic_config.h: the MSIC-Cluster PBS scheduler's configuration file, its holidays file and its
+ * prime-time calendar (seed 004; reference sections 1 and 5), on plain numbers and text.
+ */
+#ifndef FS_MSIC_CONFIG_H
+#define FS_MSIC_CONFIG_H
+
+#include "fs_core.h"
+
+/* An unset string field. */
+#define FS_MSIC_NONE ((size_t) -1)
+
+/* Longest names the original's fixed buffers hold (50 and 30 bytes, with the terminator). */
+#define FS_MSIC_EXPRESS_MAX 49
+#define FS_MSIC_FAIR_QUEUE_MAX 29
+/* Longest configuration line the original reads (fgets into 512 bytes, newline included). */
+#define FS_MSIC_LINE_MAX 509
+/* Longest run prime_seconds walks day by day (100 years of 365.25 days). */
+#define FS_MSIC_MAX_WALK_DAYS 36525
+
+/* Strings are offsets into fs_msic_config.strs (NUL-terminated there); FS_MSIC_NONE when unset. */
+typedef struct fs_msic_qent
+{
+	size_t name;
+	size_t host; /* FS_MSIC_NONE: a bare name and no local host given */
+} fs_msic_qent;
+
+typedef struct fs_msic_fair
+{
+	size_t queue;
+	int shares;
+	int max_run_pct;
+	int line;
+} fs_msic_fair;
+
+/* A local wall-clock date and time, as written (the glue places it in the session time zone). */
+typedef struct fs_msic_date
+{
+	int year, mon, mday, hour, min, sec;
+} fs_msic_date;
+
+typedef struct fs_msic_config
+{
+	fs_sb strs;
+	fs_msic_qent *submit;
+	size_t n_submit, cap_submit;
+	fs_msic_qent *batch;
+	size_t n_batch, cap_batch;
+	fs_msic_fair *fair;
+	size_t n_fair, cap_fair;
+	size_t express_queue; /* "" by default */
+	bool enforce_prime_time;
+	bool has_prime_from; /* ENFORCE_PRIME_TIME in its date form */
+	fs_msic_date prime_from;
+	int64_t prime_start, prime_end, wallt_limit, max_wait_time; /* seconds */
+	double target_load_pct, target_load_minus, target_load_plus, suspend_threshold;
+	bool force_requeue, update_comments;
+	int max_user_run_jobs;
+	size_t sched_host, share_info_file, sorted_job_dumpfile;
+	const char *sched_restart_action; /* "NONE", "RESUBMIT" or "RERUN" */
+} fs_msic_config;
+
+/* The string at an offset, NULL for FS_MSIC_NONE. */
+const char *fs_msic_str(const fs_msic_config *cfg, size_t off);
+
+/*
+ * Parse and validate a whole configuration file. local_host (NUL-terminated, or NULL) is the
+ * host a bare queue name gets, lower-cased. On success the caller frees cfg with
+ * fs_msic_config_free; on failure nothing is left allocated. Errors are FS_ERR_SYNTAX: "line N:
+ * ..." for the first bad line, or the original's whole-file message.
+ */
+fs_status fs_msic_config_parse(const char *text, size_t len, const char *local_host,
+                               fs_msic_config *cfg, const fs_allocator *a, fs_error *err);
+void fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a);
+
+/* A configuration file that parses back to the same settings (for round trips). */
+void fs_msic_config_format(fs_sb *sb, const fs_msic_config *cfg);
+
+/*
+ * Parse a holidays file (SGI accounting format) into sorted distinct days of the year 1..366.
+ * *days is allocated (release it) when *n > 0, NULL otherwise.
+ */
+fs_status fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n,
+                                 const fs_allocator *a, fs_error *err);
+
+/* Seconds as the original prints a time: HH:MM:SS, hours unbounded. buf needs 32 bytes. */
+void fs_msic_format_hms(int64_t secs, char *buf);
+
+/* The calendar: civil dates and weekdays (0 = Sunday), proleptic Gregorian. */
+int64_t fs_msic_days_from_civil(int64_t y, int64_t m, int64_t d);
+void fs_msic_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d);
+
+/*
+ * Whether a local day is a prime-time day (a weekday that is not a holiday), and whether a time
+ * of that day (microseconds after local midnight) is prime. start_us and end_us are the
+ * PRIME_TIME_START and _END after midnight: end > start is the window [start, end); otherwise
+ * [end, start) is non-prime and the rest of the day prime (start = end: prime all day).
+ */
+bool fs_msic_prime_day(int64_t year, int64_t mon, int64_t mday, const int *holidays, size_t n);
+bool fs_msic_is_prime(int64_t year, int64_t mon, int64_t mday, int64_t sod_us, int64_t start_us,
+                      int64_t end_us, const int *holidays, size_t n);
+
+/* The local clock of a time zone, supplied by the caller (the session time zone in the server). */
+typedef struct fs_msic_clock
+{
+	/* the local civil date of instant t (microseconds) */
+	void (*to_local)(void *ctx, int64_t t, int64_t *year, int64_t *mon, int64_t *mday);
+	/* the instant of a local wall-clock time sod_us after midnight of a civil date */
+	int64_t (*from_local)(void *ctx, int64_t year, int64_t mon, int64_t mday, int64_t sod_us);
+	void *ctx;
+} fs_msic_clock;
+
+/*
+ * Microseconds of [from, from + dur) that fall in prime time, walking local days so that
+ * midnights, weekends, holidays and clock changes are exact. dur must be 0..FS_MSIC_MAX_WALK_DAYS
+ * days (FS_ERR_VALUE otherwise).
+ */
+fs_status fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur,
+                           int64_t start_us, int64_t end_us, const int *holidays, size_t n,
+                           int64_t *prime, fs_error *err);
+
+#endif

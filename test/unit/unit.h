@@ -40,5 +40,6 @@ void test_sacct(void);
 void test_pbsacct(void);
 void test_resgroup(void);
 void test_condorhist(void);
+void test_msic_share(void);
 
 #endif

@@ -118,6 +118,7 @@ main(void)
 	test_pbsacct();
 	test_resgroup();
 	test_condorhist();
+	test_msic_share();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -21,7 +21,8 @@ static const char header2[] = "# queue ndays past% today_usage today_max";
 static bool
 amount_ok(double v)
 {
-	return isfinite(v) && v >= 0;
+	/* -0 is refused too: the file would show "-0.000", which does not read back */
+	return isfinite(v) && v >= 0 && !signbit(v);
 }
 
 fs_status
@@ -652,6 +653,8 @@ fs_msic_acc_parse(const char *text, size_t len, const fs_allocator *a, fs_msic_a
 	size_t i = 0, n = 0, cap = 0, used;
 	char *queue;
 
+	out->queue = NULL;
+	out->queue_len = 0;
 	out->days = NULL;
 	out->n = 0;
 	while (i < len && text[i] != ' ')
@@ -682,6 +685,7 @@ fs_msic_acc_parse(const char *text, size_t len, const fs_allocator *a, fs_msic_a
 		if (!scan_space(text, len, &i) || (used = fs_scan_number(text + i, len - i, &d.usage)) == 0)
 			return acc_syntax(text, len, i, "Expected \" \" and the day's usage", err);
 		i += used;
+		d.usage += 0.0; /* -0 reads as 0, so that equal states have equal bytes */
 		if (!scan_space(text, len, &i) || (used = fs_parse_utc(text + i, len - i, &d.last_at)) == 0)
 			return acc_syntax(text, len, i, "Expected \" \" and the day's last start", err);
 		i += used;
@@ -689,6 +693,7 @@ fs_msic_acc_parse(const char *text, size_t len, const fs_allocator *a, fs_msic_a
 		    (used = fs_scan_number(text + i, len - i, &d.last_max)) == 0)
 			return acc_syntax(text, len, i, "Expected \" \" and the day's today_max", err);
 		i += used;
+		d.last_max += 0.0;
 		if (n == cap)
 		{
 			size_t ncap = cap ? cap * 2 : 8;

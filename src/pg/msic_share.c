@@ -113,15 +113,15 @@ share_read(HeapTupleHeader h, char **queue, fs_msic_share *s)
 	d = GetAttributeByName(h, "past_pct", &isnull);
 	if (isnull)
 		share_field_null("past_pct");
-	s->past_pct = DatumGetFloat8(d);
+	s->past_pct = DatumGetFloat8(d) + 0.0; /* -0 becomes 0 */
 	d = GetAttributeByName(h, "today_usage", &isnull);
 	if (isnull)
 		share_field_null("today_usage");
-	s->today_usage = DatumGetFloat8(d);
+	s->today_usage = DatumGetFloat8(d) + 0.0; /* -0 becomes 0 */
 	d = GetAttributeByName(h, "today_max", &isnull);
 	if (isnull)
 		share_field_null("today_max");
-	s->today_max = DatumGetFloat8(d);
+	s->today_max = DatumGetFloat8(d) + 0.0; /* -0 becomes 0 */
 	fs_pg_check(fs_msic_share_check(s, "the msic_share", &err), &err);
 }
 

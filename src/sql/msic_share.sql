@@ -74,3 +74,12 @@ CREATE AGGREGATE fairsched.msic_queue_state(queue text, ncpus int, walltime inte
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE fairsched.msic_queue_state(text, int, interval, timestamptz, int, timestamptz) IS 'a queue''s msic_share as of as_of from its job starts: charged one by one, rolled over at 23:00 local time (session time zone) once a day; use with GROUP BY queue';
+CREATE AGGREGATE fairsched.msic_queue_acc(queue text, ncpus int, walltime interval,
+                                         started_at timestamptz, cluster_cpus int,
+                                         as_of timestamptz) (
+    SFUNC = fairsched.msic_queue_state_accum,
+    STYPE = fairsched.msic_queue_acc,
+    COMBINEFUNC = fairsched.msic_queue_acc_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE fairsched.msic_queue_acc(text, int, interval, timestamptz, int, timestamptz) IS 'the state of msic_queue_state itself, to ship between nodes: merge with msic_queue_acc_combine, read with msic_queue_acc_share';

@@ -10,6 +10,23 @@
 #define MIN_US INT64_C(60000000)
 
 static void
+free_file(fs_msic_share_file *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		free(f->entries[i].queue);
+	free(f->entries);
+}
+
+static void
+free_acc(fs_msic_acc *a)
+{
+	free((void *) a->queue);
+	free(a->days);
+}
+
+static void
 test_charge_rollover(void)
 {
 	fs_msic_share s = {0, 0, 0, 0};
@@ -90,12 +107,15 @@ test_file(void)
 	CHECK_STR(sb.data, "# Day-of-Week\n# queue ndays past% today_usage today_max\nMon\n"
 	                   "low            3 12.500     60.000   1920.000\n"
 	                   "verylongqueuename     0 0.000      0.000      0.000\n");
+	free(sb.data);
+	free_file(&f);
 	/* errors, each naming its line */
 #define BAD(t, line)                                                                               \
 	do                                                                                             \
 	{                                                                                              \
 		CHECK(fs_msic_share_file_parse(t, strlen(t), &unit_alloc, &f, &err) == FS_ERR_SYNTAX);     \
 		CHECK(strstr(err.message, line) != NULL);                                                  \
+		free_file(&f);                                                                             \
 	} while (0)
 	BAD("Mon\n", "line 1:");
 	BAD("#\nx\n", "line 2:");
@@ -111,6 +131,7 @@ test_file(void)
 	BAD("#\n#\n", "no day-of-week stamp");
 	CHECK(fs_msic_share_file_parse("#\n#\n\nSat \r\n", 11, &unit_alloc, &f, &err) == FS_OK);
 	CHECK(f.weekday == 6 && f.n == 0);
+	free_file(&f);
 }
 
 static void
@@ -165,14 +186,19 @@ test_acc(void)
 	CHECK(fs_msic_acc_parse(sb.data, sb.len, &unit_alloc, &back, &err) == FS_OK);
 	CHECK(back.n == 2 && memcmp(back.days, days, 2 * sizeof(fs_msic_day)) == 0);
 	CHECK(back.as_of == 100 && back.as_of_day == 14);
+	free_acc(&back);
+	free(sb.data);
 	/* a day after as_of, days out of order, junk */
 	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1", strlen("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1"),
 	                        &unit_alloc, &back, &err) == FS_ERR_SYNTAX);
+	free_acc(&back);
 	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 9;2 1 2000-01-01T00:00:00Z 1;1 1 "
 	                        "2000-01-01T00:00:00Z 1",
 	                        78, &unit_alloc, &back, &err) == FS_ERR_SYNTAX);
+	free_acc(&back);
 	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 9x", 26, &unit_alloc, &back, &err) ==
 	      FS_ERR_SYNTAX);
+	free_acc(&back);
 	/* merging in either order gives the same days */
 	n = fs_msic_days_merge(days, 1, days + 1, 1, merged);
 	CHECK(n == 2 && memcmp(merged, days, 2 * sizeof(fs_msic_day)) == 0);

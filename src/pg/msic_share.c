@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "pgtime.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -466,7 +467,6 @@ PG_FUNCTION_INFO_V1(msic_queue_state_accum);
 Datum
 msic_queue_state_accum(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx;
 	acc_flat *f;
 	text *qt;
 	const char *queue;
@@ -479,7 +479,7 @@ msic_queue_state_accum(PG_FUNCTION_ARGS)
 	bool found;
 	size_t pos;
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
+	if (!AggCheckCallContext(fcinfo, NULL))
 		elog(ERROR, "msic_queue_state_accum called in non-aggregate context");
 	for (i = 1; i <= 6; i++)
 		if (PG_ARGISNULL(i))
@@ -497,7 +497,7 @@ msic_queue_state_accum(PG_FUNCTION_ARGS)
 	                           local_minutes(started, "started_at"), PG_GETARG_INT32(5), &err),
 	            &err);
 	if (PG_ARGISNULL(0))
-		f = acc_new(aggctx, queue, queue_len, as_of, local_share_day(as_of, "as_of"), 0);
+		f = acc_new(CurrentMemoryContext, queue, queue_len, as_of, local_share_day(as_of, "as_of"), 0);
 	else
 	{
 		f = (acc_flat *) PG_GETARG_POINTER(0);
@@ -509,13 +509,19 @@ msic_queue_state_accum(PG_FUNCTION_ARGS)
 	pos = fs_msic_day_find(ACC_DAYS(f), f->n, day, &found);
 	if (!found)
 	{
-		size_t old = VARSIZE(f);
-		fs_msic_day *days;
+		acc_flat *g = acc_new(CurrentMemoryContext, ACC_QUEUE(f), f->queue_len, f->as_of,
+		                      f->as_of_day, (size_t) f->n + 1);
+		fs_msic_day *days = ACC_DAYS(g);
 
-		f = (acc_flat *) repalloc(f, old + sizeof(fs_msic_day));
-		SET_VARSIZE(f, old + sizeof(fs_msic_day));
-		days = ACC_DAYS(f);
-		memmove(days + pos + 1, days + pos, (f->n - pos) * sizeof(fs_msic_day));
+		/*
+		 * A new day needs a larger value: built in the per-row context, the executor copies it
+		 * into the aggregate's context and frees the old state (a repalloc here would be freed
+		 * twice).
+		 */
+		memcpy(days, ACC_DAYS(f), pos * sizeof(fs_msic_day));
+		memcpy(days + pos + 1, ACC_DAYS(f) + pos, (f->n - pos) * sizeof(fs_msic_day));
+		g->n = f->n;
+		f = g;
 		memset(&days[pos], 0, sizeof(fs_msic_day));
 		days[pos].day = day;
 		days[pos].last_at = PG_INT64_MIN;
@@ -529,15 +535,13 @@ PG_FUNCTION_INFO_V1(msic_queue_acc_combine);
 Datum
 msic_queue_acc_combine(PG_FUNCTION_ARGS)
 {
-	MemoryContext aggctx;
 	acc_flat *a = acc_arg(fcinfo, 0);
 	acc_flat *b = acc_arg(fcinfo, 1);
 	acc_flat *f;
 
-	if (!AggCheckCallContext(fcinfo, &aggctx))
-		aggctx = CurrentMemoryContext;
+	/* a new value: inside an aggregate the executor copies it and frees the old state */
 	acc_same_group(a, ACC_QUEUE(b), b->queue_len, b->as_of);
-	f = acc_new(aggctx, ACC_QUEUE(a), a->queue_len, a->as_of, a->as_of_day,
+	f = acc_new(CurrentMemoryContext, ACC_QUEUE(a), a->queue_len, a->as_of, a->as_of_day,
 	            (size_t) a->n + b->n);
 	f->n = (uint32) fs_msic_days_merge(ACC_DAYS(a), a->n, ACC_DAYS(b), b->n, ACC_DAYS(f));
 	SET_VARSIZE(f, ACC_SIZE(f->queue_len, f->n));

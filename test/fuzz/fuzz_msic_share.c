@@ -32,7 +32,10 @@ same_entries(const fs_msic_share_file *a, const fs_msic_share_file *b)
 		return false;
 	for (i = 0; i < a->n; i++)
 		if (strcmp(a->entries[i].queue, b->entries[i].queue) != 0 ||
-		    memcmp(&a->entries[i].s, &b->entries[i].s, sizeof(fs_msic_share)) != 0)
+		    a->entries[i].s.ndays != b->entries[i].s.ndays ||
+		    memcmp(&a->entries[i].s.past_pct, &b->entries[i].s.past_pct, sizeof(double)) != 0 ||
+		    memcmp(&a->entries[i].s.today_usage, &b->entries[i].s.today_usage, sizeof(double)) != 0 ||
+		    memcmp(&a->entries[i].s.today_max, &b->entries[i].s.today_max, sizeof(double)) != 0)
 			return false;
 	return true;
 }

@@ -176,7 +176,8 @@ test_acc(void)
 	want.today_max = 100;
 	fs_msic_rollover(&want, &err);
 	fs_msic_rollover(&want, &err);
-	CHECK(memcmp(&got, &want, sizeof(got)) == 0);
+	CHECK(got.ndays == want.ndays && got.past_pct == want.past_pct &&
+	      got.today_usage == want.today_usage && got.today_max == want.today_max);
 	CHECK(got.ndays == 4); /* 150/640 = 23.4 %: history kept from day 10 */
 	/* text round trip */
 	fs_sb_init(&sb, &unit_alloc, 16);

@@ -33,7 +33,7 @@ SELECT * FROM msic_shares(E'# Day-of-Week\r\n# queue\r\nWed\r\n\r\nq 2 1.5 3 4\r
 SELECT count(*) FROM msic_shares(NULL);
 
 -- written back byte for byte ("%-10s %5d %3.3f %10.3f %10.3f")
-SELECT msic_share_info(array_agg(s ORDER BY ord), '2026-03-02 12:00+00') = (SELECT t FROM share_file) AS same_bytes
+SELECT msic_share_info(array_agg((queue, ndays, past_pct, today_usage, today_max)::msic_share ORDER BY ord), '2026-03-02 12:00+00') = (SELECT t FROM share_file) AS same_bytes
 FROM msic_shares((SELECT t FROM share_file)) WITH ORDINALITY AS s(queue, ndays, past_pct, today_usage, today_max, ord);
 SELECT msic_share_info(ARRAY[('averyveryverylongqueue', 12345, 123.4567, 0.0004, 1e12)::msic_share,
                              ('q', 0, 0, 0, 0)::msic_share], '2026-03-07 23:59+00');
@@ -42,7 +42,7 @@ SELECT msic_share_info('{}', '2026-03-01 00:00+00');
 CREATE TABLE gen_shares AS
 SELECT ('q' || i, i * 7 % 400, (i * 7919 % 1000003) / 1000.0, (i * 104729 % 10000019) / 1000.0,
         (i * 1299709 % 100000007) / 1000.0)::msic_share AS s, i
-FROM generate_series(1, 2000) AS i;
+FROM generate_series(1::bigint, 2000) AS i;
 SELECT count(*) AS rows_read,
        count(*) FILTER (WHERE (r.queue, r.ndays, r.past_pct, r.today_usage, r.today_max) IS DISTINCT FROM
                                ((g.s).queue, (g.s).ndays, (g.s).past_pct, (g.s).today_usage, (g.s).today_max)) AS differing
@@ -125,7 +125,6 @@ SELECT msic_charge(('q', 0, 0, 0, 0), -1, '1 hour', '2026-03-02 10:00+00', 64);
 SELECT msic_charge(('q', 0, 0, 0, 0), 1, '-1 hour', '2026-03-02 10:00+00', 64);
 SELECT msic_charge(('q', 0, 0, 0, 0), 1, '1 hour', '2026-03-02 10:00+00', 0);
 SELECT msic_charge(('q', 0, 0, 0, 0), 1, '1 hour', '-infinity', 64);
-SELECT msic_charge(('q', 0, 0, 1e308, 0), 2147483647, '10000000 hours', '2026-03-02 10:00+00', 64);
 SELECT msic_rollover(('q', 2147483647, 5, 0, 0));
 SELECT msic_rank(('q', 0, 0, 0, 0), 101);
 SELECT msic_rank(('q', 0, 0, 0, 0), -1, 'usage');
@@ -154,7 +153,7 @@ SELECT 3100 + d, 'hi', 1, '00:10:00', timestamptz '2026-03-10 23:00:00.5' + make
 FROM generate_series(1, 30, 4) AS d
 -- a queue whose days go quiet (history below 1 % thrown away) and a queue with one start
 UNION ALL SELECT 3200, 'idle', 1, '00:01:00', '2026-03-11 12:00', 256
-UNION ALL SELECT 3201, 'busy', 256, '48:00:00', '2026-04-10 06:00', 256;
+UNION ALL SELECT 3204, 'busy', 256, '48:00:00', '2026-04-10 06:00', 256;
 ANALYZE starts;
 -- the reference: jobs one by one, in start order, with msic_charge, and msic_rollover at every
 -- 23:00 local time crossed (day of a start: its local date, or the next if after 23:00)
@@ -237,7 +236,7 @@ SELECT count(*) AS queues,
        count(*) FILTER (WHERE msic_queue_acc_share(f.acc::msic_queue_acc) = s.st) AS distributed_equals_serial
 FROM (SELECT DISTINCT ON (queue) queue, acc FROM fold ORDER BY queue, shard DESC) AS f
 JOIN serial AS s ON s.queue = f.queue AND s.as_of = '2026-04-12 22:00';
--- the state's text form, and its binary form through send/recv, read back the same
+-- the state's text form reads back the same
 SELECT acc FROM shards WHERE queue = 'busy';
 SELECT count(*) AS states, count(*) FILTER (WHERE acc::msic_queue_acc::text = acc) AS text_round_trips
 FROM shards;

@@ -126,6 +126,7 @@ SELECT msic_charge(('q', 0, 0, 0, 0), 1, '-1 hour', '2026-03-02 10:00+00', 64);
 SELECT msic_charge(('q', 0, 0, 0, 0), 1, '1 hour', '2026-03-02 10:00+00', 0);
 SELECT msic_charge(('q', 0, 0, 0, 0), 1, '1 hour', '-infinity', 64);
 SELECT msic_rollover(('q', 2147483647, 5, 0, 0));
+SELECT msic_rollover(('q', 0, 0, 1e308, 5));
 SELECT msic_rank(('q', 0, 0, 0, 0), 101);
 SELECT msic_rank(('q', 0, 0, 0, 0), -1, 'usage');
 SELECT msic_rank(('q', 0, 0, 0, 0), 10, 'fair');

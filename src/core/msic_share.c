@@ -98,7 +98,14 @@ fs_msic_rollover(fs_msic_share *s, fs_error *err)
 {
 	if (s->past_pct < 1)
 	{
-		s->past_pct = fs_msic_today_pct(s);
+		double today = fs_msic_today_pct(s);
+
+		if (!isfinite(today))
+		{
+			fs_fail(err, FS_ERR_RANGE, "value out of range: today's percentage overflows");
+			return FS_ERR_RANGE;
+		}
+		s->past_pct = today;
 		s->ndays = 1;
 	}
 	else

@@ -63,6 +63,12 @@ test_charge_rollover(void)
 	/* ndays cannot pass INT32_MAX */
 	s.ndays = INT32_MAX;
 	CHECK(fs_msic_rollover(&s, &err) == FS_ERR_RANGE);
+	/* today's percentage beyond a double: a range error, not an infinite history */
+	s.ndays = 0;
+	s.past_pct = 0;
+	s.today_usage = 1e308;
+	s.today_max = 5;
+	CHECK(fs_msic_rollover(&s, &err) == FS_ERR_RANGE);
 	/* bad arguments */
 	CHECK(fs_msic_charge(&s, -1, 0, 0, 1, &err) == FS_ERR_VALUE);
 	CHECK(fs_msic_charge(&s, 1, -1, 0, 1, &err) == FS_ERR_VALUE);

@@ -5,16 +5,16 @@ EXTENSION   = fairsched
 EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
-CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o src/pg/msic_share.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement sacct pbsacct resgroup condorhist msic_order msic_config
+REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement sacct pbsacct resgroup condorhist msic_order msic_config msic_share
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg
@@ -51,7 +51,7 @@ bench:
 	@scripts/bench.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
-UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c test/unit/test_msic_share.c
 CORE_SRCS = $(CORE_OBJS:.o=.c)
 UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
 
@@ -63,7 +63,7 @@ unit: build/unit_tests
 	build/unit_tests
 
 # libFuzzer harnesses, one per core parser
-FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots divide sacct pbsacct resgroup condorhist msic_config
+FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots divide sacct pbsacct resgroup condorhist msic_config msic_share
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Itest/fuzz
 
 build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(CORE_SRCS) $(wildcard src/core/*.h)

@@ -42,5 +42,6 @@ void test_resgroup(void);
 void test_condorhist(void);
 void test_msic_order(void);
 void test_msic_config(void);
+void test_msic_share(void);
 
 #endif

@@ -120,6 +120,7 @@ main(void)
 	test_condorhist();
 	test_msic_order();
 	test_msic_config();
+	test_msic_share();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

@@ -16,18 +16,6 @@ static const char *const pending_steps[] = {"priority",    "waiting",   "rank", 
                                             "queued_jobs", "suspended", "chkptd", "walltime",
                                             "age",         "job_id"};
 
-bool
-fs_msic_rank_parse(const char *s, size_t len, fs_msic_rank *out)
-{
-	if (len == 5 && memcmp(s, "share", 5) == 0)
-		*out = FS_MSIC_RANK_SHARE;
-	else if (len == 5 && memcmp(s, "usage", 5) == 0)
-		*out = FS_MSIC_RANK_USAGE;
-	else
-		return false;
-	return true;
-}
-
 /* ---------------------------------------------------------------- a small hash index */
 
 /* Open addressing over entry numbers (slot = entry + 1, 0 = empty); the caller compares keys. */
@@ -115,14 +103,6 @@ typedef struct queue_info
 	int limit;
 } queue_info;
 
-static double
-past_including_today(const fs_msic_state *s)
-{
-	double today = s->today_max >= 1 ? s->today_usage / s->today_max * 100.0 : 0.0;
-
-	return (s->past_pct * s->ndays + today) / (s->ndays + 1.0);
-}
-
 static fs_status
 check_fair_share(const fs_msic_order_in *in, hindex *qidx, str *qnames, fs_error *err)
 {
@@ -194,9 +174,8 @@ queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, q
 			fs_error_hint(err, "Give each queue one msic_share value.");
 			break;
 		}
-		if (s->ndays < 0 || !isfinite(s->past_pct) || s->past_pct < 0 ||
-		    !isfinite(s->today_usage) || s->today_usage < 0 || !isfinite(s->today_max) ||
-		    s->today_max < 0 || !isfinite(past_including_today(s)))
+		if (fs_msic_share_check(&s->s, "a share state", err) != FS_OK ||
+		    !isfinite(fs_msic_past_pct(&s->s)))
 		{
 			st = fs_fail(err, FS_ERR_VALUE, "the share state of queue \"%.*s\" is out of range",
 			             SHOWN(s->queuelen), s->queue);
@@ -212,22 +191,12 @@ queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, q
 	for (i = 0; i < in->nfs && st == FS_OK; i++)
 	{
 		/* a FAIR_SHARE queue without a state has no history: zeros, as in the original */
-		static const fs_msic_state zero = {NULL, 0, 0, 0.0, 0.0, 0.0};
-		double past = past_including_today(state_of[i] ? state_of[i] : &zero);
+		static const fs_msic_share zero = {0, 0.0, 0.0, 0.0};
+		double past = fs_msic_past_pct(state_of[i] ? &state_of[i]->s : &zero);
+		double share = total > 0 ? in->fs[i].shares * 100.0 / (double) total : 0.0;
 
-		if (in->rank == FS_MSIC_RANK_USAGE)
-		{
-			qi[i].rank = trunc(past);
-			qi[i].over = qi[i].rank > 100;
-		}
-		else
-		{
-			double share = total > 0 ? in->fs[i].shares * 100.0 / (double) total : 0.0;
-
-			/* a share of 0: any use at all is over it */
-			qi[i].rank = share > 0 ? past / share : (past > 0 ? INFINITY : 0.0);
-			qi[i].over = qi[i].rank > 1;
-		}
+		qi[i].rank = fs_msic_rank_value(past, share, in->rank);
+		qi[i].over = fs_msic_over_share(qi[i].rank, in->rank);
 		qi[i].limit = (int) ((int64_t) in->fs[i].max_run_pct * in->cluster_cpus / 100);
 	}
 	a->release(a->ctx, sidx.slots);
@@ -396,7 +365,7 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 	if (st == FS_OK)
 		st = queue_infos(in, &qidx, qnames, qi, a, err);
 	/* a queue without a FAIR_SHARE entry: the original's rank 100 (1 in share terms), limit 0 */
-	qi[in->nfs].rank = in->rank == FS_MSIC_RANK_USAGE ? 100.0 : 1.0;
+	qi[in->nfs].rank = FS_MSIC_RANK_NO_ENTRY(in->rank);
 	qi[in->nfs].over = false;
 	qi[in->nfs].limit = 0;
 

@@ -8,16 +8,10 @@
 #define FS_MSIC_ORDER_H
 
 #include "fs_core.h"
+#include "msic_share.h"
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* How a queue's rank is computed. */
-typedef enum fs_msic_rank
-{
-	FS_MSIC_RANK_SHARE = 0, /* the guide: past% / share%, over share above 1 */
-	FS_MSIC_RANK_USAGE = 1  /* the original code: (int) past%, over share above 100 */
-} fs_msic_rank;
 
 /* One FAIR_SHARE entry of the configuration. */
 typedef struct fs_msic_fs_entry
@@ -28,15 +22,12 @@ typedef struct fs_msic_fs_entry
 	int max_run_pct;
 } fs_msic_fs_entry;
 
-/* One queue's share state (msic_share). */
+/* One queue's share state (msic_share): its name and the state msic_share.c defines. */
 typedef struct fs_msic_state
 {
 	const char *queue;
 	size_t queuelen;
-	int ndays;
-	double past_pct;
-	double today_usage;
-	double today_max;
+	fs_msic_share s;
 } fs_msic_state;
 
 /* One job (msic_job), times in microseconds. */
@@ -69,7 +60,7 @@ typedef struct fs_msic_order_in
 	size_t nstates;
 	int64_t at;
 	int cluster_cpus;
-	fs_msic_rank rank;
+	fs_msic_rank_mode rank;
 } fs_msic_order_in;
 
 /* One output row, in order. decided_by is a static string, NULL on the first row. */
@@ -92,8 +83,5 @@ typedef struct fs_msic_row
  */
 fs_status fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n,
                             const fs_allocator *a, fs_msic_row **out, fs_error *err);
-
-/* "share" or "usage"; false for any other word. */
-bool fs_msic_rank_parse(const char *s, size_t len, fs_msic_rank *out);
 
 #endif

@@ -159,13 +159,19 @@ fs_msic_rank(const fs_msic_share *s, int64_t shares, fs_msic_rank_mode mode, dou
 		fs_fail(err, FS_ERR_RANGE, "value out of range: the past percentage overflows");
 		return FS_ERR_RANGE;
 	}
-	if (mode == FS_MSIC_RANK_USAGE)
-		*rank = trunc(past);
-	else if (shares > 0)
-		*rank = past / (double) shares;
-	else
-		*rank = past > 0 ? INFINITY : 0.0;
+	*rank = fs_msic_rank_value(past, (double) shares, mode);
 	return FS_OK;
+}
+
+double
+fs_msic_rank_value(double past_pct, double share_pct, fs_msic_rank_mode mode)
+{
+	if (mode == FS_MSIC_RANK_USAGE)
+		return trunc(past_pct);
+	/* a share of 0: any use at all is over it */
+	if (share_pct > 0)
+		return past_pct / share_pct;
+	return past_pct > 0 ? INFINITY : 0.0;
 }
 
 bool

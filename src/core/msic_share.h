@@ -61,6 +61,13 @@ typedef enum fs_msic_rank_mode
 
 #define FS_MSIC_RANK_MODES           "share, usage"
 #define FS_MSIC_RANK_NO_ENTRY(mode)  ((mode) == FS_MSIC_RANK_USAGE ? 100.0 : 1.0)
+
+/*
+ * The rank of a queue from its past percentage (today included, fs_msic_past_pct) and its share
+ * percentage (its FAIR_SHARE shares as a percentage of all shares), and whether that is over
+ * share: the one formula that msic_rank and the job order share.
+ */
+double fs_msic_rank_value(double past_pct, double share_pct, fs_msic_rank_mode mode);
 int fs_msic_rank_mode_from_name(const char *name);
 /* shares must be 0..100 (the FAIR_SHARE range); FS_ERR_VALUE otherwise. */
 fs_status fs_msic_rank(const fs_msic_share *s, int64_t shares, fs_msic_rank_mode mode,

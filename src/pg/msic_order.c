@@ -188,10 +188,10 @@ read_shares(ArrayType *arr, fs_msic_order_in *in)
 			         errhint("A share state needs queue, ndays, past_pct, today_usage and "
 			                 "today_max.")));
 		st[i].queue = text_field(r.values[fq], false, &st[i].queuelen);
-		st[i].ndays = DatumGetInt32(r.values[fnd]);
-		st[i].past_pct = DatumGetFloat8(r.values[fpast]);
-		st[i].today_usage = DatumGetFloat8(r.values[fuse]);
-		st[i].today_max = DatumGetFloat8(r.values[fmax]);
+		st[i].s.ndays = DatumGetInt32(r.values[fnd]);
+		st[i].s.past_pct = DatumGetFloat8(r.values[fpast]);
+		st[i].s.today_usage = DatumGetFloat8(r.values[fuse]);
+		st[i].s.today_max = DatumGetFloat8(r.values[fmax]);
 	}
 	reader_close(&r);
 	in->states = st;
@@ -291,6 +291,7 @@ msic_job_order(PG_FUNCTION_ARGS)
 	fs_msic_ojob *jobs;
 	fs_msic_row *rows;
 	text *rank;
+	int mode;
 	fs_error err;
 	int n, i;
 
@@ -301,11 +302,13 @@ msic_job_order(PG_FUNCTION_ARGS)
 		return (Datum) 0;
 	memset(&in, 0, sizeof(in));
 	rank = PG_GETARG_TEXT_PP(5);
-	if (!fs_msic_rank_parse(VARDATA_ANY(rank), VARSIZE_ANY_EXHDR(rank), &in.rank))
+	mode = fs_msic_rank_mode_from_name(text_to_cstring(rank));
+	if (mode < 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("unknown rank \"%s\"", text_to_cstring(rank)),
 		                errhint("Use 'share' (the guide: past usage over the share) or 'usage' "
 		                        "(the original code: raw past usage).")));
+	in.rank = (fs_msic_rank_mode) mode;
 	read_config(PG_GETARG_HEAPTUPLEHEADER(0), &in);
 	if (!PG_ARGISNULL(1))
 		read_shares(PG_GETARG_ARRAYTYPE_P(1), &in);

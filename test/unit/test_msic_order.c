@@ -16,7 +16,7 @@ static const fs_msic_fs_entry sample_fs[] = {
     {"low", 3, 10, 10}, {"med", 3, 15, 10}, {"hi", 2, 40, 10}, {"special", 7, 35, 10}};
 
 static fs_msic_order_in
-sample_in(const fs_msic_state *st, size_t nst, fs_msic_rank rank)
+sample_in(const fs_msic_state *st, size_t nst, fs_msic_rank_mode rank)
 {
 	fs_msic_order_in in;
 
@@ -96,10 +96,10 @@ check_pair(const fs_msic_order_in *in, fs_msic_ojob *jobs, size_t n, const char 
 static void
 test_steps(void)
 {
-	fs_msic_state st[] = {{"low", 3, 4, 20.0, 0, 0},
-	                      {"med", 3, 4, 10.0, 0, 0},
-	                      {"hi", 2, 4, 60.0, 0, 0},
-	                      {"special", 7, 4, 5.0, 0, 0}};
+	fs_msic_state st[] = {{"low", 3, {4, 20.0, 0, 0}},
+	                      {"med", 3, {4, 10.0, 0, 0}},
+	                      {"hi", 2, {4, 60.0, 0, 0}},
+	                      {"special", 7, {4, 5.0, 0, 0}}};
 	fs_msic_order_in in = sample_in(st, 4, FS_MSIC_RANK_SHARE);
 	fs_msic_ojob j[8];
 	fs_msic_row *rows;
@@ -172,7 +172,7 @@ static void
 test_flags(void)
 {
 	/* past including today: low (10 * 2 + 50) / 3 = 23.33 -> 23.33 / 10 over; med 5 */
-	fs_msic_state st[] = {{"low", 3, 2, 10.0, 500.0, 1000.0}, {"med", 3, 4, 5.0, 0, 0.5}};
+	fs_msic_state st[] = {{"low", 3, {2, 10.0, 500.0, 1000.0}}, {"med", 3, {4, 5.0, 0, 0.5}}};
 	fs_msic_order_in in = sample_in(st, 2, FS_MSIC_RANK_SHARE);
 	fs_msic_ojob j[6];
 	fs_msic_row *rows;
@@ -237,11 +237,10 @@ test_flags(void)
 static void
 test_errors(void)
 {
-	fs_msic_state st[] = {{"low", 3, 2, 10.0, 0, 0}, {"low", 3, 2, 10.0, 0, 0}};
+	fs_msic_state st[] = {{"low", 3, {2, 10.0, 0, 0}}, {"low", 3, {2, 10.0, 0, 0}}};
 	fs_msic_order_in in = sample_in(st, 1, FS_MSIC_RANK_SHARE);
 	fs_msic_ojob j[2];
 	fs_error err;
-	fs_msic_rank r;
 	fs_msic_fs_entry dup[] = {{"a", 1, 50, 10}, {"a", 1, 50, 10}};
 
 	j[0] = job("a", "u", "low", 'Q', HOUR_US, 0);
@@ -258,9 +257,9 @@ test_errors(void)
 	in.nstates = 2;
 	CHECK(order(&in, j, 1, &err) == NULL && strstr(err.message, "given twice") != NULL);
 	in.nstates = 1;
-	st[0].past_pct = NAN;
+	st[0].s.past_pct = NAN;
 	CHECK(order(&in, j, 1, &err) == NULL && strstr(err.message, "out of range") != NULL);
-	st[0].past_pct = 1;
+	st[0].s.past_pct = 1;
 	in.cluster_cpus = 0;
 	CHECK(order(&in, j, 1, &err) == NULL && strstr(err.message, "cluster_cpus") != NULL);
 	in.cluster_cpus = 4;
@@ -270,9 +269,9 @@ test_errors(void)
 	dup[1].queue = "b";
 	dup[1].shares = 101;
 	CHECK(order(&in, j, 1, &err) == NULL && strstr(err.message, "out of range") != NULL);
-	CHECK(fs_msic_rank_parse("usage", 5, &r) && r == FS_MSIC_RANK_USAGE);
-	CHECK(fs_msic_rank_parse("share", 5, &r) && r == FS_MSIC_RANK_SHARE);
-	CHECK(!fs_msic_rank_parse("Share", 5, &r) && !fs_msic_rank_parse("", 0, &r));
+	CHECK(fs_msic_rank_mode_from_name("usage") == FS_MSIC_RANK_USAGE);
+	CHECK(fs_msic_rank_mode_from_name("share") == FS_MSIC_RANK_SHARE);
+	CHECK(fs_msic_rank_mode_from_name("Share") < 0 && fs_msic_rank_mode_from_name("") < 0);
 	{
 		fs_msic_row *rows = NULL;
 
@@ -332,9 +331,9 @@ test_property(void)
 {
 	static const char *owners[] = {"u1", "u2", "u3", "u4"};
 	static const char *queues[] = {"low", "med", "hi", "special", "other"};
-	fs_msic_state st[] = {{"low", 3, 3, 12.0, 0, 0},
-	                      {"med", 3, 2, 30.0, 10, 100},
-	                      {"hi", 2, 1, 40.0, 0, 0}};
+	fs_msic_state st[] = {{"low", 3, {3, 12.0, 0, 0}},
+	                      {"med", 3, {2, 30.0, 10, 100}},
+	                      {"hi", 2, {1, 40.0, 0, 0}}};
 	enum
 	{
 		N = 60

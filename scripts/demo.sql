@@ -229,3 +229,52 @@ FROM (SELECT share_tree(path, 1, usage) AS t
             FROM slurm_jobs WHERE error IS NULL AND step IS NULL AND account IS NOT NULL) AS u) AS s,
      fairshare(s.t, 'classic') AS f
 ORDER BY f.path;
+
+\echo '13. Queue fair access (the MSIC-Cluster PBS scheduler, seed 004). The guide''s sample'
+\echo '    configuration: queues low, med, hi and special with 10, 15, 40 and 35 shares:'
+CREATE TABLE msic AS
+SELECT msic_config($$
+SUBMIT_QUEUE            pending
+BATCH_QUEUES            hosta@hosta,hostb@hostb
+EXPRESS_QUEUE           special
+TARGET_LOAD_PCT         90%
+TARGET_LOAD_VARIANCE    -15%,+10%
+MAX_WAIT_TIME           24:00:00
+FAIR_SHARE QUEUE:low:10:10
+FAIR_SHARE QUEUE:med:15:10
+FAIR_SHARE QUEUE:hi:40:10
+FAIR_SHARE QUEUE:special:35:10
+$$) AS c;
+SELECT (c).submit_queue, (c).batch_queues, (c).express_queue, (c).max_wait_time, (c).fair_share FROM msic;
+\echo '    A week of job starts charged to each queue (CPUs x requested minutes), rolled over at'
+\echo '    23:00 every night: med used far more than its 15 %, so it is over its share.'
+CREATE TABLE msic_starts AS
+SELECT q AS queue, 16 AS ncpus, interval '4 hours' AS walltime,
+       timestamptz '2026-03-02 08:00' + d * interval '1 day' + h * interval '1 hour' AS started_at
+FROM (VALUES ('med', 10), ('hi', 4), ('low', 1)) AS v(q, per_day),
+     generate_series(0, 6) AS d, generate_series(1, per_day) AS h;
+CREATE TABLE msic_state AS
+SELECT msic_queue_state(queue, ncpus, walltime, started_at, 64, '2026-03-09 12:00') AS s
+FROM msic_starts GROUP BY queue;
+SELECT (s).queue, (s).ndays, round((s).past_pct::numeric, 2) AS past_pct,
+       round(msic_rank(s, f.shares)::numeric, 3) AS rank, msic_over_share(s, f.shares) AS over_share
+FROM msic_state, msic, unnest((msic.c).fair_share) AS f WHERE f.queue = (s).queue
+ORDER BY rank;
+\echo '    The pending jobs in the order the scheduler would try them: the express queue first,'
+\echo '    then a job that has waited over MAX_WAIT_TIME, then by queue rank (med, over its share,'
+\echo '    last); decided_by names the comparison that put each job after the one before it.'
+SELECT o.pos, o.job_id, j.owner, j.queue, o.priority, o.waiting, round(o.queue_rank::numeric, 3) AS rank,
+       o.over_share, o.decided_by
+FROM msic,
+     LATERAL (SELECT array_agg(s) AS shares FROM msic_state) AS st,
+     (VALUES (ARRAY[
+         ROW('101.srv', 'ann', 'med', 'Q', 8, NULL, '02:00', NULL, '2026-03-09 09:00', '2026-03-09 09:00', NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('102.srv', 'bob', 'low', 'Q', 8, NULL, '02:00', NULL, '2026-03-09 10:00', '2026-03-09 10:00', NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('103.srv', 'cy',  'hi',  'Q', 8, NULL, '01:00', NULL, '2026-03-09 10:30', '2026-03-09 10:30', NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('104.srv', 'dee', 'hi',  'Q', 8, NULL, '06:00', NULL, '2026-03-09 10:30', '2026-03-09 10:30', NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('105.srv', 'eve', 'special', 'Q', 4, NULL, '00:30', NULL, '2026-03-09 11:50', '2026-03-09 11:50', NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('106.srv', 'fay', 'low', 'Q', 4, NULL, '08:00', NULL, '2026-03-07 09:00', '2026-03-07 09:00', NULL, NULL, NULL, NULL, NULL)::msic_job
+     ])) AS jobs(a),
+     LATERAL msic_job_order(msic.c, st.shares, jobs.a, '2026-03-09 12:00', 64) AS o
+JOIN LATERAL (SELECT * FROM unnest(jobs.a) AS x WHERE x.job_id = o.job_id) AS j ON true
+ORDER BY o.pos;

@@ -250,3 +250,26 @@ SELECT 'hi 2026-03-02T12:00:00Z 9557;9558 1 2026-03-02T11:00:00Z 60'::msic_queue
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 1 2026-03-02T11:00:00Z 60;9555 1 2026-03-01T11:00:00Z 60'::msic_queue_acc;
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 -1 2026-03-02T11:00:00Z 60'::msic_queue_acc;
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 1 2026-03-02T11:00:00Z 60'::msic_queue_acc;
+
+-- msic_queue_history: every day's state from one aggregate; each row equals msic_queue_state
+-- as of that day's 23:00 (the charges of the day in, its rollover not yet applied), and the last
+-- row equals msic_queue_state as of as_of
+SET TimeZone = 'Europe/Berlin';
+CREATE TABLE hist AS
+SELECT h.*
+FROM (SELECT msic_queue_acc(queue, ncpus, walltime, started_at, cluster_cpus, '2026-04-12 22:00') AS acc
+      FROM starts GROUP BY queue) AS a,
+     msic_queue_history(a.acc) AS h;
+SELECT queue, min(day) AS first_day, max(day) AS last_day, count(*) AS days,
+       count(DISTINCT day) = count(*) AS one_row_a_day
+FROM hist GROUP BY queue ORDER BY queue;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE ROW(h.queue, h.ndays, h.past_pct, h.today_usage, h.today_max)::msic_share
+                              = one_by_one(h.queue, (h.day + time '23:00') AT TIME ZONE 'Europe/Berlin'))
+           AS equal_to_one_by_one_at_23h
+FROM hist AS h WHERE h.day < '2026-04-12';
+SELECT h.queue, ROW(h.queue, h.ndays, h.past_pct, h.today_usage, h.today_max)::msic_share = s.st AS last_row_is_the_state
+FROM hist AS h JOIN serial AS s ON s.queue = h.queue AND s.as_of = '2026-04-12 22:00'
+WHERE h.day = '2026-04-12' ORDER BY h.queue;
+SELECT * FROM msic_queue_history(NULL);
+RESET TimeZone;

@@ -518,10 +518,35 @@ rollover_days(fs_msic_share *s, int64_t count, fs_error *err)
 	return FS_OK;
 }
 
+/*
+ * Days first..last without starts: each is visited, then rolled over unless it is as_of_day.
+ * Without a visitor the rollovers alone are done (rollover_days stops at the fixed point).
+ */
+static fs_status
+empty_days(fs_msic_share *s, int32_t first, int32_t last, int32_t as_of_day,
+           fs_msic_day_visit visit, void *ctx, fs_error *err)
+{
+	int32_t day;
+
+	if (visit == NULL)
+		return rollover_days(s, (int64_t) (last < as_of_day ? last : as_of_day - 1) - first + 1,
+		                     err);
+	for (day = first; day <= last; day++)
+	{
+		FS_POLL((uint32_t) (day - first));
+		visit(day, s, ctx);
+		if (day < as_of_day && fs_msic_rollover(s, err) != FS_OK)
+			return err->status;
+	}
+	return FS_OK;
+}
+
 fs_status
-fs_msic_acc_final(const fs_msic_acc *acc, fs_msic_share *out, fs_error *err)
+fs_msic_acc_history(const fs_msic_acc *acc, fs_msic_day_visit visit, void *ctx,
+                    fs_msic_share *out, fs_error *err)
 {
 	size_t i;
+	int32_t last = 0;
 
 	out->ndays = 0;
 	out->past_pct = 0;
@@ -534,8 +559,7 @@ fs_msic_acc_final(const fs_msic_acc *acc, fs_msic_share *out, fs_error *err)
 		if (d->day > acc->as_of_day)
 			break; /* cannot happen for starts before as_of; kept out all the same */
 		/* the empty days between the previous day and this one */
-		if (i > 0 &&
-		    rollover_days(out, (int64_t) d->day - acc->days[i - 1].day - 1, err) != FS_OK)
+		if (i > 0 && empty_days(out, last + 1, d->day - 1, acc->as_of_day, visit, ctx, err) != FS_OK)
 			return err->status;
 		if (!isfinite(out->today_usage + d->usage))
 		{
@@ -544,18 +568,21 @@ fs_msic_acc_final(const fs_msic_acc *acc, fs_msic_share *out, fs_error *err)
 		}
 		out->today_usage += d->usage;
 		out->today_max = d->last_max;
+		if (visit)
+			visit(d->day, out, ctx);
 		if (d->day < acc->as_of_day && fs_msic_rollover(out, err) != FS_OK)
 			return err->status;
+		last = d->day;
 	}
-	if (acc->n > 0)
-	{
-		int32_t last = acc->days[acc->n - 1].day;
-
-		if (last < acc->as_of_day &&
-		    rollover_days(out, (int64_t) acc->as_of_day - last - 1, err) != FS_OK)
-			return err->status;
-	}
+	if (i > 0 && last < acc->as_of_day)
+		return empty_days(out, last + 1, acc->as_of_day, acc->as_of_day, visit, ctx, err);
 	return FS_OK;
+}
+
+fs_status
+fs_msic_acc_final(const fs_msic_acc *acc, fs_msic_share *out, fs_error *err)
+{
+	return fs_msic_acc_history(acc, NULL, NULL, out, err);
 }
 
 void

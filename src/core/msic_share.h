@@ -149,6 +149,15 @@ size_t fs_msic_days_merge(const fs_msic_day *a, size_t a_n, const fs_msic_day *b
 fs_status fs_msic_acc_final(const fs_msic_acc *acc, fs_msic_share *out, fs_error *err);
 
 /*
+ * The same replay, visiting every day from the first start's day to acc->as_of_day with the
+ * state at that day's rollover (its charges in, the rollover not yet applied); the last visit
+ * is the state fs_msic_acc_final returns.
+ */
+typedef void (*fs_msic_day_visit)(int32_t day, const fs_msic_share *s, void *ctx);
+fs_status fs_msic_acc_history(const fs_msic_acc *acc, fs_msic_day_visit visit, void *ctx,
+                              fs_msic_share *out, fs_error *err);
+
+/*
  * Text form of an accumulator, independent of settings:
  *   queue as_of_utc as_of_day[;day usage last_utc last_max]...
  * e.g. "hi 2026-03-02T12:00:00Z 9557;9555 480 2026-02-28T10:00:00Z 19200".

@@ -16,6 +16,7 @@
 #include "pgtime.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/date.h"
 #include "utils/datetime.h"
 #include "utils/lsyscache.h"
 #include "utils/timestamp.h"
@@ -560,4 +561,43 @@ msic_queue_acc_share(PG_FUNCTION_ARGS)
 	acc_view(f, &acc);
 	fs_pg_check(fs_msic_acc_final(&acc, &s, &err), &err);
 	return share_result(fcinfo, pnstrdup(acc.queue, acc.queue_len), &s);
+}
+
+/* msic_queue_history(acc): the state at every day's 23:00 rollover, from the first start on */
+typedef struct history_ctx
+{
+	ReturnSetInfo *rsinfo;
+	const char *queue;
+} history_ctx;
+
+static void
+history_row(int32_t day, const fs_msic_share *s, void *vctx)
+{
+	history_ctx *c = vctx;
+	Datum values[6];
+	bool nulls[6];
+
+	/* day numbers count from 2000-01-01, as DateADT does */
+	values[0] = DateADTGetDatum((DateADT) day);
+	share_values(c->queue, s, values + 1, nulls + 1);
+	nulls[0] = false;
+	tuplestore_putvalues(c->rsinfo->setResult, c->rsinfo->setDesc, values, nulls);
+}
+
+PG_FUNCTION_INFO_V1(msic_queue_history);
+Datum
+msic_queue_history(PG_FUNCTION_ARGS)
+{
+	acc_flat *f = acc_arg(fcinfo, 0);
+	fs_msic_acc acc;
+	fs_msic_share s;
+	fs_error err;
+	history_ctx c;
+
+	InitMaterializedSRF(fcinfo, 0);
+	acc_view(f, &acc);
+	c.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	c.queue = pnstrdup(acc.queue, acc.queue_len);
+	fs_pg_check(fs_msic_acc_history(&acc, history_row, &c, &s, &err), &err);
+	return (Datum) 0;
 }

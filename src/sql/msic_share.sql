@@ -83,3 +83,8 @@ CREATE AGGREGATE fairsched.msic_queue_acc(queue text, ncpus int, walltime interv
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE fairsched.msic_queue_acc(text, int, interval, timestamptz, int, timestamptz) IS 'the state of msic_queue_state itself, to ship between nodes: merge with msic_queue_acc_combine, read with msic_queue_acc_share';
+
+CREATE FUNCTION fairsched.msic_queue_history(acc fairsched.msic_queue_acc)
+    RETURNS TABLE(day date, queue text, ndays int, past_pct float8, today_usage float8, today_max float8)
+    AS 'MODULE_PATHNAME', 'msic_queue_history' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.msic_queue_history(fairsched.msic_queue_acc) IS 'a queue''s share state on every local day from its first job start to the day of as_of, as at that day''s 23:00 rollover (its charges in, the rollover not yet applied); the last row equals msic_queue_state';

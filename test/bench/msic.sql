@@ -70,4 +70,14 @@ SELECT bench_record('msic_queue_state: 8 queues as of the year end, from 10^6 st
                                    sum(ncpus * floor(extract(epoch FROM walltime) / 60)) AS usage
                             FROM m_starts GROUP BY queue, day) AS g$q$);
 
+SELECT bench_record('msic_queue_history: every queue''s rank on every day of a year, from 10^6 starts', 1000000,
+    $q$SELECT sum(msic_rank(ROW(h.queue, h.ndays, h.past_pct, h.today_usage, h.today_max)::msic_share, 10))
+       FROM (SELECT msic_queue_acc(queue, ncpus, walltime, started_at, 512, '2026-01-01 00:00') AS acc
+             FROM m_starts GROUP BY queue) AS a,
+            msic_queue_history(a.acc) AS h$q$,
+    'SQL: scan and group the starts by queue and day (CPU-minutes per day)',
+    $q$SELECT sum(g.usage) FROM (SELECT queue, date_trunc('day', started_at) AS day,
+                                   sum(ncpus * floor(extract(epoch FROM walltime) / 60)) AS usage
+                            FROM m_starts GROUP BY queue, day) AS g$q$);
+
 DROP TABLE m_conf, m_shares, m_jobs, m_jobs_arr, m_jobs_flat, m_rank, m_starts;

@@ -140,6 +140,25 @@ test_file(void)
 	free_file(&f);
 }
 
+typedef struct history
+{
+	int n;
+	int32_t day[8];
+	fs_msic_share s[8];
+} history;
+
+static void
+visit_day(int32_t day, const fs_msic_share *s, void *ctx)
+{
+	history *h = ctx;
+
+	if (h->n < 8)
+	{
+		h->day[h->n] = day;
+		h->s[h->n++] = *s;
+	}
+}
+
 static void
 test_acc(void)
 {
@@ -185,6 +204,16 @@ test_acc(void)
 	CHECK(got.ndays == want.ndays && got.past_pct == want.past_pct &&
 	      got.today_usage == want.today_usage && got.today_max == want.today_max);
 	CHECK(got.ndays == 4); /* 150/640 = 23.4 %: history kept from day 10 */
+	/* the history visits days 10..14; day 12's state has its charge in and 2 days counted */
+	{
+		history h = {0};
+		fs_msic_share last;
+
+		CHECK(fs_msic_acc_history(&acc, visit_day, &h, &last, &err) == FS_OK);
+		CHECK(h.n == 5 && h.day[0] == 10 && h.day[4] == 14);
+		CHECK(h.s[2].ndays == 2 && h.s[2].today_usage == 30 && h.s[1].today_usage == 0);
+		CHECK(memcmp(&h.s[4], &got, sizeof(got)) == 0 && memcmp(&last, &got, sizeof(got)) == 0);
+	}
 	/* text round trip */
 	fs_sb_init(&sb, &unit_alloc, 16);
 	fs_msic_acc_format(&sb, &acc);

@@ -181,3 +181,14 @@ SELECT * FROM st, msic_job_order(jsonb_populate_record(NULL::msic_config, '{"fai
 SELECT * FROM st, msic_job_order(ROW(NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ARRAY[NULL::msic_share_spec], NULL, NULL,
         NULL, NULL, NULL)::msic_config, s, '{}', now(), 64);
+
+-- default memory of a job without a mem request (reference 7.1)
+SELECT msic_default_mem(c, 'hi', 2147483648, 8589934592) AS queue_default,
+       msic_default_mem(c, 'hi', NULL, 8589934592) AS queue_max,
+       msic_default_mem(c, 'hi') AS built_in,
+       msic_default_mem(c, 'nobody', 2147483648, 8589934592) AS no_fair_share_entry
+FROM (SELECT ROW('pending', NULL, '{hosta}', '{hosta}', 'special', false, NULL, NULL, NULL, NULL,
+                 90, 15, 10, 10, true, '5 days', true, 'NONE',
+                 ARRAY[ROW('hi', 40, 10)::msic_share_spec, ROW('low', 60, 10)::msic_share_spec],
+                 '{}', 10, NULL, NULL, NULL)::msic_config AS c) AS s;
+SELECT msic_default_mem(NULL, 'hi', 1, 2);

@@ -10,3 +10,14 @@ AS 'MODULE_PATHNAME', 'msic_job_order'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.msic_job_order(fairsched.msic_config, fairsched.msic_share[], fairsched.msic_job[], timestamptz, int, text) IS
     'The MSIC scheduler''s job flags and order: pending (Q, S) jobs in scheduling order with the comparison step that placed each, then running jobs by time left; rank ''share'' (the guide) or ''usage'' (the original code)';
+
+-- a job without a mem request (reference section 7.1): only a queue with a FAIR_SHARE entry
+-- looks at its resources_default.mem, then resources_max.mem; everything else gets 100 MB
+CREATE FUNCTION fairsched.msic_default_mem(config fairsched.msic_config, queue text,
+                                           default_mem float8 DEFAULT NULL,
+                                           max_mem float8 DEFAULT NULL) RETURNS float8
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM unnest(($1).fair_share) AS f WHERE f.queue = $2)
+                THEN coalesce($3, $4, 104857600) ELSE 104857600 END $$;
+COMMENT ON FUNCTION fairsched.msic_default_mem(fairsched.msic_config, text, float8, float8) IS
+    'the memory (bytes) the MSIC scheduler gives a job without a mem request: for a queue with a FAIR_SHARE entry its resources_default.mem, then resources_max.mem; otherwise 100 MB';

@@ -339,36 +339,6 @@ fs_decayed_decode(const uint8_t *p, size_t len, fs_decayed *d, fs_error *err)
 
 /* ---------------------------------------------------------------- UTC text */
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's algorithm). */
-static int64_t
-days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-static void
-civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = doy - (153 * mp + 2) / 5 + 1;
-	*m = mp < 10 ? mp + 3 : mp - 9;
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 #define PG_EPOCH_DAYS 10957 /* 2000-01-01 in days since 1970-01-01 */
 
 void
@@ -383,7 +353,7 @@ fs_format_utc(fs_sb *sb, int64_t us)
 		rem += US_PER_DAY;
 		days--;
 	}
-	civil_from_days(days + PG_EPOCH_DAYS, &y, &m, &d);
+	fs_civil_from_days(days + PG_EPOCH_DAYS, &y, &m, &d);
 	/* astronomical years, at least four digits: -4713 is 4714 BC, 0000 is 1 BC */
 	fs_sb_appendf(sb, "%s%04lld-%02lld-%02lldT%02lld:%02lld:%02lld", y < 0 ? "-" : "",
 	              (long long) (y < 0 ? -y : y), (long long) m, (long long) d,
@@ -490,7 +460,7 @@ fs_parse_utc(const char *s, size_t len, int64_t *us)
 	else
 	{
 		/* within these years the seconds fit easily and the microseconds just do */
-		secs = (days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se;
+		secs = (fs_days_from_civil(y, mo, d) - PG_EPOCH_DAYS) * 86400 + h * 3600 + mi * 60 + se;
 		*us = secs < INT64_MAX / 1000000 ? secs * 1000000 + frac : INT64_MAX;
 	}
 	return (size_t) (neg ? 1 : 0) + ny + i + 1;

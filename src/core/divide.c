@@ -816,8 +816,8 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		over = e > 1023 || sum_min > ldexp(1, -e); /* the unscaled sum is > 1 */
 		for (i = 0; i < k; i++)
 		{
-			double norm = over ? ldexp(r[c[i]].min_share_ratio, -e) / sum_min
-			                   : r[c[i]].min_share_ratio;
+			double norm =
+			    over ? ldexp(r[c[i]].min_share_ratio, -e) / sum_min : r[c[i]].min_share_ratio;
 
 			FS_POLL(i);
 			r[c[i]].guaranteed_share = r[p].guaranteed_share * norm;

@@ -44,9 +44,8 @@ fs_status fs_divide(double total, const double *w, const double *l, const double
  * sorts the remaining breakpoints instead; fs_divide gives 16 n + 4096. For the unit tests.
  */
 fs_status fs_divide_budget(double total, const double *w, const double *l, const double *u,
-                           size_t n, fs_divide_mode mode, size_t work_budget,
-                           const fs_allocator *a, double *out, double *x_out, fs_bound *bound,
-                           fs_error *err);
+                           size_t n, fs_divide_mode mode, size_t work_budget, const fs_allocator *a,
+                           double *out, double *x_out, fs_bound *bound, fs_error *err);
 
 /* One row of fair_share over a pool tree, by pre-order position. */
 typedef struct fs_pool_row

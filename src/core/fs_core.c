@@ -17,7 +17,11 @@ utf8_len(const char *s)
 {
 	unsigned char c = (unsigned char) *s;
 
-	return c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 1;
+	return c < 0x80             ? 1
+	       : (c & 0xE0) == 0xC0 ? 2
+	       : (c & 0xF0) == 0xE0 ? 3
+	       : (c & 0xF8) == 0xF0 ? 4
+	                            : 1;
 }
 
 static fs_mblen_fn char_len = utf8_len;
@@ -243,6 +247,36 @@ fs_read(fs_reader *r, void *dst, size_t n)
 		return false;
 	memcpy(dst, at, n);
 	return true;
+}
+
+/* Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's algorithm). */
+int64_t
+fs_days_from_civil(int64_t y, int64_t m, int64_t d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+void
+fs_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = yoe + era * 400 + (*m <= 2);
 }
 
 uint64_t

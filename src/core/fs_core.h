@@ -44,7 +44,7 @@ fs_check_interrupts(void)
 #define FS_POLL(i)                                                                                 \
 	do                                                                                             \
 	{                                                                                              \
-		if (((i) & 1023u) == 0)                                                                    \
+		if (((i) &1023u) == 0)                                                                     \
 			fs_check_interrupts();                                                                 \
 	} while (0)
 
@@ -164,6 +164,10 @@ uint64_t fs_get_be(const uint8_t *p, int bytes);
 bool fs_read_be(fs_reader *r, int bytes, uint64_t *v);
 bool fs_read_be_double(fs_reader *r, double *d);
 uint64_t fs_double_bits(double d);
+
+/* Proleptic Gregorian dates and day numbers counted from 1970-01-01, any year (exact integers). */
+int64_t fs_days_from_civil(int64_t y, int64_t m, int64_t d);
+void fs_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d);
 double fs_bits_double(uint64_t u);
 
 #endif

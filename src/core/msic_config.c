@@ -73,8 +73,7 @@ fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a)
 /* ---- errors -------------------------------------------------------------------------------- */
 
 /* "line N: <message>" */
-static fs_status FS_PRINTF(3, 4)
-line_fail(fs_error *err, int line, const char *fmt, ...)
+static fs_status FS_PRINTF(3, 4) line_fail(fs_error *err, int line, const char *fmt, ...)
 {
 	char buf[FS_MSG_LEN];
 	va_list ap;
@@ -87,7 +86,7 @@ line_fail(fs_error *err, int line, const char *fmt, ...)
 
 /* The original's "Error parsing option '%s'" with a detail saying what is wrong. */
 static fs_status FS_PRINTF(4, 5)
-opt_fail(fs_error *err, int line, const char *opt, const char *fmt, ...)
+    opt_fail(fs_error *err, int line, const char *opt, const char *fmt, ...)
 {
 	char buf[FS_MSG_LEN];
 	va_list ap;
@@ -393,8 +392,8 @@ add_queues(parser *p, const char *opt, const char *s, size_t n, bool submit)
 				q.host = FS_MSIC_NONE;
 			if (submit)
 			{
-				cfg->submit = grow(cfg->submit, cfg->n_submit, &cfg->cap_submit,
-				                   sizeof(fs_msic_qent), p->a);
+				cfg->submit =
+				    grow(cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent), p->a);
 				cfg->submit[cfg->n_submit++] = q;
 			}
 			else
@@ -851,9 +850,9 @@ fs_msic_config_format(fs_sb *sb, const fs_msic_config *cfg)
 	if (cfg->strs.data[cfg->express_queue])
 		fs_sb_appendf(sb, "EXPRESS_QUEUE %s\n", cfg->strs.data + cfg->express_queue);
 	if (cfg->has_prime_from)
-		fs_sb_appendf(sb, "ENFORCE_PRIME_TIME %02d/%02d/%04d@%02d:%02d:%02d\n",
-		              cfg->prime_from.mon, cfg->prime_from.mday, cfg->prime_from.year,
-		              cfg->prime_from.hour, cfg->prime_from.min, cfg->prime_from.sec);
+		fs_sb_appendf(sb, "ENFORCE_PRIME_TIME %02d/%02d/%04d@%02d:%02d:%02d\n", cfg->prime_from.mon,
+		              cfg->prime_from.mday, cfg->prime_from.year, cfg->prime_from.hour,
+		              cfg->prime_from.min, cfg->prime_from.sec);
 	else
 		fs_sb_appendf(sb, "ENFORCE_PRIME_TIME %s\n", cfg->enforce_prime_time ? "True" : "False");
 	fs_msic_format_hms(cfg->prime_start, t);
@@ -960,36 +959,6 @@ fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n, cons
 
 /* ---- calendar and prime time --------------------------------------------------------------- */
 
-/* Days since 1970-01-01 of a civil date (proleptic Gregorian; H. Hinnant's algorithm). */
-int64_t
-fs_msic_days_from_civil(int64_t y, int64_t m, int64_t d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-void
-fs_msic_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = doy - (153 * mp + 2) / 5 + 1;
-	*m = mp < 10 ? mp + 3 : mp - 9;
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 static bool
 is_holiday(int yday, const int *h, size_t n)
 {
@@ -1004,9 +973,9 @@ is_holiday(int yday, const int *h, size_t n)
 bool
 fs_msic_prime_day(int64_t year, int64_t mon, int64_t mday, const int *holidays, size_t n)
 {
-	int64_t z = fs_msic_days_from_civil(year, mon, mday);
+	int64_t z = fs_days_from_civil(year, mon, mday);
 	int64_t wday = ((z % 7) + 7 + 4) % 7; /* 1970-01-01 was a Thursday */
-	int yday = (int) (z - fs_msic_days_from_civil(year, 1, 1) + 1);
+	int yday = (int) (z - fs_days_from_civil(year, 1, 1) + 1);
 
 	return wday != 0 && wday != 6 && !is_holiday(yday, holidays, n);
 }
@@ -1045,8 +1014,7 @@ fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t 
 	*prime = 0;
 	if (dur < 0 || dur > FS_MSIC_MAX_WALK_DAYS * US_PER_DAY)
 	{
-		fs_fail(err, FS_ERR_VALUE, "walltime must be between 0 and %d days",
-		        FS_MSIC_MAX_WALK_DAYS);
+		fs_fail(err, FS_ERR_VALUE, "walltime must be between 0 and %d days", FS_MSIC_MAX_WALK_DAYS);
 		fs_error_detail(err, "Prime time is counted day by day over at most 100 years.");
 		return FS_ERR_VALUE;
 	}
@@ -1060,13 +1028,13 @@ fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t 
 		return FS_OK;
 	to = from + dur;
 	clock->to_local(clock->ctx, from, &y, &m, &d);
-	z = fs_msic_days_from_civil(y, m, d);
+	z = fs_days_from_civil(y, m, d);
 	for (i = 0;; i++, z++)
 	{
 		int64_t day0, next0;
 
 		FS_POLL(i);
-		fs_msic_civil_from_days(z, &y, &m, &d);
+		fs_civil_from_days(z, &y, &m, &d);
 		day0 = clock->from_local(clock->ctx, y, m, d, 0);
 		if (day0 >= to)
 			break;
@@ -1079,7 +1047,7 @@ fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t 
 		{
 			int64_t y1, m1, d1;
 
-			fs_msic_civil_from_days(z + 1, &y1, &m1, &d1);
+			fs_civil_from_days(z + 1, &y1, &m1, &d1);
 			next0 = clock->from_local(clock->ctx, y1, m1, d1, 0);
 			overlap(day0, clock->from_local(clock->ctx, y, m, d, end_us), from, to, &sum);
 			overlap(clock->from_local(clock->ctx, y, m, d, start_us), next0, from, to, &sum);

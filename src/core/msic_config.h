@@ -11,7 +11,7 @@
 #define FS_MSIC_NONE ((size_t) -1)
 
 /* Longest names the original's fixed buffers hold (50 and 30 bytes, with the terminator). */
-#define FS_MSIC_EXPRESS_MAX 49
+#define FS_MSIC_EXPRESS_MAX    49
 #define FS_MSIC_FAIR_QUEUE_MAX 29
 /* Longest configuration line the original reads (fgets into 512 bytes, newline included). */
 #define FS_MSIC_LINE_MAX 509
@@ -86,10 +86,6 @@ fs_status fs_msic_holidays_parse(const char *text, size_t len, int **days, size_
 /* Seconds as the original prints a time: HH:MM:SS, hours unbounded. buf needs 32 bytes. */
 void fs_msic_format_hms(int64_t secs, char *buf);
 
-/* The calendar: civil dates and weekdays (0 = Sunday), proleptic Gregorian. */
-int64_t fs_msic_days_from_civil(int64_t y, int64_t m, int64_t d);
-void fs_msic_civil_from_days(int64_t z, int64_t *y, int64_t *m, int64_t *d);
-
 /*
  * Whether a local day is a prime-time day (a weekday that is not a holiday), and whether a time
  * of that day (microseconds after local midnight) is prime. start_us and end_us are the
@@ -115,8 +111,8 @@ typedef struct fs_msic_clock
  * midnights, weekends, holidays and clock changes are exact. dur must be 0..FS_MSIC_MAX_WALK_DAYS
  * days (FS_ERR_VALUE otherwise).
  */
-fs_status fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur,
-                           int64_t start_us, int64_t end_us, const int *holidays, size_t n,
-                           int64_t *prime, fs_error *err);
+fs_status fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t start_us,
+                           int64_t end_us, const int *holidays, size_t n, int64_t *prime,
+                           fs_error *err);
 
 #endif

@@ -320,14 +320,13 @@ check_job(const fs_msic_ojob *j, size_t i, fs_error *err)
 		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has no owner", SHOWN(j->idlen), j->job_id);
 	if (j->state != 'Q' && j->state != 'R' && j->state != 'S')
 	{
-		fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has an invalid state", SHOWN(j->idlen),
-		        j->job_id);
+		fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has an invalid state", SHOWN(j->idlen), j->job_id);
 		fs_error_detail(err, "A job's state must be Q (queued), R (running) or S (suspended).");
 		return FS_ERR_VALUE;
 	}
 	if (j->walltime_us < 0 || j->used_us < 0)
-		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has a negative walltime",
-		               SHOWN(j->idlen), j->job_id);
+		return fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" has a negative walltime", SHOWN(j->idlen),
+		               j->job_id);
 	return FS_OK;
 }
 
@@ -396,8 +395,8 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 		ids[i].len = j->idlen;
 		if (hindex_put(&ididx, str_hash(ids[i]), &ids[i], (uint32_t) i, eq_str_array, ids) != i)
 		{
-			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs",
-			             SHOWN(j->idlen), j->job_id);
+			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs", SHOWN(j->idlen),
+			             j->job_id);
 			fs_error_hint(err, "Give each job once.");
 			break;
 		}

@@ -39,11 +39,11 @@ typedef struct fs_msic_ojob
 	size_t ownerlen;
 	const char *queue; /* originating queue; NULL: the submit queue */
 	size_t queuelen;
-	char state;           /* 'Q', 'R' or 'S' */
-	int64_t walltime_us;  /* requested */
-	int64_t used_us;      /* walltime used */
-	int64_t eligible_at;  /* etime, else ctime (epoch microseconds) */
-	int chkptd;           /* 1, 0, or -1: not given (queued with an exec_host) */
+	char state;          /* 'Q', 'R' or 'S' */
+	int64_t walltime_us; /* requested */
+	int64_t used_us;     /* walltime used */
+	int64_t eligible_at; /* etime, else ctime (epoch microseconds) */
+	int chkptd;          /* 1, 0, or -1: not given (queued with an exec_host) */
 	bool has_exec_host;
 } fs_msic_ojob;
 

@@ -338,8 +338,9 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 		}
 		if (nw != 5)
 		{
-			snprintf(msg, sizeof(msg), "%s: a queue line has 5 fields (queue ndays past%% "
-			                           "today_usage today_max).",
+			snprintf(msg, sizeof(msg),
+			         "%s: a queue line has 5 fields (queue ndays past%% "
+			         "today_usage today_max).",
 			         nw > 5 ? "Too many fields" : "Missing fields");
 			if (nw < 5)
 				snprintf(msg, sizeof(msg),
@@ -349,8 +350,7 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 			return line_error(err, line, s, l, msg);
 		}
 		if (fs_msic_check_queue_name(w[0], wl[0], err) != FS_OK)
-			return line_error(err, line, s, l,
-			                  "The queue name holds a control character.");
+			return line_error(err, line, s, l, "The queue name holds a control character.");
 		for (i = 0; i < out->n; i++)
 			if (strlen(out->entries[i].queue) == wl[0] &&
 			    memcmp(out->entries[i].queue, w[0], wl[0]) == 0)
@@ -390,8 +390,9 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 	if (!have_stamp)
 	{
 		fs_fail(err, FS_ERR_SYNTAX, "invalid share info file: no day-of-week stamp");
-		fs_error_detail(err, "The file ends after %zu line%s; line 3 holds the day-of-week "
-		                     "stamp, such as \"Mon\".",
+		fs_error_detail(err,
+		                "The file ends after %zu line%s; line 3 holds the day-of-week "
+		                "stamp, such as \"Mon\".",
 		                line, line == 1 ? "" : "s");
 		fs_error_hint(err, "An empty file is written as \"# Day-of-Week\\n# queue ndays past%% "
 		                   "today_usage today_max\\nMon\\n\".");
@@ -542,8 +543,8 @@ empty_days(fs_msic_share *s, int32_t first, int32_t last, int32_t as_of_day,
 }
 
 fs_status
-fs_msic_acc_history(const fs_msic_acc *acc, fs_msic_day_visit visit, void *ctx,
-                    fs_msic_share *out, fs_error *err)
+fs_msic_acc_history(const fs_msic_acc *acc, fs_msic_day_visit visit, void *ctx, fs_msic_share *out,
+                    fs_error *err)
 {
 	size_t i;
 	int32_t last = 0;
@@ -559,7 +560,8 @@ fs_msic_acc_history(const fs_msic_acc *acc, fs_msic_day_visit visit, void *ctx,
 		if (d->day > acc->as_of_day)
 			break; /* cannot happen for starts before as_of; kept out all the same */
 		/* the empty days between the previous day and this one */
-		if (i > 0 && empty_days(out, last + 1, d->day - 1, acc->as_of_day, visit, ctx, err) != FS_OK)
+		if (i > 0 &&
+		    empty_days(out, last + 1, d->day - 1, acc->as_of_day, visit, ctx, err) != FS_OK)
 			return err->status;
 		if (!isfinite(out->today_usage + d->usage))
 		{

@@ -59,8 +59,8 @@ typedef enum fs_msic_rank_mode
 	FS_MSIC_RANK_USAGE = 1
 } fs_msic_rank_mode;
 
-#define FS_MSIC_RANK_MODES           "share, usage"
-#define FS_MSIC_RANK_NO_ENTRY(mode)  ((mode) == FS_MSIC_RANK_USAGE ? 100.0 : 1.0)
+#define FS_MSIC_RANK_MODES          "share, usage"
+#define FS_MSIC_RANK_NO_ENTRY(mode) ((mode) == FS_MSIC_RANK_USAGE ? 100.0 : 1.0)
 
 /*
  * The rank of a queue from its past percentage (today included, fs_msic_past_pct) and its share
@@ -70,8 +70,8 @@ typedef enum fs_msic_rank_mode
 double fs_msic_rank_value(double past_pct, double share_pct, fs_msic_rank_mode mode);
 int fs_msic_rank_mode_from_name(const char *name);
 /* shares must be 0..100 (the FAIR_SHARE range); FS_ERR_VALUE otherwise. */
-fs_status fs_msic_rank(const fs_msic_share *s, int64_t shares, fs_msic_rank_mode mode,
-                       double *rank, fs_error *err);
+fs_status fs_msic_rank(const fs_msic_share *s, int64_t shares, fs_msic_rank_mode mode, double *rank,
+                       fs_error *err);
 bool fs_msic_over_share(double rank, fs_msic_rank_mode mode);
 
 /* ---------------------------------------------------------------- SHARE_INFO_FILE */

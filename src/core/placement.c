@@ -1143,8 +1143,8 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 			{
 				fs_fail(err, FS_ERR_VALUE, "group key \"%.*s\" appears more than once",
 				        (int) (keylens[k] < 200 ? keylens[k] : 200), keys[k]);
-				fs_error_detail(err, "group_keys[%zu] and group_keys[%zu] are the same key.",
-				                s + 1, k + 1);
+				fs_error_detail(err, "group_keys[%zu] and group_keys[%zu] are the same key.", s + 1,
+				                k + 1);
 				fs_error_hint(err, "Name each label once, as node_group_key does.");
 				return FS_ERR_VALUE;
 			}

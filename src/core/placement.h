@@ -104,7 +104,7 @@ typedef struct fs_pset
 } fs_pset;
 
 /* The most placement sets one call forms, and the most group keys (54000 beyond). */
-#define FS_PSETS_MAX 100000
+#define FS_PSETS_MAX     100000
 #define FS_PSET_KEYS_MAX 32
 
 /*

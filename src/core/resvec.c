@@ -158,7 +158,7 @@ is_space(unsigned char c)
 }
 
 static const char duration_limit[] =
-	"A duration is below 2^53 seconds (about 285 million years) in magnitude.";
+    "A duration is below 2^53 seconds (about 285 million years) in magnitude.";
 
 static fs_status
 duration_out_of_range(fs_error *err, const char *name)
@@ -194,8 +194,8 @@ check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 	char shown[80];
 	size_t i;
 
-	if (it->namelen > 0 && it->namelen <= FS_RV_NAME_MAX && isfinite(it->amount) &&
-	    it->kind >= 0 && it->kind <= FS_KIND_LAST && amount_fits(it->kind, it->amount) &&
+	if (it->namelen > 0 && it->namelen <= FS_RV_NAME_MAX && isfinite(it->amount) && it->kind >= 0 &&
+	    it->kind <= FS_KIND_LAST && amount_fits(it->kind, it->amount) &&
 	    name_ok(it->name, it->namelen))
 		return FS_OK; /* the common case: nothing to format */
 	fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
@@ -381,10 +381,24 @@ static const struct
 {
 	const char *suffix;
 	int shift;
-} size_units[] = {{"b", 0},   {"k", 10},  {"kb", 10}, {"m", 20},  {"mb", 20}, {"g", 30},
-                  {"gb", 30}, {"t", 40},  {"tb", 40}, {"p", 50},  {"pb", 50},
+} size_units[] = {{"b", 0},
+                  {"k", 10},
+                  {"kb", 10},
+                  {"m", 20},
+                  {"mb", 20},
+                  {"g", 30},
+                  {"gb", 30},
+                  {"t", 40},
+                  {"tb", 40},
+                  {"p", 50},
+                  {"pb", 50},
                   /* PBS words: 8 bytes each */
-                  {"w", 3},   {"kw", 13}, {"mw", 23}, {"gw", 33}, {"tw", 43}, {"pw", 53}};
+                  {"w", 3},
+                  {"kw", 13},
+                  {"mw", 23},
+                  {"gw", 33},
+                  {"tw", 43},
+                  {"pw", 53}};
 
 typedef enum duration_result
 {
@@ -552,8 +566,8 @@ amount_error(const char *s, size_t len, const char *what, amount_result r, size_
 			return fs_fail(err, FS_ERR_SYNTAX, "amount \"%s\" for %s is too long", shown, what);
 		case AMOUNT_UNIT:
 			fs_quote_excerpt(ushown, sizeof(ushown), s + unit_at, len - unit_at, 20);
-			fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown, shown,
-			        what);
+			fs_fail(err, FS_ERR_SYNTAX, "unknown unit \"%s\" in amount \"%s\" for %s", ushown,
+			        shown, what);
 			fs_error_hint(err, "Size units are b, kb, mb, gb, tb and pb (or k, m, g, t, p), "
 			                   "in any case; they are powers of 1024. PBS words (w, kw, mw, "
 			                   "gw, tw, pw) are 8 bytes each.");
@@ -632,7 +646,8 @@ fs_rv_read_binary(fs_reader *r, const fs_allocator *a, size_t reserve, uint8_t *
 	fs_status st;
 
 	if (!fs_read_be(r, 4, &count))
-		return fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: value is truncated");
+		return fs_fail(err, FS_ERR_BINARY,
+		               "invalid binary value for type resvec: value is truncated");
 	/* every entry needs at least 11 bytes: kind, length, a one-byte name, the amount */
 	remain = (size_t) (r->end - r->p);
 	if (count > remain / 11 + 1 || count > FS_RV_ENTRIES_MAX)

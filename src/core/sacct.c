@@ -14,8 +14,8 @@
 
 static const char row_subject[] = "sacct row";
 static const char row_hint[] =
-	"Give the header line that sacct printed with these rows (sacct --parsable2, fields "
-	"separated by \"|\").";
+    "Give the header line that sacct printed with these rows (sacct --parsable2, fields "
+    "separated by \"|\").";
 
 /* ---------------------------------------------------------------- small helpers */
 
@@ -73,8 +73,7 @@ mkspan(const char *p, size_t len)
 	return s;
 }
 
-static void
-add_anomaly(fs_sacct_record *rec, const char *fmt, ...) FS_PRINTF(2, 3);
+static void add_anomaly(fs_sacct_record *rec, const char *fmt, ...) FS_PRINTF(2, 3);
 
 static void
 add_anomaly(fs_sacct_record *rec, const char *fmt, ...)
@@ -119,10 +118,9 @@ syntax(fs_error *err, const char *subject, const char *text, size_t len, size_t 
 /* ---------------------------------------------------------------- header */
 
 static const char *const known_names[FS_SC_NKNOWN] = {
-	"JobID",   "JobIDRaw",  "Cluster",   "Partition", "Account",    "User",
-	"Group",   "QOS",       "State",     "ExitCode",  "Submit",     "Eligible",
-	"Start",   "End",       "Elapsed",   "Timelimit", "NCPUS",      "AllocCPUS",
-	"NNodes",  "AllocNodes", "ReqMem",   "AllocTRES", "ReqTRES",    "JobName"};
+    "JobID", "JobIDRaw",  "Cluster", "Partition",  "Account", "User",      "Group",   "QOS",
+    "State", "ExitCode",  "Submit",  "Eligible",   "Start",   "End",       "Elapsed", "Timelimit",
+    "NCPUS", "AllocCPUS", "NNodes",  "AllocNodes", "ReqMem",  "AllocTRES", "ReqTRES", "JobName"};
 
 fs_status
 fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sacct_header *h,
@@ -130,7 +128,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 {
 	static const char subject[] = "sacct header";
 	static const char hint[] =
-		"The header is the first line sacct --parsable2 prints: column names separated by \"|\".";
+	    "The header is the first line sacct --parsable2 prints: column names separated by \"|\".";
 	size_t n = 1, i, start, c;
 
 	memset(h, 0, sizeof(*h));
@@ -173,15 +171,13 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		if (nl == 0)
 		{
 			fs_sacct_header_release(h, a);
-			return syntax(err, subject, text, len + h->trailing, start,
-			                      "empty column name", hint);
+			return syntax(err, subject, text, len + h->trailing, start, "empty column name", hint);
 		}
 		for (k = 0; k < c; k++)
 			if (h->names[k].len == nl && strncmp(h->names[k].p, nm, nl) == 0)
 			{
 				fs_sacct_header_release(h, a);
-				return syntax(err, subject, text, len, start, "duplicate column name",
-				                      hint);
+				return syntax(err, subject, text, len, start, "duplicate column name", hint);
 			}
 		h->names[c] = mkspan(nm, nl);
 		h->known[c] = -1;
@@ -191,8 +187,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 				if (h->at[k] >= 0)
 				{
 					fs_sacct_header_release(h, a);
-					return syntax(err, subject, text, len, start,
-					                      "duplicate column name", hint);
+					return syntax(err, subject, text, len, start, "duplicate column name", hint);
 				}
 				h->at[k] = (int) c;
 				h->known[c] = (int) k;
@@ -362,8 +357,8 @@ fs_slurm_duration(const char *s, size_t len, double *seconds, bool *is_null, con
 	*is_null = r == DUR_NULL;
 	if (r == DUR_BAD)
 		return syntax(err, "Slurm duration", s, len, at, problem,
-		                      "Slurm writes durations as [D-]HH:MM:SS or MM:SS.mmm, or UNLIMITED, "
-		                      "Partition_Limit or Unknown.");
+		              "Slurm writes durations as [D-]HH:MM:SS or MM:SS.mmm, or UNLIMITED, "
+		              "Partition_Limit or Unknown.");
 	return FS_OK;
 }
 
@@ -563,11 +558,11 @@ field_exit(row_ctx *c, fs_span f)
 }
 
 static const char *const states[] = {
-	"BOOT_FAIL",   "CANCELLED",    "COMPLETED",   "DEADLINE",     "FAILED",        "NODE_FAIL",
-	"OUT_OF_MEMORY", "PENDING",    "PREEMPTED",   "RUNNING",      "SUSPENDED",     "TIMEOUT",
-	"REQUEUED",    "RESIZING",     "REVOKED",     "SPECIAL_EXIT", "COMPLETING",    "CONFIGURING",
-	"STAGE_OUT",   "SIGNALING",    "STOPPED",     "REQUEUE_FED",  "REQUEUE_HOLD",  "RESV_DEL_HOLD",
-	"EXPEDITING"};
+    "BOOT_FAIL",    "CANCELLED",     "COMPLETED",    "DEADLINE",      "FAILED",
+    "NODE_FAIL",    "OUT_OF_MEMORY", "PENDING",      "PREEMPTED",     "RUNNING",
+    "SUSPENDED",    "TIMEOUT",       "REQUEUED",     "RESIZING",      "REVOKED",
+    "SPECIAL_EXIT", "COMPLETING",    "CONFIGURING",  "STAGE_OUT",     "SIGNALING",
+    "STOPPED",      "REQUEUE_FED",   "REQUEUE_HOLD", "RESV_DEL_HOLD", "EXPEDITING"};
 
 static void
 field_state(row_ctx *c, fs_span f)
@@ -612,8 +607,8 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 {
 	fs_sacct_record *r = c->rec;
 	static const char hint[] =
-		"Slurm writes job ids as 123, 123_4, 123_[1-5%2], 123+1, with an optional .batch, "
-		".extern or .N step.";
+	    "Slurm writes job ids as 123, 123_4, 123_[1-5%2], 123+1, with an optional .batch, "
+	    ".extern or .N step.";
 	int64_t base = 0, v, rawnum = 0;
 	bool plain = true, has_raw = false;
 	fs_span step = {NULL, 0}, rawstep = {NULL, 0}, spec = {NULL, 0};
@@ -636,8 +631,8 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 			if (i < id.len && s[i] == '[')
 			{
 				st = ++i;
-				while (i < id.len && (is_digit(s[i]) || s[i] == ',' || s[i] == '-' ||
-				                      s[i] == '%' || s[i] == ':'))
+				while (i < id.len &&
+				       (is_digit(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '%' || s[i] == ':'))
 					i++;
 				if (i == st || i >= id.len || s[i] != ']')
 					return bad(c, s + i, "JobID: expected an array task range closed by \"]\"",
@@ -757,8 +752,9 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 		{
 			c->a->release(c->a->ctx, items);
 			c->a->release(c->a->ctx, names);
-			return bad(c, e ? e : nm, col[0] == 'A' ? "AllocTRES: expected name=count"
-			                                        : "ReqTRES: expected name=count",
+			return bad(c, e ? e : nm,
+			           col[0] == 'A' ? "AllocTRES: expected name=count"
+			                         : "ReqTRES: expected name=count",
 			           NULL);
 		}
 		nl = (size_t) (e - nm);
@@ -776,8 +772,8 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 		{
 			c->a->release(c->a->ctx, items);
 			c->a->release(c->a->ctx, names);
-			return bad(c, val + used, col[0] == 'A' ? "AllocTRES: invalid amount"
-			                                        : "ReqTRES: invalid amount",
+			return bad(c, val + used,
+			           col[0] == 'A' ? "AllocTRES: invalid amount" : "ReqTRES: invalid amount",
 			           NULL);
 		}
 		if (!unit && !sizeish)
@@ -794,8 +790,8 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 			items[k].namelen = (size_t) w;
 			items[k].pos = 0; /* not in the line: fs_rv_build must not count back from it */
 			np += (size_t) w;
-			add_anomaly(c->rec, "%s: TRES id %.*s has no name (kept as tres_%lld)", col,
-			            (int) nl, nm, (long long) id);
+			add_anomaly(c->rec, "%s: TRES id %.*s has no name (kept as tres_%lld)", col, (int) nl,
+			            nm, (long long) id);
 		}
 		else
 		{
@@ -873,8 +869,8 @@ field_reqmem(row_ctx *c, fs_span f)
 	{
 		if (!r->has_ncpus)
 		{
-			add_anomaly(r, "ReqMem \"%.*s\" is per CPU but the row has no CPU count",
-			            (int) f.len, f.p);
+			add_anomaly(r, "ReqMem \"%.*s\" is per CPU but the row has no CPU count", (int) f.len,
+			            f.p);
 			return FS_OK;
 		}
 		bytes *= r->ncpus;
@@ -883,8 +879,8 @@ field_reqmem(row_ctx *c, fs_span f)
 	{
 		if (!r->has_nnodes)
 		{
-			add_anomaly(r, "ReqMem \"%.*s\" is per node but the row has no node count",
-			            (int) f.len, f.p);
+			add_anomaly(r, "ReqMem \"%.*s\" is per node but the row has no node count", (int) f.len,
+			            f.p);
 			return FS_OK;
 		}
 		bytes *= r->nnodes;
@@ -1006,7 +1002,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	{
 		fs_sacct_record_release(rec, a);
 		return syntax(err, row_subject, line, len, FS_NO_POSITION, "empty row",
-		                      "Leave blank lines out of the rows.");
+		              "Leave blank lines out of the rows.");
 	}
 	if (h->trailing)
 	{
@@ -1030,8 +1026,8 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		         nsep + 1, nsep ? "s" : "", h->ncols);
 		fs_sacct_record_release(rec, a);
 		return syntax(err, row_subject, line, c.len, len, problem,
-		                      "A newline in a job name splits a record over two lines: join them, "
-		                      "or export with --delimiter and JobName last.");
+		              "A newline in a job name splits a record over two lines: join them, "
+		              "or export with --delimiter and JobName last.");
 	}
 	extra = nsep + 1 - h->ncols;
 	if (extra > 0 && jn < 0)
@@ -1062,8 +1058,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		start = i + 1;
 	}
 	if (nsep + 1 > h->ncols)
-		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"|\"",
-		            show(f[jn].p, f[jn].len).s);
+		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"|\"", show(f[jn].p, f[jn].len).s);
 	st = parse_fields(&c, h, f);
 	a->release(a->ctx, f);
 	if (st != FS_OK)
@@ -1356,7 +1351,7 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 	if (kind == K_PARENT)
 	{
 		const uint8_t *pp = span_ieq(name.p, name.len, "root") ? root_path(s, *cluster)
-		                                                      : map_get(s, *cluster, name);
+		                                                       : map_get(s, *cluster, name);
 
 		if (pp == NULL)
 			return assoc_fail(s, "the parent account is not defined on an earlier line", NULL);

@@ -54,9 +54,9 @@ typedef enum fs_sacct_col
 typedef struct fs_sacct_header
 {
 	fs_span *names;
-	int *known;         /* per column: its fs_sacct_col, or -1 */
-	size_t ncols;       /* without the empty name after a trailing delimiter */
-	bool trailing;      /* `sacct -p`: every line ends with the delimiter */
+	int *known;           /* per column: its fs_sacct_col, or -1 */
+	size_t ncols;         /* without the empty name after a trailing delimiter */
+	bool trailing;        /* `sacct -p`: every line ends with the delimiter */
 	int at[FS_SC_NKNOWN]; /* column index of each known column, or -1 */
 } fs_sacct_header;
 
@@ -130,8 +130,8 @@ typedef struct fs_assoc_row
 	bool from_parent;
 } fs_assoc_row;
 
-fs_status fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a,
-                            fs_assoc_row **rows, size_t *nrows, fs_error *err);
+fs_status fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_row **rows,
+                            size_t *nrows, fs_error *err);
 void fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a);
 
 #endif

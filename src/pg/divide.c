@@ -80,9 +80,9 @@ divide_shares(PG_FUNCTION_ARGS)
 		                errhint("Give one weight, one lower and one upper bound per child.")));
 	if (nw == 0)
 	{
-		fs_pg_check(fs_divide(PG_GETARG_FLOAT8(0), w, l, u, 0, mode, &fs_pg_alloc, NULL, NULL,
-		                      NULL, &err),
-		            &err);
+		fs_pg_check(
+		    fs_divide(PG_GETARG_FLOAT8(0), w, l, u, 0, mode, &fs_pg_alloc, NULL, NULL, NULL, &err),
+		    &err);
 		PG_RETURN_ARRAYTYPE_P(construct_empty_array(FLOAT8OID));
 	}
 	/* a one-dimensional float8 array without NULLs, filled in place */

@@ -39,9 +39,10 @@ local_instant(int64 year, int64 mon, int64 mday, int64 sod_us)
 	tm.tm_sec = (int) (sod_us / USECS_PER_SEC % 60);
 	tm.tm_isdst = -1;
 	tz = DetermineTimeZoneOffset(&tm, session_timezone);
-	if (tm2timestamp(&tm, (fsec_t) (sod_us % USECS_PER_SEC), &tz, &t) != 0 || !IS_VALID_TIMESTAMP(t))
-		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-		                errmsg("timestamp out of range")));
+	if (tm2timestamp(&tm, (fsec_t) (sod_us % USECS_PER_SEC), &tz, &t) != 0 ||
+	    !IS_VALID_TIMESTAMP(t))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
 	return t;
 }
 
@@ -53,8 +54,8 @@ local_time(TimestampTz t, struct pg_tm *tm, int64 *sod_us)
 	fsec_t fsec;
 
 	if (timestamp2tm(t, &tz, tm, &fsec, NULL, NULL) != 0)
-		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-		                errmsg("timestamp out of range")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
 	*sod_us = ((int64) tm->tm_hour * 3600 + tm->tm_min * 60 + tm->tm_sec) * USECS_PER_SEC + fsec;
 }
 
@@ -89,9 +90,9 @@ time_of_day(const Interval *iv, const char *what)
 	int64 us = fs_pg_interval_us(iv, what);
 
 	if (us < 0 || us >= USECS_PER_DAY)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("%s must be a time of day", what),
-		                errdetail("It must be from 00:00:00 up to, not including, 24:00:00.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be a time of day", what),
+		         errdetail("It must be from 00:00:00 up to, not including, 24:00:00.")));
 	return us;
 }
 
@@ -327,15 +328,13 @@ is_prime_time(PG_FUNCTION_ARGS)
 
 /* Microseconds of prime time in a run of `walltime` from `from`. */
 static int64
-prime_us(TimestampTz from, const Interval *walltime, int64 start, int64 end, const int *days,
-         int n)
+prime_us(TimestampTz from, const Interval *walltime, int64 start, int64 end, const int *days, int n)
 {
 	int64 dur = fs_pg_interval_us(walltime, "walltime");
 	int64 prime;
 	fs_error err;
 
-	if (dur >= 0 && dur <= FS_MSIC_MAX_WALK_DAYS * USECS_PER_DAY &&
-	    !IS_VALID_TIMESTAMP(from + dur))
+	if (dur >= 0 && dur <= FS_MSIC_MAX_WALK_DAYS * USECS_PER_DAY && !IS_VALID_TIMESTAMP(from + dur))
 		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 		                errmsg("the run ends after the last timestamp")));
 	fs_pg_check(

@@ -152,9 +152,9 @@ read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
 			reader_read(&r, elems[i]);
 			fs[i].queue = text_field(r.values[fq], r.nulls[fq], &fs[i].queuelen);
 			if (r.nulls[fsh] || r.nulls[fpct])
-				ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				                errmsg("fair_share[%d] of the configuration has a NULL field",
-				                       i + 1)));
+				ereport(ERROR,
+				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				         errmsg("fair_share[%d] of the configuration has a NULL field", i + 1)));
 			fs[i].shares = DatumGetInt32(r.values[fsh]);
 			fs[i].max_run_pct = DatumGetInt32(r.values[fpct]);
 		}
@@ -182,11 +182,10 @@ read_shares(ArrayType *arr, fs_msic_order_in *in)
 	{
 		reader_read(&r, elems[i]);
 		if (r.nulls[fq] || r.nulls[fnd] || r.nulls[fpast] || r.nulls[fuse] || r.nulls[fmax])
-			ereport(ERROR,
-			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			         errmsg("shares[%d] has a NULL field", i + 1),
-			         errhint("A share state needs queue, ndays, past_pct, today_usage and "
-			                 "today_max.")));
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("shares[%d] has a NULL field", i + 1),
+			                errhint("A share state needs queue, ndays, past_pct, today_usage and "
+			                        "today_max.")));
 		st[i].queue = text_field(r.values[fq], false, &st[i].queuelen);
 		st[i].s.ndays = DatumGetInt32(r.values[fnd]);
 		st[i].s.past_pct = DatumGetFloat8(r.values[fpast]);
@@ -213,8 +212,8 @@ enum
 	J_FIELDS
 };
 
-static const char *const job_fields[J_FIELDS] = {"job_id", "owner",   "queue", "state",
-                                                 "walltime", "walltime_used", "ctime", "etime",
+static const char *const job_fields[J_FIELDS] = {"job_id",    "owner",         "queue", "state",
+                                                 "walltime",  "walltime_used", "ctime", "etime",
                                                  "exec_host", "chkptd"};
 
 static fs_msic_ojob *
@@ -297,8 +296,7 @@ msic_job_order(PG_FUNCTION_ARGS)
 
 	InitMaterializedSRF(fcinfo, 0);
 	/* shares NULL: no queue has history yet; any other NULL argument: no rows */
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4) ||
-	    PG_ARGISNULL(5))
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(2) || PG_ARGISNULL(3) || PG_ARGISNULL(4) || PG_ARGISNULL(5))
 		return (Datum) 0;
 	memset(&in, 0, sizeof(in));
 	rank = PG_GETARG_TEXT_PP(5);

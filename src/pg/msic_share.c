@@ -159,12 +159,12 @@ rank_mode_arg(text *t)
 	int mode = fs_msic_rank_mode_from_name(s);
 
 	if (mode < 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown rank mode \"%s\"", s),
-		                errhint("Valid modes are %s: share divides the past percentage by the "
-		                        "queue's share (the guide), usage is the raw past percentage (the "
-		                        "original code).",
-		                        FS_MSIC_RANK_MODES)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown rank mode \"%s\"", s),
+		         errhint("Valid modes are %s: share divides the past percentage by the "
+		                 "queue's share (the guide), usage is the raw past percentage (the "
+		                 "original code).",
+		                 FS_MSIC_RANK_MODES)));
 	return (fs_msic_rank_mode) mode;
 }
 
@@ -184,9 +184,9 @@ msic_shares(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	t = PG_GETARG_TEXT_PP(0);
-	fs_pg_check(fs_msic_share_file_parse(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &fs_pg_alloc, &f,
-	                                     &err),
-	            &err);
+	fs_pg_check(
+	    fs_msic_share_file_parse(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &fs_pg_alloc, &f, &err),
+	    &err);
 	/* a file stamped with another weekday is rolled over once, as the original does on load */
 	roll = !PG_ARGISNULL(1) && local_weekday(PG_GETARG_TIMESTAMPTZ(1), "at") != f.weekday;
 	for (i = 0; i < f.n; i++)
@@ -328,7 +328,8 @@ typedef struct acc_flat
 #define ACC_QUEUE_SPACE(ql) (((size_t) (ql) + 7) & ~(size_t) 7)
 #define ACC_QUEUE(f)        ((char *) (f) + sizeof(acc_flat))
 #define ACC_DAYS(f)         ((fs_msic_day *) (ACC_QUEUE(f) + ACC_QUEUE_SPACE((f)->queue_len)))
-#define ACC_SIZE(ql, n)     (sizeof(acc_flat) + ACC_QUEUE_SPACE(ql) + (size_t) (n) * sizeof(fs_msic_day))
+#define ACC_SIZE(ql, n)                                                                            \
+	(sizeof(acc_flat) + ACC_QUEUE_SPACE(ql) + (size_t) (n) * sizeof(fs_msic_day))
 
 static acc_flat *
 acc_new(MemoryContext cxt, const char *queue, size_t queue_len, int64 as_of, int32 as_of_day,
@@ -337,8 +338,8 @@ acc_new(MemoryContext cxt, const char *queue, size_t queue_len, int64 as_of, int
 	acc_flat *f;
 
 	if (queue_len > 10000 || n > (MaxAllocSize - 20000) / sizeof(fs_msic_day))
-		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("msic_queue_state is too large")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED), errmsg("msic_queue_state is too large")));
 	f = MemoryContextAllocZero(cxt, ACC_SIZE(queue_len, n));
 	SET_VARSIZE(f, ACC_SIZE(queue_len, n));
 	f->as_of = as_of;
@@ -418,10 +419,10 @@ msic_queue_acc_recv(PG_FUNCTION_ARGS)
 	fs_error err;
 
 	if (version != ACC_BINARY_VERSION)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		                errmsg("invalid binary msic_queue_acc: unknown version %d", version),
-		                errdetail("This version of fairsched reads version %d.",
-		                          ACC_BINARY_VERSION)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+		         errmsg("invalid binary msic_queue_acc: unknown version %d", version),
+		         errdetail("This version of fairsched reads version %d.", ACC_BINARY_VERSION)));
 	s = pq_getmsgbytes(buf, len);
 	fs_pg_check(fs_msic_acc_parse(s, (size_t) len, &fs_pg_alloc, &acc, &err), &err);
 	PG_RETURN_POINTER(acc_from_parsed(&acc));
@@ -498,7 +499,8 @@ msic_queue_state_accum(PG_FUNCTION_ARGS)
 	                           local_minutes(started, "started_at"), PG_GETARG_INT32(5), &err),
 	            &err);
 	if (PG_ARGISNULL(0))
-		f = acc_new(CurrentMemoryContext, queue, queue_len, as_of, local_share_day(as_of, "as_of"), 0);
+		f = acc_new(CurrentMemoryContext, queue, queue_len, as_of, local_share_day(as_of, "as_of"),
+		            0);
 	else
 	{
 		f = (acc_flat *) PG_GETARG_POINTER(0);

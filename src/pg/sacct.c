@@ -73,11 +73,10 @@ zone_arg(FunctionCallInfo fcinfo, int n)
 	name = text_to_cstring(PG_GETARG_TEXT_PP(n));
 	tz = pg_tzset(name);
 	if (tz == NULL)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		         errmsg("time zone \"%s\" not recognized", name),
-		         errhint("Give the zone of the machine that ran sacct as a name from "
-		                 "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.")));
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("time zone \"%s\" not recognized", name),
+		                errhint("Give the zone of the machine that ran sacct as a name from "
+		                        "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.")));
 	return tz;
 }
 
@@ -192,7 +191,7 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 			p += l + 1;
 		}
 		v[30] = PointerGetDatum(
-			construct_array(an, (int) r->nanomalies, TEXTOID, -1, false, TYPALIGN_INT));
+		    construct_array(an, (int) r->nanomalies, TEXTOID, -1, false, TYPALIGN_INT));
 		n[30] = false;
 	}
 	if (error)
@@ -230,8 +229,8 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 			fs_pg_raise(hfail);
 		return record_datum(fcinfo, NULL, tz, error_text(hfail));
 	}
-	st = fs_sacct_parse_row(h, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec,
-	                        &err);
+	st =
+	    fs_sacct_parse_row(h, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec, &err);
 	if (st != FS_OK)
 	{
 		if (!try_only)
@@ -267,9 +266,8 @@ slurm_duration(PG_FUNCTION_ARGS)
 	const char *why;
 	fs_error err;
 
-	fs_pg_check(fs_slurm_duration(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &secs, &is_null, &why,
-	                              &err),
-	            &err);
+	fs_pg_check(
+	    fs_slurm_duration(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &secs, &is_null, &why, &err), &err);
 	if (is_null)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(secs);

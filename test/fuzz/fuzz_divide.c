@@ -26,8 +26,8 @@ read_double(const uint8_t *p)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	double w[MAX_CHILDREN], l[MAX_CHILDREN], u[MAX_CHILDREN], out[MAX_CHILDREN],
-	    out2[MAX_CHILDREN], total, x;
+	double w[MAX_CHILDREN], l[MAX_CHILDREN], u[MAX_CHILDREN], out[MAX_CHILDREN], out2[MAX_CHILDREN],
+	    total, x;
 	long double sum_low = 0, sum_max = 0, sum = 0;
 	fs_divide_mode mode;
 	fs_error err;
@@ -94,9 +94,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (isfinite(x) && x > DBL_MIN && w[i] > 0)
 		{
-			long double g = mode == FS_DIVIDE_CLAMP
-			                    ? fminl(fmaxl((long double) x * w[i], lp), u[i])
-			                    : fminl(u[i], lp + (long double) x * w[i]);
+			long double g = mode == FS_DIVIDE_CLAMP ? fminl(fmaxl((long double) x * w[i], lp), u[i])
+			                                        : fminl(u[i], lp + (long double) x * w[i]);
 
 			if (fabsl(out[i] - g) > slack)
 				abort();

@@ -17,14 +17,14 @@ utc_to_local(void *ctx, int64_t t, int64_t *y, int64_t *m, int64_t *d)
 	int64_t day = INT64_C(86400000000);
 
 	(void) ctx;
-	fs_msic_civil_from_days(t >= 0 ? t / day : -((-t + day - 1) / day), y, m, d);
+	fs_civil_from_days(t >= 0 ? t / day : -((-t + day - 1) / day), y, m, d);
 }
 
 static int64_t
 utc_from_local(void *ctx, int64_t y, int64_t m, int64_t d, int64_t sod)
 {
 	(void) ctx;
-	return fs_msic_days_from_civil(y, m, d) * INT64_C(86400000000) + sod;
+	return fs_days_from_civil(y, m, d) * INT64_C(86400000000) + sod;
 }
 
 static void

@@ -34,7 +34,8 @@ same_entries(const fs_msic_share_file *a, const fs_msic_share_file *b)
 		if (strcmp(a->entries[i].queue, b->entries[i].queue) != 0 ||
 		    a->entries[i].s.ndays != b->entries[i].s.ndays ||
 		    memcmp(&a->entries[i].s.past_pct, &b->entries[i].s.past_pct, sizeof(double)) != 0 ||
-		    memcmp(&a->entries[i].s.today_usage, &b->entries[i].s.today_usage, sizeof(double)) != 0 ||
+		    memcmp(&a->entries[i].s.today_usage, &b->entries[i].s.today_usage, sizeof(double)) !=
+		        0 ||
 		    memcmp(&a->entries[i].s.today_max, &b->entries[i].s.today_max, sizeof(double)) != 0)
 			return false;
 	return true;
@@ -123,7 +124,8 @@ check_acc(const fs_msic_acc *acc)
 		abort();
 	/* the final replay of a small state: a valid share or a clear error */
 	if (acc->n > 0 && (int64_t) acc->as_of_day - acc->days[0].day < 4000 &&
-	    fs_msic_acc_final(acc, &s, &err) == FS_OK && fs_msic_share_check(&s, "final", &err) != FS_OK)
+	    fs_msic_acc_final(acc, &s, &err) == FS_OK &&
+	    fs_msic_share_check(&s, "final", &err) != FS_OK)
 		abort();
 	free((void *) back.queue);
 	free(back.days);

@@ -57,8 +57,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_failure(&err);
 	else
 	{
-		if ((r.alloc_tres && fs_rv_validate(r.alloc_tres, r.alloc_tres_len, FS_ERR_BINARY, &err) !=
-		                         FS_OK) ||
+		if ((r.alloc_tres &&
+		     fs_rv_validate(r.alloc_tres, r.alloc_tres_len, FS_ERR_BINARY, &err) != FS_OK) ||
 		    (r.req_tres &&
 		     fs_rv_validate(r.req_tres, r.req_tres_len, FS_ERR_BINARY, &err) != FS_OK))
 			abort();

@@ -174,8 +174,7 @@ test_random_range(void)
 	for (round = 0; round < 40000; round++)
 	{
 		size_t n = 1 + unit_rand(&seed) % 12, i;
-		double w[12], l[12], u[12], out[12], out2[12], total, x, sum = 0, sum_low = 0,
-		                                                       sum_max = 0;
+		double w[12], l[12], u[12], out[12], out2[12], total, x, sum = 0, sum_low = 0, sum_max = 0;
 		fs_divide_mode mode = round % 2 ? FS_DIVIDE_ADDITIVE : FS_DIVIDE_CLAMP;
 		fs_error err;
 
@@ -218,7 +217,7 @@ test_random_range(void)
 		for (i = 0; i < n; i++)
 		{
 			double lp = l[i] < u[i] ? l[i] : u[i];
-			double g = w[i] == 0              ? lp
+			double g = w[i] == 0                 ? lp
 			           : mode == FS_DIVIDE_CLAMP ? fmin(fmax(x * w[i], lp), u[i])
 			                                     : fmin(u[i], lp + x * w[i]);
 
@@ -240,8 +239,8 @@ test_random_range(void)
 	CHECK(bad_g == 0);
 	CHECK(bad_fallback == 0);
 	if (bad_sum + bad_bounds + bad_g + bad_fallback)
-		printf("     sum %d, bounds %d, g(x) %d, fallback %d of %d feasible\n", bad_sum,
-		       bad_bounds, bad_g, bad_fallback, feasible);
+		printf("     sum %d, bounds %d, g(x) %d, fallback %d of %d feasible\n", bad_sum, bad_bounds,
+		       bad_g, bad_fallback, feasible);
 }
 
 /* Many children, distinct breakpoints: the randomized search and the fallback agree. */

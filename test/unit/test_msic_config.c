@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define H(x) ((int64_t) (x) * 3600 * INT64_C(1000000))
-#define DAY H(24)
+#define H(x) ((int64_t) (x) *3600 * INT64_C(1000000))
+#define DAY  H(24)
 
 static fs_status
 parse(const char *text, const char *host, fs_msic_config *cfg, fs_error *err)
@@ -31,18 +31,17 @@ fails(const char *text)
 	return err.message;
 }
 
-static const char *guide =
-    "# the guide's example\n"
-    "SUBMIT_QUEUE\t\t\tpending\n"
-    "BATCH_QUEUES\t\t\thosta@hosta,hostb@hostb\n"
-    "EXPRESS_QUEUE   special\n"
-    "TARGET_LOAD_PCT\t\t\t90%\t\t\n"
-    "TARGET_LOAD_VARIANCE\t\t-15%,+10%\n"
-    "ENFORCE_PRIME_TIME False\n"
-    "FAIR_SHARE QUEUE:low:10:10\n"
-    "FAIR_SHARE QUEUE:med:15:10\n"
-    "FAIR_SHARE QUEUE:hi:40:10\n"
-    "FAIR_SHARE QUEUE:special:35:10\n";
+static const char *guide = "# the guide's example\n"
+                           "SUBMIT_QUEUE\t\t\tpending\n"
+                           "BATCH_QUEUES\t\t\thosta@hosta,hostb@hostb\n"
+                           "EXPRESS_QUEUE   special\n"
+                           "TARGET_LOAD_PCT\t\t\t90%\t\t\n"
+                           "TARGET_LOAD_VARIANCE\t\t-15%,+10%\n"
+                           "ENFORCE_PRIME_TIME False\n"
+                           "FAIR_SHARE QUEUE:low:10:10\n"
+                           "FAIR_SHARE QUEUE:med:15:10\n"
+                           "FAIR_SHARE QUEUE:hi:40:10\n"
+                           "FAIR_SHARE QUEUE:special:35:10\n";
 
 static void
 test_guide_example(void)
@@ -171,8 +170,10 @@ test_errors(void)
 	snprintf(buf, sizeof(buf), "%sEXPRESS_QUEUE %s\n", base, name);
 	CHECK_STR(fails(buf), "(accepted)");
 	/* FAIR_SHARE, in the original's order of checks */
-	CHECK_STR(fails("FAIR_SHARE queue:a:10:10\n"), "line 1: Unrecognized FAIR_SHARE directive: queue");
-	CHECK_STR(fails("FAIR_SHARE QUEUE:a:10\n"), "line 1: Incomplete FAIR_SHARE directive: QUEUE:a:10");
+	CHECK_STR(fails("FAIR_SHARE queue:a:10:10\n"),
+	          "line 1: Unrecognized FAIR_SHARE directive: queue");
+	CHECK_STR(fails("FAIR_SHARE QUEUE:a:10\n"),
+	          "line 1: Incomplete FAIR_SHARE directive: QUEUE:a:10");
 	CHECK_STR(fails("FAIR_SHARE QUEUE:a:0:10\n"),
 	          "line 1: FAIR_SHARE share percentage (0) should be between 1 and 100");
 	CHECK_STR(fails("FAIR_SHARE QUEUE:a:10:101\n"),
@@ -289,13 +290,13 @@ test_to_local(void *ctx, int64_t t, int64_t *y, int64_t *m, int64_t *d)
 	int64_t l = ctx ? t + offset_at(t) : t;
 	int64_t days = l >= 0 ? l / DAY : -((-l + DAY - 1) / DAY);
 
-	fs_msic_civil_from_days(days, y, m, d);
+	fs_civil_from_days(days, y, m, d);
 }
 
 static int64_t
 test_from_local(void *ctx, int64_t y, int64_t m, int64_t d, int64_t sod)
 {
-	int64_t l = fs_msic_days_from_civil(y, m, d) * DAY + sod;
+	int64_t l = fs_days_from_civil(y, m, d) * DAY + sod;
 
 	if (!ctx)
 		return l;
@@ -309,7 +310,7 @@ test_from_local(void *ctx, int64_t y, int64_t m, int64_t d, int64_t sod)
 static int64_t
 at_utc(int y, int m, int d, int h)
 {
-	return fs_msic_days_from_civil(y, m, d) * DAY + H(h);
+	return fs_days_from_civil(y, m, d) * DAY + H(h);
 }
 
 static void
@@ -365,16 +366,16 @@ test_prime_time(void)
 	 * (11:00 UTC), 47 h of elapsed time end on Monday 12:00 local: Monday 08:00-12:00 is prime.
 	 */
 	dst_at = at_utc(2024, 3, 31, 1);
-	CHECK(fs_msic_prime_us(&cest, at_utc(2024, 3, 30, 11), H(47), H(8), H(18), NULL, 0, &p,
-	                       &err) == FS_OK);
+	CHECK(fs_msic_prime_us(&cest, at_utc(2024, 3, 30, 11), H(47), H(8), H(18), NULL, 0, &p, &err) ==
+	      FS_OK);
 	CHECK(p == H(4));
-	CHECK(fs_msic_prime_us(&cest, at_utc(2024, 3, 30, 11), H(48), H(8), H(18), NULL, 0, &p,
-	                       &err) == FS_OK);
+	CHECK(fs_msic_prime_us(&cest, at_utc(2024, 3, 30, 11), H(48), H(8), H(18), NULL, 0, &p, &err) ==
+	      FS_OK);
 	CHECK(p == H(5));
 	/* limits */
 	CHECK(fs_msic_prime_us(&utc, 0, -1, H(8), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
-	CHECK(fs_msic_prime_us(&utc, 0, (int64_t) FS_MSIC_MAX_WALK_DAYS * DAY + 1, H(8), H(18), NULL,
-	                       0, &p, &err) == FS_ERR_VALUE);
+	CHECK(fs_msic_prime_us(&utc, 0, (int64_t) FS_MSIC_MAX_WALK_DAYS * DAY + 1, H(8), H(18), NULL, 0,
+	                       &p, &err) == FS_ERR_VALUE);
 	CHECK(fs_msic_prime_us(&utc, 0, H(1), H(24), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
 }
 

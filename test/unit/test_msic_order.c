@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MIN_US (60LL * 1000000)
+#define MIN_US  (60LL * 1000000)
 #define HOUR_US (60 * MIN_US)
-#define DAY_US (24 * HOUR_US)
+#define DAY_US  (24 * HOUR_US)
 
 /* The sample configuration's FAIR_SHARE lines: low:10:10 med:15:10 hi:40:10 special:35:10. */
 static const fs_msic_fs_entry sample_fs[] = {
@@ -112,8 +112,8 @@ test_steps(void)
 	/* waiting: low (20/10 = 2, over share) cannot wait; med waiting beats low-ranked special? use
 	 * two med vs low: a long-waiting med job goes before a fresh job of a lower-ranked queue */
 	in.express_queue = NULL;
-	j[0] = job("a", "u1", "special", 'Q', HOUR_US, HOUR_US);  /* rank 5/35 */
-	j[1] = job("b", "u2", "med", 'Q', HOUR_US, 6 * DAY_US);   /* rank 10/15, waiting */
+	j[0] = job("a", "u1", "special", 'Q', HOUR_US, HOUR_US); /* rank 5/35 */
+	j[1] = job("b", "u2", "med", 'Q', HOUR_US, 6 * DAY_US);  /* rank 10/15, waiting */
 	check_pair(&in, j, 2, "b", "a", "waiting");
 	rows = order(&in, j, 2, &err);
 	CHECK(rows && rows[0].waiting && !rows[1].waiting && rows[0].decided_by == NULL);
@@ -331,9 +331,8 @@ test_property(void)
 {
 	static const char *owners[] = {"u1", "u2", "u3", "u4"};
 	static const char *queues[] = {"low", "med", "hi", "special", "other"};
-	fs_msic_state st[] = {{"low", 3, {3, 12.0, 0, 0}},
-	                      {"med", 3, {2, 30.0, 10, 100}},
-	                      {"hi", 2, {1, 40.0, 0, 0}}};
+	fs_msic_state st[] = {
+	    {"low", 3, {3, 12.0, 0, 0}}, {"med", 3, {2, 30.0, 10, 100}}, {"hi", 2, {1, 40.0, 0, 0}}};
 	enum
 	{
 		N = 60

@@ -225,7 +225,8 @@ test_acc(void)
 	free_acc(&back);
 	free(sb.data);
 	/* a day after as_of, days out of order, junk */
-	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1", strlen("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1"),
+	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1",
+	                        strlen("hi 2000-01-01T00:00:00Z 1;2 1 2000-01-01T00:00:00Z 1"),
 	                        &unit_alloc, &back, &err) == FS_ERR_SYNTAX);
 	free_acc(&back);
 	CHECK(fs_msic_acc_parse("hi 2000-01-01T00:00:00Z 9;2 1 2000-01-01T00:00:00Z 1;1 1 "

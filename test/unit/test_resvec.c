@@ -149,7 +149,7 @@ test_grammar(void)
 	check_canon("w=01:02:03.000001", "w=01:02:03.000001");
 	check_canon("w=0:0:1e-9", "w=00:00:00.000000001");
 	check_canon("w=0:0:1e-20", "w=00:00:1e-20");
-	check_canon("w=2501999792983:36:31", "w=2501999792983:36:31");   /* 2^53 - 1 seconds */
+	check_canon("w=2501999792983:36:31", "w=2501999792983:36:31"); /* 2^53 - 1 seconds */
 	check_canon("w=-2501999792983:36:31", "w=-2501999792983:36:31");
 	check_canon("w=0:0:59.99999999999999", "w=00:00:59.99999999999999");
 	/* PBS words are 8 bytes; Slurm remote licenses have "@" in the name */

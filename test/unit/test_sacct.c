@@ -62,9 +62,9 @@ rv_amount(const uint8_t *rv, const char *name, int *kind)
 }
 
 static const char xdmod_header[] =
-	"JobID|JobIDRaw|Cluster|Partition|QOS|Account|Group|GID|User|UID|Submit|Eligible|Start|End|"
-	"Elapsed|ExitCode|State|NNodes|NCPUS|ReqCPUS|ReqMem|ReqTRES|AllocTRES|Timelimit|NodeList|"
-	"JobName";
+    "JobID|JobIDRaw|Cluster|Partition|QOS|Account|Group|GID|User|UID|Submit|Eligible|Start|End|"
+    "Elapsed|ExitCode|State|NNodes|NCPUS|ReqCPUS|ReqMem|ReqTRES|AllocTRES|Timelimit|NodeList|"
+    "JobName";
 
 static void
 test_xdmod_rows(void)
@@ -188,8 +188,9 @@ test_edges(void)
 		fs_sacct_record_release(&r, &unit_alloc);
 	}
 	/* epochs */
-	if (CHECK(parse("JobID|Submit|Eligible|Start|End", "4107219|1435350142|1435350142|1435665844|"
-	                                                    "1435716293",
+	if (CHECK(parse("JobID|Submit|Eligible|Start|End",
+	                "4107219|1435350142|1435350142|1435665844|"
+	                "1435716293",
 	                &r, &err)))
 	{
 		CHECK(r.end.kind == FS_ST_EPOCH && r.end.epoch == 1435716293);
@@ -280,8 +281,7 @@ test_assoc(void)
 		unit_alloc.release(NULL, sb.data);
 		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
 	}
-	CHECK(fs_sacctmgr_assoc("Parent - 'x'\n", 13, &unit_alloc, &rows, &n, &err) ==
-	      FS_ERR_SYNTAX);
+	CHECK(fs_sacctmgr_assoc("Parent - 'x'\n", 13, &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
 	CHECK_STR(err.message, "invalid sacctmgr association data at line 1: \"Parent - 'x'\"");
 }
 

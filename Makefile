@@ -64,8 +64,15 @@ unit: build/unit_tests
 
 # libFuzzer harnesses, one per core parser
 FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots divide sacct pbsacct resgroup condorhist msic_config msic_share
-FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Itest/fuzz
+FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) -Isrc/core -Itest/fuzz
+# the core is compiled once for every harness (instrumented for coverage, not linked to a main)
+FUZZ_CORE_OBJS = $(patsubst src/core/%.c,build/fuzzcore/%.o,$(CORE_SRCS))
 
-build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(CORE_SRCS) $(wildcard src/core/*.h)
+build/fuzzcore/%.o: src/core/%.c $(wildcard src/core/*.h)
+	@mkdir -p build/fuzzcore
+	clang -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -Isrc/core -c -o $@ $<
+
+build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(FUZZ_CORE_OBJS)
 	@mkdir -p build
-	clang $(FUZZ_CFLAGS) -o $@ $< $(CORE_SRCS) -lm
+	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_CORE_OBJS) -lm

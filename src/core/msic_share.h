@@ -59,7 +59,9 @@ typedef enum fs_msic_rank_mode
 	FS_MSIC_RANK_USAGE = 1
 } fs_msic_rank_mode;
 
-#define FS_MSIC_RANK_MODES          "share, usage"
+#define FS_MSIC_RANK_MODES                                                                         \
+	"share (the guide: past usage divided by the queue's share) and usage (the original code: "    \
+	"raw past usage)"
 #define FS_MSIC_RANK_NO_ENTRY(mode) ((mode) == FS_MSIC_RANK_USAGE ? 100.0 : 1.0)
 
 /*

@@ -1135,6 +1135,7 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 		fs_fail(err, FS_ERR_LIMIT, "too many group keys");
 		fs_error_detail(err, "%zu keys were given; at most %d are allowed.", nkeys,
 		                FS_PSET_KEYS_MAX);
+		fs_error_hint(err, "Name only the labels that node_group_key lists.");
 		return FS_ERR_LIMIT;
 	}
 	for (k = 0; k < nkeys; k++)

@@ -273,6 +273,7 @@ too_many_entries(fs_error *err)
 {
 	fs_fail(err, FS_ERR_LIMIT, "too many resources in one vector");
 	fs_error_detail(err, "A resource vector holds at most %d entries.", FS_RV_ENTRIES_MAX);
+	fs_error_hint(err, "Split the amounts over several vectors, or keep them as rows.");
 	return FS_ERR_LIMIT;
 }
 

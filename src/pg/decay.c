@@ -17,19 +17,6 @@
 
 #include <math.h>
 
-static fs_decay_model
-model_arg(text *name)
-{
-	char *s = text_to_cstring(name);
-	int model = fs_decay_model_from_name(s);
-
-	if (model < 0)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown decay model \"%s\"", s),
-		         errhint("Valid models are %s.", FS_DECAY_MODELS)));
-	return (fs_decay_model) model;
-}
-
 /*
  * An interval as fs_pg_interval_us counts it, but never out of range: exact microseconds when
  * they fit in int64, else the same sum in doubles (an interval reaches 178 million years).
@@ -72,7 +59,9 @@ PG_FUNCTION_INFO_V1(decay_model);
 Datum
 decay_model(PG_FUNCTION_ARGS)
 {
-	return decay_common(fcinfo, model_arg(PG_GETARG_TEXT_PP(3)));
+	return decay_common(
+	    fcinfo, (fs_decay_model) fs_pg_name_arg(PG_GETARG_TEXT_PP(3), fs_decay_model_from_name,
+	                                            "decay model", "models", FS_DECAY_MODELS));
 }
 
 PG_FUNCTION_INFO_V1(decay_step);

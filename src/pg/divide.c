@@ -11,23 +11,15 @@
 #include "utils/builtins.h"
 
 #include "divide.h"
-
-#include <math.h>
 #include "sharepath.h"
 #include "sharetree.h"
 
-static fs_divide_mode
-mode_arg(text *name)
-{
-	char *s = text_to_cstring(name);
-	int mode = fs_divide_mode_from_name(s);
+#include <math.h>
 
-	if (mode < 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown division mode \"%s\"", s),
-		                errhint("Valid modes are %s.", FS_DIVIDE_MODES)));
-	return (fs_divide_mode) mode;
-}
+/* the name argument at position n, read into its enum */
+#define MODE_ARG(n)                                                                                \
+	((fs_divide_mode) fs_pg_name_arg(PG_GETARG_TEXT_PP(n), fs_divide_mode_from_name,               \
+	                                 "division mode", "modes", FS_DIVIDE_MODES))
 
 /*
  * The elements of a one-dimensional float8 array, read in place (a float8 array without NULLs
@@ -67,7 +59,7 @@ divide_shares(PG_FUNCTION_ARGS)
 	const double *w = float8_array(PG_GETARG_ARRAYTYPE_P(1), "weights", &nw);
 	const double *l = float8_array(PG_GETARG_ARRAYTYPE_P(2), "min_shares", &nl);
 	const double *u = float8_array(PG_GETARG_ARRAYTYPE_P(3), "max_shares", &nu);
-	fs_divide_mode mode = mode_arg(PG_GETARG_TEXT_PP(4));
+	fs_divide_mode mode = MODE_ARG(4);
 	ArrayType *result;
 	Size nbytes;
 	fs_error err;
@@ -109,7 +101,7 @@ pool_fair_share(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
 	struct varlena *cluster = PG_GETARG_VARLENA_PP(1);
-	fs_divide_mode mode = mode_arg(PG_GETARG_TEXT_PP(2));
+	fs_divide_mode mode = MODE_ARG(2);
 	fs_pool_row *rows;
 	fs_error err;
 	uint32 i;

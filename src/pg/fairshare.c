@@ -13,20 +13,12 @@
 #include "sharepath.h"
 #include "sharetree.h"
 
+/* the name argument at position n, read into its enum */
+#define ALGO_ARG(n)                                                                                \
+	((fs_algo) fs_pg_name_arg(PG_GETARG_TEXT_PP(n), fs_algo_from_name, "fairshare algorithm",      \
+	                          "algorithms", FS_ALGO_NAMES))
+
 #define FAIRSHARE_COLS 13
-
-static fs_algo
-algo_arg(text *name)
-{
-	char *s = text_to_cstring(name);
-	int algo = fs_algo_from_name(s);
-
-	if (algo < 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown fairshare algorithm \"%s\"", s),
-		                errhint("Valid algorithms are %s.", FS_ALGO_NAMES)));
-	return (fs_algo) algo;
-}
 
 /* Emit the rows of `t` (or, with `entity`, those on the path from the root to it). */
 static void
@@ -93,8 +85,8 @@ PG_FUNCTION_INFO_V1(fairshare_tree);
 Datum
 fairshare_tree(PG_FUNCTION_ARGS)
 {
-	fairshare_rows(fcinfo, fs_pg_read_tree(PG_GETARG_DATUM(0)), algo_arg(PG_GETARG_TEXT_PP(1)),
-	               PG_GETARG_FLOAT8(2), NULL);
+	fairshare_rows(fcinfo, fs_pg_read_tree(PG_GETARG_DATUM(0)), ALGO_ARG(1), PG_GETARG_FLOAT8(2),
+	               NULL);
 	return (Datum) 0;
 }
 
@@ -104,7 +96,7 @@ fairshare_path(PG_FUNCTION_ARGS)
 {
 	struct varlena *entity = PG_GETARG_VARLENA_PP(1);
 
-	fairshare_rows(fcinfo, fs_pg_read_tree(PG_GETARG_DATUM(0)), algo_arg(PG_GETARG_TEXT_PP(2)),
-	               PG_GETARG_FLOAT8(3), (const uint8_t *) VARDATA_ANY(entity));
+	fairshare_rows(fcinfo, fs_pg_read_tree(PG_GETARG_DATUM(0)), ALGO_ARG(2), PG_GETARG_FLOAT8(3),
+	               (const uint8_t *) VARDATA_ANY(entity));
 	return (Datum) 0;
 }

@@ -10,10 +10,11 @@
 #include "common/int.h"
 #include "common/hashfn.h"
 #include "fmgr.h"
-#include "utils/array.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "port.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
 
 PG_MODULE_MAGIC;
 
@@ -154,6 +155,20 @@ fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended)
 
 	PG_FREE_IF_COPY(v, 0);
 	return h;
+}
+
+int
+fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char *whats,
+               const char *valid)
+{
+	char *s = text_to_cstring(name);
+	int v = from_name(s);
+
+	if (v < 0)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown %s \"%s\"", what, s),
+		         errhint("Valid %s are %s.", whats, valid)));
+	return v;
 }
 
 void

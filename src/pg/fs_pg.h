@@ -44,6 +44,14 @@ Datum fs_pg_bytes_datum(const void *data, size_t len);
 Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 
+/*
+ * A name argument read into its enum: from_name returns a negative number for an unknown name,
+ * which is a 22023 error "unknown <what> "x"" with the hint "Valid <whats> are <valid>."
+ */
+typedef int (*fs_pg_name_fn)(const char *name);
+int fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char *whats,
+                   const char *valid);
+
 /* An array argument that must have one dimension (or none: empty); `what` names it. */
 struct ArrayType;
 void fs_pg_check_1d(const struct ArrayType *a, const char *what);

@@ -290,7 +290,6 @@ msic_job_order(PG_FUNCTION_ARGS)
 	fs_msic_ojob *jobs;
 	fs_msic_row *rows;
 	text *rank;
-	int mode;
 	fs_error err;
 	int n, i;
 
@@ -300,13 +299,8 @@ msic_job_order(PG_FUNCTION_ARGS)
 		return (Datum) 0;
 	memset(&in, 0, sizeof(in));
 	rank = PG_GETARG_TEXT_PP(5);
-	mode = fs_msic_rank_mode_from_name(text_to_cstring(rank));
-	if (mode < 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown rank \"%s\"", text_to_cstring(rank)),
-		                errhint("Use 'share' (the guide: past usage over the share) or 'usage' "
-		                        "(the original code: raw past usage).")));
-	in.rank = (fs_msic_rank_mode) mode;
+	in.rank = (fs_msic_rank_mode) fs_pg_name_arg(rank, fs_msic_rank_mode_from_name, "rank mode",
+	                                             "modes", FS_MSIC_RANK_MODES);
 	read_config(PG_GETARG_HEAPTUPLEHEADER(0), &in);
 	if (!PG_ARGISNULL(1))
 		read_shares(PG_GETARG_ARRAYTYPE_P(1), &in);

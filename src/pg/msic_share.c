@@ -152,22 +152,6 @@ share_result(FunctionCallInfo fcinfo, const char *queue, const fs_msic_share *s)
 	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 }
 
-static fs_msic_rank_mode
-rank_mode_arg(text *t)
-{
-	char *s = text_to_cstring(t);
-	int mode = fs_msic_rank_mode_from_name(s);
-
-	if (mode < 0)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown rank mode \"%s\"", s),
-		         errhint("Valid modes are %s: share divides the past percentage by the "
-		                 "queue's share (the guide), usage is the raw past percentage (the "
-		                 "original code).",
-		                 FS_MSIC_RANK_MODES)));
-	return (fs_msic_rank_mode) mode;
-}
-
 /* msic_shares(share_info text, at timestamptz DEFAULT NULL) */
 PG_FUNCTION_INFO_V1(msic_shares);
 Datum
@@ -285,7 +269,8 @@ rank_common(FunctionCallInfo fcinfo, fs_msic_rank_mode *mode)
 	fs_error err;
 	double rank;
 
-	*mode = rank_mode_arg(PG_GETARG_TEXT_PP(2));
+	*mode = (fs_msic_rank_mode) fs_pg_name_arg(PG_GETARG_TEXT_PP(2), fs_msic_rank_mode_from_name,
+	                                           "rank mode", "modes", FS_MSIC_RANK_MODES);
 	share_read(PG_GETARG_HEAPTUPLEHEADER(0), &queue, &s);
 	fs_pg_check(fs_msic_rank(&s, PG_GETARG_INT32(1), *mode, &rank, &err), &err);
 	return rank;

@@ -14,20 +14,12 @@
 #include "resvec.h"
 #include "slots.h"
 
+/* the name argument at position n, read into its enum */
+#define MODE_ARG(n)                                                                                \
+	((fs_slot_mode) fs_pg_name_arg(PG_GETARG_TEXT_PP(n), fs_slot_mode_from_name,                   \
+	                               "slot weight mode", "modes", FS_SLOT_MODES))
+
 #define RV(v) ((const uint8_t *) VARDATA_ANY(v))
-
-static fs_slot_mode
-mode_arg(text *name)
-{
-	char *s = text_to_cstring(name);
-	int mode = fs_slot_mode_from_name(s);
-
-	if (mode < 0)
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown slot weight mode \"%s\"", s),
-		                errhint("Valid modes are %s.", FS_SLOT_MODES)));
-	return (fs_slot_mode) mode;
-}
 
 static double
 weigh(const uint8_t *slot, const uint8_t *machine, text *cores, fs_slot_mode mode)
@@ -46,7 +38,7 @@ Datum
 slot_weight(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_FLOAT8(weigh(RV(PG_GETARG_VARLENA_PP(0)), RV(PG_GETARG_VARLENA_PP(1)),
-	                       PG_GETARG_TEXT_PP(2), mode_arg(PG_GETARG_TEXT_PP(3))));
+	                       PG_GETARG_TEXT_PP(2), MODE_ARG(3)));
 }
 
 /* slot_weights(machine, slots[], cores, mode): one row per slot, then the remainder */
@@ -58,7 +50,7 @@ slot_weights(PG_FUNCTION_ARGS)
 	const uint8_t *machine = RV(PG_GETARG_VARLENA_PP(0));
 	ArrayType *arr = PG_GETARG_ARRAYTYPE_P(1);
 	text *cores = PG_GETARG_TEXT_PP(2);
-	fs_slot_mode mode = mode_arg(PG_GETARG_TEXT_PP(3));
+	fs_slot_mode mode = MODE_ARG(3);
 	int16 typlen;
 	bool typbyval;
 	char typalign;

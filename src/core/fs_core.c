@@ -565,3 +565,65 @@ fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_al
 		memcpy(base, src, n * size);
 	a->release(a->ctx, buf);
 }
+
+/* ---------------------------------------------------------------- strings and a hash index */
+
+bool
+fs_str_eq(fs_str a, fs_str b)
+{
+	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+
+uint64_t
+fs_str_hash(fs_str s)
+{
+	return fs_hash(s.s ? s.s : "", s.len);
+}
+
+bool
+fs_str_array_eq(const void *ctx, uint32_t entry, const void *key)
+{
+	return fs_str_eq(((const fs_str *) ctx)[entry], *(const fs_str *) key);
+}
+
+void
+fs_hindex_init(fs_hindex *h, size_t n, const fs_allocator *a)
+{
+	size_t size = 16;
+
+	while (size < 2 * n)
+		size *= 2;
+	h->slots = a->alloc(a->ctx, sizeof(uint32_t) * size);
+	memset(h->slots, 0, sizeof(uint32_t) * size);
+	h->mask = size - 1;
+}
+
+uint32_t
+fs_hindex_put(fs_hindex *h, uint64_t hash, const void *key, uint32_t entry, fs_hindex_eq eq,
+              const void *ctx)
+{
+	size_t i = (size_t) hash & h->mask;
+
+	while (h->slots[i] != 0)
+	{
+		if (eq(ctx, h->slots[i] - 1, key))
+			return h->slots[i] - 1;
+		i = (i + 1) & h->mask;
+	}
+	h->slots[i] = entry + 1;
+	return entry;
+}
+
+uint32_t
+fs_hindex_get(const fs_hindex *h, uint64_t hash, const void *key, fs_hindex_eq eq, const void *ctx)
+{
+	size_t i = (size_t) hash & h->mask;
+
+	while (h->slots[i] != 0)
+	{
+		if (eq(ctx, h->slots[i] - 1, key))
+			return h->slots[i] - 1;
+		i = (i + 1) & h->mask;
+	}
+	return UINT32_MAX;
+}

@@ -105,6 +105,36 @@ void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t m
 /* 1-based character (not byte) position of byte offset `off`, for messages. */
 size_t fs_char_pos(const char *text, size_t off);
 
+/* A byte string that is not NUL-terminated; s may be NULL when len is 0. */
+typedef struct fs_str
+{
+	const char *s;
+	size_t len;
+} fs_str;
+
+bool fs_str_eq(fs_str a, fs_str b);
+uint64_t fs_str_hash(fs_str s);
+
+/*
+ * A small open-addressing index over entry numbers (the caller keeps the entries and compares
+ * keys through `eq`): put returns the entry already stored under an equal key, or adds `entry`.
+ */
+typedef struct fs_hindex
+{
+	uint32_t *slots; /* entry + 1; 0 = empty */
+	size_t mask;
+} fs_hindex;
+
+typedef bool (*fs_hindex_eq)(const void *ctx, uint32_t entry, const void *key);
+void fs_hindex_init(fs_hindex *h, size_t n, const fs_allocator *a);
+uint32_t fs_hindex_put(fs_hindex *h, uint64_t hash, const void *key, uint32_t entry, fs_hindex_eq eq,
+                       const void *ctx);
+/* The entry stored under an equal key, or UINT32_MAX. */
+uint32_t fs_hindex_get(const fs_hindex *h, uint64_t hash, const void *key, fs_hindex_eq eq,
+                       const void *ctx);
+/* The eq function for an index whose ctx is an array of fs_str and whose keys are fs_str. */
+bool fs_str_array_eq(const void *ctx, uint32_t entry, const void *key);
+
 /* A growable string in allocator memory. */
 typedef struct fs_sb
 {

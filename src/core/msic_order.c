@@ -16,84 +16,6 @@ static const char *const pending_steps[] = {"priority",    "waiting",   "rank", 
                                             "queued_jobs", "suspended", "chkptd", "walltime",
                                             "age",         "job_id"};
 
-/* ---------------------------------------------------------------- a small hash index */
-
-/* Open addressing over entry numbers (slot = entry + 1, 0 = empty); the caller compares keys. */
-typedef struct hindex
-{
-	uint32_t *slots;
-	size_t mask;
-} hindex;
-
-typedef bool (*hindex_eq)(const void *ctx, uint32_t entry, const void *key);
-
-static void
-hindex_init(hindex *h, size_t n, const fs_allocator *a)
-{
-	size_t size = 16;
-
-	while (size < 2 * n)
-		size *= 2;
-	h->slots = a->alloc(a->ctx, sizeof(uint32_t) * size);
-	memset(h->slots, 0, sizeof(uint32_t) * size);
-	h->mask = size - 1;
-}
-
-/* The entry whose key equals `key`, or `entry` newly added under it. */
-static uint32_t
-hindex_put(hindex *h, uint64_t hash, const void *key, uint32_t entry, hindex_eq eq, const void *ctx)
-{
-	size_t i = (size_t) hash & h->mask;
-
-	while (h->slots[i] != 0)
-	{
-		if (eq(ctx, h->slots[i] - 1, key))
-			return h->slots[i] - 1;
-		i = (i + 1) & h->mask;
-	}
-	h->slots[i] = entry + 1;
-	return entry;
-}
-
-/* The entry whose key equals `key`, or UINT32_MAX. */
-static uint32_t
-hindex_get(const hindex *h, uint64_t hash, const void *key, hindex_eq eq, const void *ctx)
-{
-	size_t i = (size_t) hash & h->mask;
-
-	while (h->slots[i] != 0)
-	{
-		if (eq(ctx, h->slots[i] - 1, key))
-			return h->slots[i] - 1;
-		i = (i + 1) & h->mask;
-	}
-	return UINT32_MAX;
-}
-
-typedef struct str
-{
-	const char *s;
-	size_t len;
-} str;
-
-static bool
-str_eq(str a, str b)
-{
-	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
-}
-
-static uint64_t
-str_hash(str s)
-{
-	return fs_hash(s.s ? s.s : "", s.len);
-}
-
-static bool
-eq_str_array(const void *ctx, uint32_t entry, const void *key)
-{
-	return str_eq(((const str *) ctx)[entry], *(const str *) key);
-}
-
 /* ---------------------------------------------------------------- queues */
 
 typedef struct queue_info
@@ -104,14 +26,14 @@ typedef struct queue_info
 } queue_info;
 
 static fs_status
-check_fair_share(const fs_msic_order_in *in, hindex *qidx, str *qnames, fs_error *err)
+check_fair_share(const fs_msic_order_in *in, fs_hindex *qidx, fs_str *qnames, fs_error *err)
 {
 	size_t i;
 
 	for (i = 0; i < in->nfs; i++)
 	{
 		const fs_msic_fs_entry *e = &in->fs[i];
-		str q = {e->queue, e->queuelen};
+		fs_str q = {e->queue, e->queuelen};
 
 		if (e->queue == NULL || e->queuelen == 0)
 		{
@@ -129,7 +51,7 @@ check_fair_share(const fs_msic_order_in *in, hindex *qidx, str *qnames, fs_error
 			return FS_ERR_VALUE;
 		}
 		qnames[i] = q;
-		if (hindex_put(qidx, str_hash(q), &q, (uint32_t) i, eq_str_array, qnames) != i)
+		if (fs_hindex_put(qidx, fs_str_hash(q), &q, (uint32_t) i, fs_str_array_eq, qnames) != i)
 		{
 			fs_fail(err, FS_ERR_VALUE,
 			        "FAIR_SHARE queue \"%.*s\" appears twice in the configuration",
@@ -143,17 +65,17 @@ check_fair_share(const fs_msic_order_in *in, hindex *qidx, str *qnames, fs_error
 
 /* Rank, over share and soft limit of every FAIR_SHARE queue, from its share state. */
 static fs_status
-queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, queue_info *qi,
+queue_infos(const fs_msic_order_in *in, const fs_hindex *qidx, const fs_str *qnames, queue_info *qi,
             const fs_allocator *a, fs_error *err)
 {
-	hindex sidx;
-	str *snames = a->alloc(a->ctx, sizeof(str) * (in->nstates + 1));
+	fs_hindex sidx;
+	fs_str *snames = a->alloc(a->ctx, sizeof(fs_str) * (in->nstates + 1));
 	const fs_msic_state **state_of = a->alloc(a->ctx, sizeof(void *) * (in->nfs + 1));
 	long total = 0;
 	size_t i;
 	fs_status st = FS_OK;
 
-	hindex_init(&sidx, in->nstates, a);
+	fs_hindex_init(&sidx, in->nstates, a);
 	for (i = 0; i < in->nfs; i++)
 	{
 		state_of[i] = NULL;
@@ -162,12 +84,12 @@ queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, q
 	for (i = 0; i < in->nstates && st == FS_OK; i++)
 	{
 		const fs_msic_state *s = &in->states[i];
-		str q = {s->queue, s->queuelen};
+		fs_str q = {s->queue, s->queuelen};
 		uint32_t e;
 
 		FS_POLL(i);
 		snames[i] = q;
-		if (hindex_put(&sidx, str_hash(q), &q, (uint32_t) i, eq_str_array, snames) != i)
+		if (fs_hindex_put(&sidx, fs_str_hash(q), &q, (uint32_t) i, fs_str_array_eq, snames) != i)
 		{
 			st = fs_fail(err, FS_ERR_VALUE, "the share state of queue \"%.*s\" is given twice",
 			             SHOWN(s->queuelen), s->queue);
@@ -184,7 +106,7 @@ queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, q
 			break;
 		}
 		/* states of queues without a FAIR_SHARE entry are ignored, as the original's reader does */
-		e = hindex_get(qidx, str_hash(q), &q, eq_str_array, qnames);
+		e = fs_hindex_get(qidx, fs_str_hash(q), &q, fs_str_array_eq, qnames);
 		if (e != UINT32_MAX)
 			state_of[e] = s;
 	}
@@ -209,7 +131,7 @@ queue_infos(const fs_msic_order_in *in, const hindex *qidx, const str *qnames, q
 
 typedef struct pair_key
 {
-	str owner, queue;
+	fs_str owner, queue;
 } pair_key;
 
 static bool
@@ -217,15 +139,15 @@ eq_pair(const void *ctx, uint32_t entry, const void *key)
 {
 	const pair_key *p = &((const pair_key *) ctx)[entry], *k = key;
 
-	return str_eq(p->owner, k->owner) && str_eq(p->queue, k->queue);
+	return fs_str_eq(p->owner, k->owner) && fs_str_eq(p->queue, k->queue);
 }
 
 static uint64_t
 pair_hash(const pair_key *k)
 {
-	uint64_t h = str_hash(k->owner);
+	uint64_t h = fs_str_hash(k->owner);
 
-	return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15ULL ^ str_hash(k->queue);
+	return (h ^ (h >> 29)) * 0x9E3779B97F4A7C15ULL ^ fs_str_hash(k->queue);
 }
 
 /* What the comparisons read, per job. */
@@ -235,7 +157,7 @@ typedef struct job_key
 	double rank;
 	uint32_t queued;
 	int64_t walltime, eligible, time_left;
-	str id;
+	fs_str id;
 } job_key;
 
 static int
@@ -247,7 +169,7 @@ cmp_bool_first(bool a, bool b)
 #define CMP3(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
 
 static int
-cmp_id(str a, str b)
+cmp_id(fs_str a, fs_str b)
 {
 	int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
 
@@ -334,15 +256,15 @@ fs_status
 fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n,
                   const fs_allocator *a, fs_msic_row **out, fs_error *err)
 {
-	hindex qidx, ididx, pidx;
-	str *qnames, *ids;
+	fs_hindex qidx, ididx, pidx;
+	fs_str *qnames, *ids;
 	queue_info *qi;
 	pair_key *pairs;
 	uint32_t *pair_of, *running, *queued, *ordinal, *pend, *run;
 	job_key *keys;
 	fs_msic_row *rows;
 	size_t i, npairs = 0, np = 0, nr = 0;
-	str express = {in->express_queue, in->express_queue ? in->expresslen : 0};
+	fs_str express = {in->express_queue, in->express_queue ? in->expresslen : 0};
 	fs_status st = FS_OK;
 
 	fs_error_clear(err);
@@ -357,8 +279,8 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 	if (n > FS_MSIC_JOBS_MAX)
 		return fs_fail(err, FS_ERR_LIMIT, "too many jobs: %zu (at most %d)", n, FS_MSIC_JOBS_MAX);
 
-	hindex_init(&qidx, in->nfs, a);
-	qnames = a->alloc(a->ctx, sizeof(str) * (in->nfs + 1));
+	fs_hindex_init(&qidx, in->nfs, a);
+	qnames = a->alloc(a->ctx, sizeof(fs_str) * (in->nfs + 1));
 	qi = a->alloc(a->ctx, sizeof(queue_info) * (in->nfs + 1));
 	st = check_fair_share(in, &qidx, qnames, err);
 	if (st == FS_OK)
@@ -368,9 +290,9 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 	qi[in->nfs].over = false;
 	qi[in->nfs].limit = 0;
 
-	hindex_init(&ididx, n, a);
-	hindex_init(&pidx, n, a);
-	ids = a->alloc(a->ctx, sizeof(str) * (n + 1));
+	fs_hindex_init(&ididx, n, a);
+	fs_hindex_init(&pidx, n, a);
+	ids = a->alloc(a->ctx, sizeof(fs_str) * (n + 1));
 	pairs = a->alloc(a->ctx, sizeof(pair_key) * (n + 1));
 	pair_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 	running = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
@@ -393,7 +315,7 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 			break;
 		ids[i].s = j->job_id;
 		ids[i].len = j->idlen;
-		if (hindex_put(&ididx, str_hash(ids[i]), &ids[i], (uint32_t) i, eq_str_array, ids) != i)
+		if (fs_hindex_put(&ididx, fs_str_hash(ids[i]), &ids[i], (uint32_t) i, fs_str_array_eq, ids) != i)
 		{
 			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs", SHOWN(j->idlen),
 			             j->job_id);
@@ -421,7 +343,7 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 			break;
 		}
 		pairs[npairs] = pk;
-		p = hindex_put(&pidx, pair_hash(&pk), &pk, (uint32_t) npairs, eq_pair, pairs);
+		p = fs_hindex_put(&pidx, pair_hash(&pk), &pk, (uint32_t) npairs, eq_pair, pairs);
 		if (p == npairs)
 		{
 			running[p] = queued[p] = 0;
@@ -439,7 +361,7 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 	{
 		const fs_msic_ojob *j = &jobs[i];
 		const pair_key *pk = &pairs[pair_of[i]];
-		uint32_t e = hindex_get(&qidx, str_hash(pk->queue), &pk->queue, eq_str_array, qnames);
+		uint32_t e = fs_hindex_get(&qidx, fs_str_hash(pk->queue), &pk->queue, fs_str_array_eq, qnames);
 		const queue_info *q = &qi[e == UINT32_MAX ? in->nfs : e];
 		uint32_t nrun = running[pair_of[i]];
 		fs_msic_row *r = &rows[i];
@@ -447,7 +369,7 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 
 		FS_POLL(i);
 		r->job = i;
-		r->priority = express.len > 0 && str_eq(pk->queue, express);
+		r->priority = express.len > 0 && fs_str_eq(pk->queue, express);
 		/* both times are finite timestamps: the difference fits */
 		r->waiting = in->at - j->eligible_at > in->max_wait_us && !q->over;
 		r->suspended = j->state == 'S';

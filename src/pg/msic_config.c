@@ -3,7 +3,7 @@
  * Local times are the session time zone's (PostgreSQL's own timestamp2tm and
  * DetermineTimeZoneOffset); the file grammar and the calendar are in src/core/msic_config.c.
  */
-#include "fs_pg.h"
+#include "msic_glue.h"
 
 #include "access/htup_details.h"
 #include "catalog/pg_type.h"
@@ -19,6 +19,7 @@
 #include "utils/typcache.h"
 
 #include "msic_config.h"
+#include "msic_share.h"
 
 /* ---- time zone ------------------------------------------------------------------------------ */
 
@@ -79,7 +80,23 @@ clock_from_local(void *ctx, int64_t year, int64_t mon, int64_t mday, int64_t sod
 	return local_instant(year, mon, mday, sod_us);
 }
 
-static const fs_msic_clock session_clock = {clock_to_local, clock_from_local, NULL};
+const fs_msic_clock fs_pg_msic_clock = {clock_to_local, clock_from_local, NULL};
+
+/* A time as ctime(3) prints it in the session time zone: "Tue Dec  1 09:30:00 2026". */
+void
+fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	struct pg_tm tm;
+	int64 sod, days;
+
+	local_time(t, &tm, &sod);
+	days = fs_days_from_civil(tm.tm_year, tm.tm_mon, tm.tm_mday);
+	snprintf(buf, cap, "%s %s %2d %02d:%02d:%02d %d",
+	         fs_msic_weekday_name((int) (((days + 4) % 7 + 7) % 7)), months[tm.tm_mon - 1],
+	         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year);
+}
 
 /* ---- arguments ------------------------------------------------------------------------------ */
 
@@ -338,7 +355,7 @@ prime_us(TimestampTz from, const Interval *walltime, int64 start, int64 end, con
 		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 		                errmsg("the run ends after the last timestamp")));
 	fs_pg_check(
-	    fs_msic_prime_us(&session_clock, from, dur, start, end, days, (size_t) n, &prime, &err),
+	    fs_msic_prime_us(&fs_pg_msic_clock, from, dur, start, end, days, (size_t) n, &prime, &err),
 	    &err);
 	return prime;
 }
@@ -363,6 +380,38 @@ field(HeapTupleHeader rec, const char *name, bool *isnull)
 	return GetAttributeByName(rec, name, isnull);
 }
 
+/* The prime-time settings of a configuration record. */
+void
+fs_pg_msic_read_prime(HeapTupleHeader rec, fs_pg_msic_prime *p)
+{
+	bool isnull, n1, n2, n3, n4;
+	Datum enforce = field(rec, "enforce_prime_time", &isnull);
+	Datum from, start, end, limit, hol;
+
+	memset(p, 0, sizeof(*p));
+	p->limit = -1;
+	p->enforce = !isnull && DatumGetBool(enforce);
+	if (!p->enforce)
+		return;
+	from = field(rec, "prime_time_from", &isnull);
+	p->has_from = !isnull;
+	if (!isnull)
+		p->from = DatumGetTimestampTz(from);
+	start = field(rec, "prime_time_start", &n1);
+	end = field(rec, "prime_time_end", &n2);
+	limit = field(rec, "prime_time_wallt_limit", &n3);
+	hol = field(rec, "holidays", &n4);
+	if (n1 || n2)
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("prime time is enforced but its start or end is NULL")));
+	p->start = time_of_day(DatumGetIntervalP(start), "prime_time_start");
+	p->end = time_of_day(DatumGetIntervalP(end), "prime_time_end");
+	if (!n3)
+		p->limit = fs_pg_interval_us(DatumGetIntervalP(limit), "prime_time_wallt_limit");
+	if (!n4)
+		p->holidays = holidays_arg(DatumGetArrayTypeP(hol), &p->nholidays);
+}
+
 /*
  * PRIME_TIME_WALLT_LIMIT (time_limits.c:schd_primetime_limits): the original's comment when the
  * part of a run from `at` that falls in prime time is longer than the limit, else NULL. NULL too
@@ -372,37 +421,20 @@ PG_FUNCTION_INFO_V1(msic_primetime_limit);
 Datum
 msic_primetime_limit(PG_FUNCTION_ARGS)
 {
-	HeapTupleHeader rec = PG_GETARG_HEAPTUPLEHEADER(0);
 	TimestampTz at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "at");
-	bool isnull, n1, n2, n3, n4;
-	Datum enforce = field(rec, "enforce_prime_time", &isnull);
-	Datum from, start, end, limit, hol;
-	int64 limit_us, prime;
-	int n = 0;
-	int *days = NULL;
+	fs_pg_msic_prime p;
+	int64 prime;
 	char hms[32];
 
-	if (isnull || !DatumGetBool(enforce))
+	fs_pg_msic_read_prime(PG_GETARG_HEAPTUPLEHEADER(0), &p);
+	if (!p.enforce || (p.has_from && at < p.from))
 		PG_RETURN_NULL();
-	from = field(rec, "prime_time_from", &isnull);
-	if (!isnull && at < DatumGetTimestampTz(from))
-		PG_RETURN_NULL();
-	start = field(rec, "prime_time_start", &n1);
-	end = field(rec, "prime_time_end", &n2);
-	limit = field(rec, "prime_time_wallt_limit", &n3);
-	hol = field(rec, "holidays", &n4);
-	if (n1 || n2 || n3)
+	if (p.limit < 0)
 		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-		                errmsg("prime time is enforced but its start, end or walltime limit is "
-		                       "NULL")));
-	if (!n4)
-		days = holidays_arg(DatumGetArrayTypeP(hol), &n);
-	limit_us = fs_pg_interval_us(DatumGetIntervalP(limit), "prime_time_wallt_limit");
-	prime = prime_us(at, PG_GETARG_INTERVAL_P(2),
-	                 time_of_day(DatumGetIntervalP(start), "prime_time_start"),
-	                 time_of_day(DatumGetIntervalP(end), "prime_time_end"), days, n);
-	if (prime <= limit_us)
+		                errmsg("prime time is enforced but its walltime limit is NULL")));
+	prime = prime_us(at, PG_GETARG_INTERVAL_P(2), p.start, p.end, p.holidays, p.nholidays);
+	if (prime <= p.limit)
 		PG_RETURN_NULL();
-	fs_msic_format_hms(limit_us / USECS_PER_SEC, hms);
+	fs_msic_format_hms(p.limit / USECS_PER_SEC, hms);
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf("Exceeds primetime walltime limit (%s)", hms)));
 }

@@ -62,3 +62,27 @@ CREATE TYPE fairsched.msic_job AS (
 );
 COMMENT ON TYPE fairsched.msic_job IS
     'A pending or running job for the MSIC scheduler: originating queue, state Q/R/S, request, times, placement';
+
+-- an execution host as its MOM reports it (msic_cycle)
+CREATE TYPE fairsched.msic_host AS (name text, ncpus int, mem float8, arch text, loadave float8, up boolean);
+COMMENT ON TYPE fairsched.msic_host IS
+    'An execution host for the MSIC scheduler: CPUs, memory (bytes, NULL = not reported), arch, load average, up';
+
+-- a queue as the server reports it (msic_cycle); NULL limits are unset
+CREATE TYPE fairsched.msic_queue AS (
+    name text,
+    host text,
+    enabled boolean,
+    started boolean,
+    max_running int,
+    max_ncpus int,
+    max_mem float8,
+    min_walltime interval,
+    max_walltime interval,
+    min_ncpus int,
+    min_mem float8,
+    default_mem float8,
+    max_user_run int
+);
+COMMENT ON TYPE fairsched.msic_queue IS
+    'A PBS queue for the MSIC scheduler: its host, state and resources_max/min/default limits (NULL = unset)';

@@ -22,8 +22,8 @@
 /* the original's JOB_OVERTIME_SLOP: a job past its walltime counts as having 180 s left */
 #define OVERTIME_SLOP_US (INT64_C(180) * 1000000)
 
-static const char *const action_names[] = {"run",     "resume",     "suspend", "checkpoint",
-                                           "requeue", "comment",    "fail"};
+static const char *const action_names[] = {"run",  "resume", "suspend", "checkpoint", "requeue",
+                                           "comment", "fail", "end",   "share"};
 
 const char *
 fs_msic_action_name(fs_msic_action a)
@@ -242,6 +242,12 @@ fits_queue(cycle *c, size_t i, const cq *q)
 	return true;
 }
 
+static bool
+observes_pt(const fs_msic_cycle_in *in)
+{
+	return in->enforce_pt && in->order.at >= in->pt_from;
+}
+
 /* time_limits.c:schd_primetime_limits for jobs that are not express; the same on every queue. */
 static bool
 prime_ok(cycle *c, size_t i)
@@ -250,7 +256,7 @@ prime_ok(cycle *c, size_t i)
 	cj *x = &c->j[i];
 	char hms[32];
 
-	if (!in->observe_pt || in->pt_limit < 0 || x->row->priority)
+	if (!observes_pt(in) || in->pt_limit < 0 || x->row->priority)
 		return true;
 	if (x->prime == 0)
 	{
@@ -345,8 +351,10 @@ find_best(cycle *c, size_t i)
 			continue;
 		if (q->full)
 		{
-			/* the original skips it silently and posts whatever the buffer held: say why */
-			if (q->full_why[0] != '\0')
+			/* the original skips it silently and posts whatever the buffer held: say why, if
+			 * the job could run there at all */
+			if (q->full_why[0] != '\0' &&
+			    (c->j[i].exec_host.s == NULL || fs_str_eq(c->j[i].exec_host, q->host_name)))
 				why(c, "%s", q->full_why);
 			continue;
 		}
@@ -871,7 +879,7 @@ setup_jobs(cycle *c, const fs_hindex *hidx, const fs_str *hnames)
 			fs_error_hint(c->err, "A running or suspended job needs the host it is on.");
 			return FS_ERR_VALUE;
 		}
-		if (in->observe_pt && job->o.walltime_us > INT64_C(86400000000) * FS_MSIC_MAX_WALK_DAYS)
+		if (observes_pt(in) && job->o.walltime_us > INT64_C(86400000000) * FS_MSIC_MAX_WALK_DAYS)
 		{
 			fs_fail(c->err, FS_ERR_VALUE, "job \"%.*s\" asks for more than %d days of walltime",
 			        S(job_id(c, r->job)), FS_MSIC_MAX_WALK_DAYS);

@@ -57,8 +57,9 @@ typedef struct fs_msic_cycle_in
 	size_t nhosts;
 	const fs_msic_queue *queues;
 	size_t nqueues;
-	/* prime time: observed when enforce_prime_time is on (and its date, if any, has passed) */
-	bool observe_pt;
+	/* prime time: observed when ENFORCE_PRIME_TIME is on, from pt_from (its date form) on */
+	bool enforce_pt;
+	int64_t pt_from; /* INT64_MIN: always */
 	int64_t pt_start, pt_end, pt_limit; /* microseconds; pt_limit < 0: no limit */
 	const int *holidays;
 	size_t nholidays;
@@ -83,7 +84,9 @@ typedef enum fs_msic_action
 	FS_MSIC_CHECKPOINT,
 	FS_MSIC_REQUEUE,
 	FS_MSIC_COMMENT,
-	FS_MSIC_FAIL
+	FS_MSIC_FAIL,
+	FS_MSIC_END,  /* a replayed job ends (msic_replay) */
+	FS_MSIC_SHARE /* a queue's share state (msic_replay) */
 } fs_msic_action;
 
 const char *fs_msic_action_name(fs_msic_action a);

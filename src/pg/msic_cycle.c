@@ -90,7 +90,7 @@ config_texts(HeapTupleHeader cfg, const char *name, int *n)
 
 /* The configuration's cycle settings (the order's part is read by fs_pg_msic_read_config). */
 static void
-read_cycle_config(HeapTupleHeader cfg, TimestampTz at, fs_msic_cycle_in *in)
+read_cycle_config(HeapTupleHeader cfg, fs_msic_cycle_in *in)
 {
 	fs_pg_msic_prime p;
 	int nq, nh, i;
@@ -123,7 +123,8 @@ read_cycle_config(HeapTupleHeader cfg, TimestampTz at, fs_msic_cycle_in *in)
 		                       "finite")));
 	fs_pg_msic_read_prime(cfg, &p);
 	/* the date form of ENFORCE_PRIME_TIME: enforced from that date on */
-	in->observe_pt = p.enforce && (!p.has_from || at >= p.from);
+	in->enforce_pt = p.enforce;
+	in->pt_from = p.has_from ? p.from : INT64_MIN;
 	in->pt_start = p.start;
 	in->pt_end = p.end;
 	in->pt_limit = p.limit;
@@ -262,10 +263,10 @@ read_queues(ArrayType *arr, size_t *count)
 
 void
 fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,
-                       int queues_arg, int compat_arg, TimestampTz at, fs_msic_cycle_in *in)
+                       int queues_arg, int compat_arg, fs_msic_cycle_in *in)
 {
 	memset(in, 0, sizeof(*in));
-	read_cycle_config(PG_GETARG_HEAPTUPLEHEADER(cfg_arg), at, in);
+	read_cycle_config(PG_GETARG_HEAPTUPLEHEADER(cfg_arg), in);
 	if (!PG_ARGISNULL(shares_arg))
 		fs_pg_msic_read_shares(PG_GETARG_ARRAYTYPE_P(shares_arg), &in->order);
 	in->hosts = read_hosts(PG_GETARG_ARRAYTYPE_P(hosts_arg), &in->nhosts);
@@ -300,7 +301,7 @@ cycle_common(FunctionCallInfo fcinfo, bool shares)
 		if (i != 1 && PG_ARGISNULL(i))
 			return (Datum) 0;
 	at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(5), "at");
-	fs_pg_msic_cycle_setup(fcinfo, 0, 1, 2, 3, 7, at, &in);
+	fs_pg_msic_cycle_setup(fcinfo, 0, 1, 2, 3, 7, &in);
 	jobs = fs_pg_msic_read_jobs(PG_GETARG_ARRAYTYPE_P(4), true, &n);
 	in.order.at = at;
 	in.order.cluster_cpus = PG_GETARG_INT32(6);

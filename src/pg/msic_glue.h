@@ -61,9 +61,9 @@ typedef struct fs_pg_msic_prime
 void fs_pg_msic_read_prime(HeapTupleHeader cfg, fs_pg_msic_prime *p);
 
 /* (msic_cycle.c) What msic_cycle and msic_replay read alike from their arguments: the
- * configuration's settings (prime time as of `at`), the share states, hosts, queues and compat. */
+ * configuration's settings, the share states, hosts, queues and compat switches. */
 void fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,
-                            int queues_arg, int compat_arg, TimestampTz at, fs_msic_cycle_in *in);
+                            int queues_arg, int compat_arg, fs_msic_cycle_in *in);
 /* A text datum, or NULL. */
 Datum fs_pg_text_or_null(fs_str s, bool *isnull);
 

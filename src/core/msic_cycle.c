@@ -192,16 +192,15 @@ queue_limits(cycle *c, cq *q, bool say)
 	if (l->max_running >= 0 && q->running >= l->max_running)
 		return say ? why(c, "Queue %.*s run limit (%d) reached", S(q->name), l->max_running) : false;
 	if (l->max_ncpus >= 0 && q->assn >= l->max_ncpus)
-	{
-		q->full = true;
-		return say ? why(c, "Queue %.*s CPU limit (%d) reached", S(q->name), l->max_ncpus) : false;
-	}
-	if (l->max_mem >= 0 && q->mem_assn >= l->max_mem)
-	{
-		q->full = true;
-		return say ? why(c, "Queue %.*s Memory limit", S(q->name)) : false;
-	}
-	return true;
+		snprintf(q->full_why, sizeof(q->full_why), "Queue %.*s CPU limit (%d) reached", S(q->name),
+		         l->max_ncpus);
+	else if (l->max_mem >= 0 && q->mem_assn >= l->max_mem)
+		snprintf(q->full_why, sizeof(q->full_why), "Queue %.*s Memory limit", S(q->name));
+	else
+		return true;
+	/* full for the rest of the cycle; the jobs after are told why */
+	q->full = true;
+	return say ? why(c, "%s", q->full_why) : false;
 }
 
 /* queue_limits.c:schd_job_fits_queue: the job against the queue's limits on an empty queue. */
@@ -319,16 +318,17 @@ user_limits(cycle *c, size_t i, const cq *q)
 	return true;
 }
 
-/* A queue that is down, disabled or stopped takes no job and no preemption. */
+/* A queue that is down, disabled or stopped takes no job and no preemption (say: write why,
+ * as placement does; the preemption search skips such queues silently, as the original). */
 static bool
-queue_open(cycle *c, const cq *q)
+queue_open(cycle *c, const cq *q, bool say)
 {
 	if (q->host < 0 || !c->in->hosts[q->host].up)
 		return false;
 	if (!q->q->enabled)
-		return why(c, "Queue %.*s not enabled", S(q->name));
+		return say ? why(c, "Queue %.*s not enabled", S(q->name)) : false;
 	if (!q->q->started)
-		return why(c, "Queue %.*s not started", S(q->name));
+		return say ? why(c, "Queue %.*s not started", S(q->name)) : false;
 	return true;
 }
 
@@ -347,7 +347,7 @@ find_best(cycle *c, size_t i)
 		cq *q = &c->q[k];
 		int64_t left;
 
-		if (!queue_open(c, q))
+		if (!queue_open(c, q, true))
 			continue;
 		if (q->full)
 		{
@@ -536,7 +536,7 @@ preempt_queue_ok(cycle *c, size_t p, const cq *q)
 	const fs_msic_cjob *job = &c->jobs[p];
 	const fs_msic_host *hs;
 
-	if (!queue_open(c, q))
+	if (!queue_open(c, q, false))
 		return false;
 	hs = host_of(c, q);
 	if (job->arch.s != NULL && (hs->arch.s == NULL || !fs_str_eq(job->arch, hs->arch)))
@@ -574,7 +574,7 @@ stop_victim(cycle *c, size_t v, size_t p)
 		if (!job->suspend_fails)
 		{
 			snprintf(msg, sizeof(msg),
-			         "suspended to make room for job %.*s (%.0f%% of its walltime left)", S(pid),
+			         "suspended to make room for job %.*s (%.6g%% of its walltime left)", S(pid),
 			         remaining);
 			emit(c, FS_MSIC_SUSPEND, v, qname, host, msg);
 			give_back(c, v);

@@ -134,7 +134,7 @@ read_cycle_config(HeapTupleHeader cfg, fs_msic_cycle_in *in)
 }
 
 static int
-count_field(const fs_pg_row_reader *r, int f, const char *what, fs_str whose)
+count_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind, fs_str whose)
 {
 	int v;
 
@@ -143,7 +143,8 @@ count_field(const fs_pg_row_reader *r, int f, const char *what, fs_str whose)
 	v = DatumGetInt32(r->values[f]);
 	if (v < 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("%s of \"%s\" must not be negative", what, NAME(whose.s, whose.len)),
+		                errmsg("%s of %s \"%s\" must not be negative", what, kind,
+		                       NAME(whose.s, whose.len)),
 		                errdetail("It is %d.", v)));
 	return v;
 }
@@ -158,7 +159,8 @@ walltime_field(const fs_pg_row_reader *r, int f, const char *what, fs_str whose)
 	v = fs_pg_interval_us(DatumGetIntervalP(r->values[f]), what);
 	if (v < 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("%s of \"%s\" must not be negative", what, NAME(whose.s, whose.len))));
+		                errmsg("%s of queue \"%s\" must not be negative", what,
+		                       NAME(whose.s, whose.len))));
 	return v;
 }
 
@@ -184,10 +186,10 @@ read_hosts(ArrayType *arr, size_t *count)
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("hosts[%d] has no name or no ncpus", i + 1)));
 		h->name.s = fs_pg_text_field(r.values[f[0]], false, &h->name.len);
-		h->ncpus = count_field(&r, f[1], "ncpus", h->name);
-		h->mem = fs_pg_amount_field(&r, f[2], "mem", h->name.s, h->name.len);
+		h->ncpus = count_field(&r, f[1], "ncpus", "host", h->name);
+		h->mem = fs_pg_amount_field(&r, f[2], "mem", "host", h->name.s, h->name.len);
 		h->arch.s = fs_pg_text_field(r.values[f[3]], r.nulls[f[3]], &h->arch.len);
-		h->loadave = fs_pg_amount_field(&r, f[4], "loadave", h->name.s, h->name.len);
+		h->loadave = fs_pg_amount_field(&r, f[4], "loadave", "host", h->name.s, h->name.len);
 		if (h->loadave < 0)
 			h->loadave = 0;
 		h->up = r.nulls[f[5]] || DatumGetBool(r.values[f[5]]);
@@ -246,13 +248,13 @@ read_queues(ArrayType *arr, size_t *count)
 		q->host.s = fs_pg_text_field(r.values[f[Q_HOST]], r.nulls[f[Q_HOST]], &q->host.len);
 		q->enabled = r.nulls[f[Q_ENABLED]] || DatumGetBool(r.values[f[Q_ENABLED]]);
 		q->started = r.nulls[f[Q_STARTED]] || DatumGetBool(r.values[f[Q_STARTED]]);
-		q->max_running = count_field(&r, f[Q_MAX_RUNNING], "max_running", q->name);
-		q->max_ncpus = count_field(&r, f[Q_MAX_NCPUS], "max_ncpus", q->name);
-		q->min_ncpus = count_field(&r, f[Q_MIN_NCPUS], "min_ncpus", q->name);
-		q->max_user_run = count_field(&r, f[Q_MAX_USER_RUN], "max_user_run", q->name);
-		q->max_mem = fs_pg_amount_field(&r, f[Q_MAX_MEM], "max_mem", nm, q->name.len);
-		q->min_mem = fs_pg_amount_field(&r, f[Q_MIN_MEM], "min_mem", nm, q->name.len);
-		q->default_mem = fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", nm, q->name.len);
+		q->max_running = count_field(&r, f[Q_MAX_RUNNING], "max_running", "queue", q->name);
+		q->max_ncpus = count_field(&r, f[Q_MAX_NCPUS], "max_ncpus", "queue", q->name);
+		q->min_ncpus = count_field(&r, f[Q_MIN_NCPUS], "min_ncpus", "queue", q->name);
+		q->max_user_run = count_field(&r, f[Q_MAX_USER_RUN], "max_user_run", "queue", q->name);
+		q->max_mem = fs_pg_amount_field(&r, f[Q_MAX_MEM], "max_mem", "queue", nm, q->name.len);
+		q->min_mem = fs_pg_amount_field(&r, f[Q_MIN_MEM], "min_mem", "queue", nm, q->name.len);
+		q->default_mem = fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", "queue", nm, q->name.len);
 		q->min_walltime = walltime_field(&r, f[Q_MIN_WALLTIME], "min_walltime", q->name);
 		q->max_walltime = walltime_field(&r, f[Q_MAX_WALLTIME], "max_walltime", q->name);
 	}

@@ -33,8 +33,8 @@ void fs_pg_reader_close(fs_pg_row_reader *r);
 /* A text field: its bytes (detoasted), or NULL. */
 const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 /* A float8 field: -1 when NULL, else finite and not negative (22023 otherwise). */
-double fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *whose,
-                          size_t len);
+double fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
+                          const char *whose, size_t len);
 
 /* The submit and express queues, MAX_WAIT_TIME and the FAIR_SHARE entries of a configuration. */
 void fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in);

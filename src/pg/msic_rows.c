@@ -211,7 +211,8 @@ const char *const job_fields[J_FIELDS] = {"job_id",    "owner",         "queue",
 
 /* A float8 field that is NULL (-1) or finite and not negative. */
 double
-fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *whose, size_t len)
+fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
+                   const char *whose, size_t len)
 {
 	double v;
 
@@ -220,7 +221,7 @@ fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const cha
 	v = DatumGetFloat8(r->values[f]);
 	if (!(v >= 0) || isinf(v))
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("%s of \"%s\" must be a finite amount not below 0", what,
+		                errmsg("%s of %s \"%s\" must be a finite amount not below 0", what, kind,
 		                       pnstrdup(whose, Min(len, 200))),
 		                errdetail("It is %s.", float8out_internal(v))));
 	return v;
@@ -295,7 +296,7 @@ fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 		j->has_exec_host = !r.nulls[f[J_EXEC_HOST]];
 		j->chkptd = r.nulls[f[J_CHKPTD]] ? -1 : DatumGetBool(r.values[f[J_CHKPTD]]) ? 1 : 0;
 		cj->ncpus = r.nulls[f[J_NCPUS]] ? 0 : DatumGetInt32(r.values[f[J_NCPUS]]);
-		cj->mem = fs_pg_amount_field(&r, f[J_MEM], "mem", j->job_id, j->idlen);
+		cj->mem = fs_pg_amount_field(&r, f[J_MEM], "mem", "job", j->job_id, j->idlen);
 		cj->exec_host.s = fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]],
 		                                   &cj->exec_host.len);
 		cj->arch.s = fs_pg_text_field(r.values[f[J_ARCH]], r.nulls[f[J_ARCH]], &cj->arch.len);

@@ -51,7 +51,7 @@ bench:
 	@scripts/bench.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
-UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c test/unit/test_msic_share.c
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c test/unit/test_msic_share.c test/unit/test_msic_cycle.c
 CORE_SRCS = $(CORE_OBJS:.o=.c)
 UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
 

@@ -307,6 +307,8 @@ test_from_local(void *ctx, int64_t y, int64_t m, int64_t d, int64_t sod)
 	return dst_at; /* the hour the clock skips */
 }
 
+const fs_msic_clock unit_utc_clock = {test_to_local, test_from_local, NULL};
+
 static int64_t
 at_utc(int y, int m, int d, int h)
 {

@@ -24,6 +24,10 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 /* Bytes from hex text (spaces ignored), for hand-written flat and binary forms. */
 size_t unit_unhex(const char *hex, uint8_t *out);
 
+/* The UTC clock of the MSIC tests (test_msic_config.c). */
+struct fs_msic_clock;
+extern const struct fs_msic_clock unit_utc_clock;
+
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 
@@ -43,5 +47,6 @@ void test_condorhist(void);
 void test_msic_order(void);
 void test_msic_config(void);
 void test_msic_share(void);
+void test_msic_cycle(void);
 
 #endif

@@ -19,6 +19,9 @@
 
 #define SHOWN(len) ((int) ((len) > 200 ? 200 : (len)))
 #define S(x) SHOWN((x).len), (x).s
+/* distinct queue ranks tracked for the preemption bounds */
+#define RANKS_MAX 64
+#define NO_RESOURCES "All destination queues are too full to accept this job"
 /* the original's JOB_OVERTIME_SLOP: a job past its walltime counts as having 180 s left */
 #define OVERTIME_SLOP_US (INT64_C(180) * 1000000)
 
@@ -37,11 +40,19 @@ typedef struct cq
 	fs_str name, host_name;
 	const fs_msic_queue *q;
 	int host; /* index into hosts; -1: no MOM data, never used */
+	bool open; /* has MOM data, up, enabled and started */
 	bool full;
 	char full_why[256]; /* why it was marked full, for the jobs after */
 	int running;
 	int64_t assn;    /* CPUs assigned */
 	double mem_assn; /* memory assigned */
+	/* CPUs of the running jobs a preemptor could stop, by search (upper bounds that spare the
+	 * walk over its jobs when they cannot make room): any first-search candidate, the ones an
+	 * over-share job may take, and every job that is neither express nor long-waiting */
+	int64_t reclaim_narrow, reclaim_all;
+	int64_t room_cpus; /* free CPUs for a job (room_on), as of the last bounds update */
+	double room_mem;
+	int64_t *ge; /* [r]: first-search candidates of rank ranks[r] or higher (ge[0]: all of them) */
 	uint32_t *jobs;  /* its running jobs, time left ascending, then the ones started now */
 	size_t njobs, capjobs;
 } cq;
@@ -64,6 +75,7 @@ typedef struct cj
 	int queue;              /* running: its batch queue, or -1 */
 	int host;               /* running: its host, or -1 */
 	int prime;              /* prime-time check: 0 not done, 1 passes, -1 fails */
+	int rank_idx; /* index of its rank in cycle.ranks */
 	bool chkpt_ok;
 	bool gone;        /* stopped in this cycle */
 	bool unstoppable; /* its stop failed in this cycle */
@@ -89,7 +101,18 @@ struct cycle
 	uint32_t *victims;
 	fs_msic_cycle_out *out;
 	size_t capd;
-	char reason[1024]; /* the reason the job being placed gets if it cannot run */
+	size_t nonfull;  /* open queues not marked full */
+	int last_up;     /* the last queue whose host is up, or -1 */
+	/* the distinct queue ranks, ascending (at most RANKS_MAX; beyond, one class for all) */
+	double ranks[RANKS_MAX];
+	size_t nranks;
+	int64_t *ge_all; /* the queues' ge arrays */
+	bool bounds_ok;  /* the maxima below are current */
+	int64_t max_narrow, max_all; /* the most CPUs any open queue could offer an over-share
+	                              * job, and in the second search */
+	int64_t max_ge[RANKS_MAX];   /* ... a job of rank ranks[r] in the first search */
+	char reason[1024];    /* room for a formatted reason */
+	const char *why_text; /* the reason the job being placed gets if it cannot run */
 };
 typedef struct cycle cycle;
 
@@ -104,6 +127,15 @@ why(cycle *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->reason, sizeof(c->reason), fmt, ap);
 	va_end(ap);
+	c->why_text = c->reason;
+	return false;
+}
+
+/* The same with a text that stays valid through the job's placement (no copy). */
+static bool
+why_ref(cycle *c, const char *text)
+{
+	c->why_text = text;
 	return false;
 }
 
@@ -179,6 +211,19 @@ load_ok(cycle *c, const cq *q)
 	return why(c, "Done.  Don't need to run any jobs.");
 }
 
+static void
+set_full(cycle *c, cq *q, bool full)
+{
+	if (q->open && q->full != full)
+	{
+		if (full)
+			c->nonfull--;
+		else
+			c->nonfull++;
+	}
+	q->full = full;
+}
+
 /* queue_limits.c:schd_check_queue_limits; reaching the CPU or memory limit marks it full. */
 static bool
 queue_limits(cycle *c, cq *q, bool say)
@@ -199,8 +244,8 @@ queue_limits(cycle *c, cq *q, bool say)
 	else
 		return true;
 	/* full for the rest of the cycle; the jobs after are told why */
-	q->full = true;
-	return say ? why(c, "%s", q->full_why) : false;
+	set_full(c, q, true);
+	return say ? why_ref(c, q->full_why) : false;
 }
 
 /* queue_limits.c:schd_job_fits_queue: the job against the queue's limits on an empty queue. */
@@ -340,9 +385,13 @@ find_best(cycle *c, size_t i)
 {
 	int best = -1;
 	int64_t best_left = INT64_MAX;
-	size_t k;
+	size_t k = 0;
 
-	for (k = 0; k < c->nq; k++)
+	/* every open queue is full: only the last queue with a host up says why (the loop would
+	 * skip all of them, each overwriting the reason) */
+	if (c->nonfull == 0 && c->j[i].exec_host.s == NULL)
+		k = c->last_up < 0 ? c->nq : (size_t) c->last_up;
+	for (; k < c->nq; k++)
 	{
 		cq *q = &c->q[k];
 		int64_t left;
@@ -355,7 +404,7 @@ find_best(cycle *c, size_t i)
 			 * the job could run there at all */
 			if (q->full_why[0] != '\0' &&
 			    (c->j[i].exec_host.s == NULL || fs_str_eq(c->j[i].exec_host, q->host_name)))
-				why(c, "%s", q->full_why);
+				why_ref(c, q->full_why);
 			continue;
 		}
 		if (!queue_limits(c, q, true) || !fits_queue(c, i, q) || !prime_ok(c, i) ||
@@ -381,22 +430,23 @@ all_full(cycle *c)
 	bool full = true;
 	size_t k;
 
+	if (c->nonfull == 0)
+		return true;
 	for (k = 0; k < c->nq; k++)
 	{
 		cq *q = &c->q[k];
 
-		if (q->host < 0 || !c->in->hosts[q->host].up || !q->q->enabled || !q->q->started ||
-		    q->full)
+		if (!q->open || q->full)
 			continue;
 		if (!load_ok(c, q))
 		{
-			size_t len = strlen(c->reason);
+			size_t len = strlen(c->why_text);
 
 			if (len >= sizeof(q->full_why))
 				len = sizeof(q->full_why) - 1;
-			memcpy(q->full_why, c->reason, len);
+			memcpy(q->full_why, c->why_text, len);
 			q->full_why[len] = '\0';
-			q->full = true;
+			set_full(c, q, true);
 			continue;
 		}
 		if (full && queue_limits(c, q, false))
@@ -412,6 +462,7 @@ take(cycle *c, size_t i, int qi)
 	ch *h = &c->h[q->host];
 	cj *x = &c->j[i];
 
+	c->bounds_ok = false;
 	h->alloc += c->jobs[i].ncpus;
 	h->mem_alloc += x->mem;
 	/* schd_charge_job: a job started now counts in the host's load at once */
@@ -436,6 +487,29 @@ take(cycle *c, size_t i, int qi)
 	q->jobs[q->njobs++] = (uint32_t) i;
 }
 
+/* Add (sign 1) or take away (-1) a running job's CPUs in its queue's preemption bounds. */
+static void
+count_candidate(cycle *c, size_t v, int sign)
+{
+	const cj *V = &c->j[v];
+	cq *q = &c->q[V->queue];
+	int64_t n = (int64_t) c->jobs[v].ncpus * sign;
+
+	c->bounds_ok = false;
+	if (V->row->priority || V->row->waiting)
+		return;
+	q->reclaim_all += n;
+	if (V->chkpt_ok || V->row->runlimit)
+	{
+		int r;
+
+		for (r = 0; r <= V->rank_idx; r++)
+			q->ge[r] += n;
+	}
+	if (V->chkpt_ok && V->row->runlimit)
+		q->reclaim_narrow += n;
+}
+
 static void
 give_back(cycle *c, size_t v)
 {
@@ -443,6 +517,7 @@ give_back(cycle *c, size_t v)
 	cq *q = &c->q[x->queue];
 	ch *h = &c->h[x->host];
 
+	count_candidate(c, v, -1);
 	h->alloc -= c->jobs[v].ncpus;
 	h->mem_alloc -= x->mem;
 	q->running--;
@@ -486,6 +561,141 @@ victim_second(const cycle *c, size_t v)
 	return !c->j[v].row->priority && !c->j[v].row->waiting;
 }
 
+/* CPUs and memory free for a job on queue q: its host's, within the queue's own limits. */
+static void
+room_on(const cycle *c, const cq *q, int64_t *cpus, double *mem)
+{
+	const fs_msic_host *hs = host_of(c, q);
+	const ch *h = &c->h[q->host];
+
+	*cpus = hs->ncpus - h->alloc;
+	*mem = hs->mem < 0 ? INFINITY : hs->mem - h->mem_alloc;
+	if (q->q->max_ncpus >= 0 && q->q->max_ncpus - q->assn < *cpus)
+		*cpus = q->q->max_ncpus - q->assn;
+	if (q->q->max_mem >= 0 && q->q->max_mem - q->mem_assn < *mem)
+		*mem = q->q->max_mem - q->mem_assn;
+}
+
+/* The CPUs queue q could offer job p (NULL: any job of the class): free ones and those of the
+ * candidates it may stop. A first-search job that is neither express nor long-waiting may stop
+ * only jobs of its rank or higher. */
+static int64_t
+room_bound(const cj *P, const cq *q, int search)
+{
+	int64_t cpus = q->room_cpus;
+
+	if (search == 2)
+		return cpus + q->reclaim_all;
+	if (search == 1)
+		return cpus + q->reclaim_narrow;
+	if (P != NULL && !P->row->priority && !P->row->waiting)
+		return cpus + q->ge[P->rank_idx];
+	return cpus + q->ge[0];
+}
+
+/* The search class of job p: 0 first search, 1 first search of an over-share job, 2 second. */
+static int
+search_class(const cj *P, bool second)
+{
+	return second ? 2 : P->chkpt_ok ? 1 : 0;
+}
+
+/* Whether some open queue could offer job p enough CPUs in this search (maxima kept per cycle
+ * state, so that a job that cannot make room anywhere costs O(1)). */
+static bool
+room_anywhere(cycle *c, size_t p, bool second)
+{
+	const cj *P = &c->j[p];
+	int64_t need = c->jobs[p].ncpus;
+	size_t k, r;
+
+	if (!c->bounds_ok)
+	{
+		c->max_narrow = c->max_all = INT64_MIN;
+		for (r = 0; r < c->nranks; r++)
+			c->max_ge[r] = INT64_MIN;
+		for (k = 0; k < c->nq; k++)
+		{
+			cq *q = &c->q[k];
+			int64_t cpus;
+
+			if (!q->open)
+				continue;
+			room_on(c, q, &q->room_cpus, &q->room_mem);
+			cpus = q->room_cpus;
+			if (cpus + q->reclaim_narrow > c->max_narrow)
+				c->max_narrow = cpus + q->reclaim_narrow;
+			if (cpus + q->reclaim_all > c->max_all)
+				c->max_all = cpus + q->reclaim_all;
+			for (r = 0; r < c->nranks; r++)
+				if (cpus + q->ge[r] > c->max_ge[r])
+					c->max_ge[r] = cpus + q->ge[r];
+		}
+		c->bounds_ok = true;
+	}
+	switch (search_class(P, second))
+	{
+		case 2:
+			return c->max_all >= need;
+		case 1:
+			return c->max_narrow >= need;
+		default:
+			return c->max_ge[P->row->priority || P->row->waiting ? 0 : P->rank_idx] >= need;
+	}
+}
+
+/* The distinct ranks of the jobs, ascending, and each job's index among them. */
+static void
+setup_ranks(cycle *c)
+{
+	size_t k, r;
+
+	c->nranks = 0;
+	for (k = 0; k < c->n && c->nranks <= RANKS_MAX; k++)
+	{
+		double v = c->rows[k].queue_rank;
+
+		for (r = 0; r < c->nranks && c->ranks[r] != v; r++)
+			;
+		if (r == c->nranks)
+		{
+			if (c->nranks == RANKS_MAX)
+			{
+				c->nranks = RANKS_MAX + 1;
+				break;
+			}
+			/* insert in order */
+			for (r = c->nranks; r > 0 && c->ranks[r - 1] > v; r--)
+				c->ranks[r] = c->ranks[r - 1];
+			c->ranks[r] = v;
+			c->nranks++;
+		}
+	}
+	if (c->nranks > RANKS_MAX || c->nranks == 0)
+		c->nranks = 1; /* too many: one class, every candidate counts for every job */
+	for (k = 0; k < c->n; k++)
+	{
+		cj *x = &c->j[c->rows[k].job];
+		size_t lo = 0, hi = c->nranks;
+
+		/* the first rank >= the job's: its own, or 0 in the one-class case */
+		while (lo < hi)
+		{
+			size_t mid = (lo + hi) / 2;
+
+			if (c->ranks[mid] < c->rows[k].queue_rank)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		x->rank_idx = c->nranks == 1 ? 0 : (int) lo;
+	}
+	c->ge_all = c->a->alloc(c->a->ctx, sizeof(int64_t) * c->nranks * (c->nq + 1));
+	memset(c->ge_all, 0, sizeof(int64_t) * c->nranks * (c->nq + 1));
+	for (k = 0; k < c->nq; k++)
+		c->q[k].ge = c->ge_all + k * c->nranks;
+}
+
 /*
  * The victims on queue q that make room for job p, in the order they are stopped: the first
  * search's candidates by time left, then (second search) any other candidate by time left, until
@@ -495,17 +705,12 @@ victim_second(const cycle *c, size_t v)
 static bool
 pick_victims(cycle *c, size_t p, const cq *q, bool second, size_t *nv)
 {
-	const fs_msic_host *hs = host_of(c, q);
-	const ch *h = &c->h[q->host];
-	int64_t need = c->jobs[p].ncpus, cpus = hs->ncpus - h->alloc;
-	double mem = hs->mem < 0 ? INFINITY : hs->mem - h->mem_alloc;
+	int64_t need = c->jobs[p].ncpus, cpus;
+	double mem;
 	int pass;
 	size_t k;
 
-	if (q->q->max_ncpus >= 0 && q->q->max_ncpus - q->assn < cpus)
-		cpus = q->q->max_ncpus - q->assn;
-	if (q->q->max_mem >= 0 && q->q->max_mem - q->mem_assn < mem)
-		mem = q->q->max_mem - q->mem_assn;
+	room_on(c, q, &cpus, &mem);
 	*nv = 0;
 	if (cpus >= need && mem >= c->j[p].mem)
 		return false;
@@ -608,6 +813,7 @@ stop_victim(cycle *c, size_t v, size_t p)
 	snprintf(msg, sizeof(msg),
 	         "checkpoint job %.*s FAILED and FORCE_REQUEUE is off; it keeps running", S(vid));
 	emit(c, FS_MSIC_FAIL, v, qname, host, msg);
+	count_candidate(c, v, -1);
 	x->unstoppable = true;
 	x->chkpt_ok = false;
 	return false;
@@ -633,11 +839,18 @@ make_room(cycle *c, size_t p)
 		fs_check_interrupts();
 		for (level = 0; level < passes; level++)
 		{
+			if (!room_anywhere(c, p, level == 1))
+				continue;
 			for (k = 0; k < c->nq; k++)
 			{
 				const cq *q = &c->q[k];
 
-				if (!preempt_queue_ok(c, p, q))
+				/* a queue where stops could not make room, or need not (the job fits there
+				 * as it is: something else holds it back), is not considered, nor its reason */
+				if (!q->open ||
+				    (q->room_cpus >= c->jobs[p].ncpus && q->room_mem >= c->j[p].mem) ||
+				    room_bound(P, q, search_class(P, level == 1)) < c->jobs[p].ncpus ||
+				    !preempt_queue_ok(c, p, q))
 					continue;
 				/* the fewest victims; on a tie the earlier queue */
 				if (pick_victims(c, p, q, level == 1, &nv) && nv < best_n)
@@ -656,8 +869,7 @@ make_room(cycle *c, size_t p)
 			stopped = stop_victim(c, c->victims[k], p);
 		/* the stops changed the queue: the load gate looks at it again for the next job (the
 		 * original kept it marked full for the rest of the cycle, whatever was freed) */
-		c->q[best].full = false;
-		c->q[best].full_why[0] = '\0';
+		set_full(c, &c->q[best], false);
 		if (stopped)
 			return best;
 	}
@@ -706,13 +918,12 @@ place_pending(cycle *c)
 		int qi;
 
 		FS_POLL(k);
-		strcpy(c->reason, "All destination queues are too full to accept this job");
+		c->why_text = NO_RESOURCES;
 		if (all_full(c) && !r->priority && !r->waiting &&
 		    (r->runlimit || r->chkptd || r->suspended))
 		{
 			if (c->in->update_comments)
-				emit(c, FS_MSIC_COMMENT, i, (fs_str){NULL, 0}, (fs_str){NULL, 0},
-				     "All destination queues are too full to accept this job");
+				emit(c, FS_MSIC_COMMENT, i, (fs_str){NULL, 0}, (fs_str){NULL, 0}, NO_RESOURCES);
 			continue;
 		}
 		qi = find_best(c, i);
@@ -721,7 +932,7 @@ place_pending(cycle *c)
 		if (qi >= 0)
 			st = run_job(c, i, qi);
 		else if (c->in->update_comments)
-			emit(c, FS_MSIC_COMMENT, i, (fs_str){NULL, 0}, (fs_str){NULL, 0}, c->reason);
+			emit(c, FS_MSIC_COMMENT, i, (fs_str){NULL, 0}, (fs_str){NULL, 0}, c->why_text);
 	}
 	return st;
 }
@@ -862,7 +1073,6 @@ setup_jobs(cycle *c, const fs_hindex *hidx, const fs_str *hnames)
 		cj *x = &c->j[r->job];
 
 		FS_POLL(k);
-		memset(x, 0, sizeof(*x));
 		x->row = r;
 		x->chkpt_ok = r->chkpt_ok;
 		x->queue = x->host = -1;
@@ -897,7 +1107,10 @@ setup_jobs(cycle *c, const fs_hindex *hidx, const fs_str *hnames)
 				if (c->q[i].host == (int) h)
 					break;
 			if (i < c->nq)
+			{
 				take(c, r->job, (int) i);
+				count_candidate(c, r->job, 1);
+			}
 			else
 			{
 				c->h[h].alloc += job->ncpus;
@@ -984,12 +1197,27 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n,
 	c.h = a->alloc(a->ctx, sizeof(ch) * (in->nhosts + 1));
 	memset(c.h, 0, sizeof(ch) * (in->nhosts + 1));
 	c.j = a->alloc(a->ctx, sizeof(cj) * (n + 1));
+	memset(c.j, 0, sizeof(cj) * (n + 1));
 	c.victims = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 	hnames = a->alloc(a->ctx, sizeof(fs_str) * (in->nhosts + 1));
 	setup_shares(&c);
 	st = setup_queues(&c, &hidx, hnames);
+	c.last_up = -1;
+	for (k = 0; k < c.nq && st == FS_OK; k++)
+	{
+		cq *q = &c.q[k];
+		bool up = q->host >= 0 && in->hosts[q->host].up;
+
+		q->open = up && q->q->enabled && q->q->started;
+		c.nonfull += q->open;
+		if (up)
+			c.last_up = (int) k;
+	}
 	if (st == FS_OK)
+	{
+		setup_ranks(&c);
 		st = setup_jobs(&c, &hidx, hnames);
+	}
 	if (st == FS_OK)
 	{
 		int64_t y, m, d;
@@ -1008,6 +1236,8 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n,
 	a->release(a->ctx, c.h);
 	a->release(a->ctx, c.j);
 	a->release(a->ctx, c.victims);
+	if (c.ge_all)
+		a->release(a->ctx, c.ge_all);
 	a->release(a->ctx, c.rows);
 	a->release(a->ctx, hnames);
 	a->release(a->ctx, c.fsnames);

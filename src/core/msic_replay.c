@@ -20,6 +20,7 @@ typedef struct rjob
 	int64_t run;   /* how long it really runs */
 	fs_str exec_host;
 	fs_str queue; /* the batch queue it runs or ran in */
+	int host;     /* index of exec_host in the hosts, -1: unknown */
 	int chkptd;         /* -1: as the order decides (Q with an exec_host), 1: checkpointed */
 	uint64_t comment;   /* hash of its last comment; 0: none */
 } rjob;
@@ -135,6 +136,17 @@ finish_jobs(replay *p, int64_t t)
 	p->nalive = keep;
 }
 
+static int
+host_index(const replay *p, fs_str name)
+{
+	size_t h;
+
+	for (h = 0; h < p->in->cycle.nhosts; h++)
+		if (fs_str_eq(p->in->cycle.hosts[h].name, name))
+			return (int) h;
+	return -1;
+}
+
 /* Apply one cycle's decisions to the jobs' states, and emit them. */
 static void
 apply(replay *p, int64_t t, const fs_msic_cycle_out *out, const uint32_t *sub_of)
@@ -156,6 +168,7 @@ apply(replay *p, int64_t t, const fs_msic_cycle_out *out, const uint32_t *sub_of
 				r->since = t;
 				r->exec_host = d->host;
 				r->queue = d->queue;
+				r->host = host_index(p, d->host);
 				break;
 			case FS_MSIC_SUSPEND:
 				r->st = 'S';
@@ -218,14 +231,9 @@ cycle_at(replay *p, int64_t t, fs_msic_cjob *jobs, uint32_t *sub_of, fs_msic_hos
 		j->o.has_exec_host = r->exec_host.s != NULL;
 		j->exec_host = r->exec_host;
 		sub_of[nj++] = i;
-		if (r->st == 'R')
-			for (h = 0; h < in->cycle.nhosts; h++)
-				if (fs_str_eq(hosts[h].name, r->exec_host))
-				{
-					/* a running job's CPUs are busy: the load the MOM would report */
-					hosts[h].loadave += j->ncpus;
-					break;
-				}
+		/* a running job's CPUs are busy: the load the MOM would report */
+		if (r->st == 'R' && r->host >= 0)
+			hosts[r->host].loadave += j->ncpus;
 	}
 	cin.hosts = hosts;
 	cin.order.at = t;

@@ -278,3 +278,62 @@ FROM msic,
      LATERAL msic_job_order(msic.c, st.shares, jobs.a, '2026-03-09 12:00', 64) AS o
 JOIN LATERAL (SELECT * FROM unnest(jobs.a) AS x WHERE x.job_id = o.job_id) AS j ON true
 ORDER BY o.pos;
+
+\echo ''
+\echo '14. One MSIC scheduling cycle. hosta and hostb (32 CPUs each) are full: hosta runs three'
+\echo '    med jobs (med is over its share) and a hi job, hostb hi and low jobs. An express job'
+\echo '    of 16 CPUs arrives with two ordinary jobs. Only the over-share med jobs are candidates,'
+\echo '    shortest time left first: the first, with 10 % of its walltime left, is checkpointed'
+\echo '    (not above SUSPEND_THRESHOLD), the next suspended. The jobs that cannot run get the'
+\echo '    comment the scheduler would post:'
+CREATE TABLE msic_cluster AS
+SELECT ARRAY[ROW('hosta', 32, 128e9, 'linux', 30, true)::msic_host,
+             ROW('hostb', 32, 128e9, 'linux', 30, true)::msic_host] AS hosts,
+       ARRAY[ROW('hosta', NULL, true, true, NULL, 32, NULL, NULL, '24:00', NULL, NULL, NULL, NULL)::msic_queue,
+             ROW('hostb', NULL, true, true, NULL, 32, NULL, NULL, '24:00', NULL, NULL, NULL, NULL)::msic_queue] AS queues;
+SELECT c.step, c.action, c.job_id, c.queue, c.host, c.reason
+FROM msic, msic_cluster,
+     LATERAL (SELECT array_agg(s) AS shares FROM msic_state) AS st,
+     msic_cycle(msic.c, st.shares, msic_cluster.hosts, msic_cluster.queues, ARRAY[
+         ROW('201.srv', 'ann', 'med', 'R', 8, 8e9, '10:00', '9:00', '2026-03-09 02:00', NULL, 'hosta', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('202.srv', 'ann', 'med', 'R', 8, 8e9, '10:00', '2:00', '2026-03-09 09:00', NULL, 'hosta', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('203.srv', 'ben', 'med', 'R', 8, 8e9, '10:00', '5:00', '2026-03-09 06:00', NULL, 'hosta', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('204.srv', 'cy',  'hi',  'R', 8, 8e9, '10:00', '1:00', '2026-03-09 10:00', NULL, 'hosta', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('205.srv', 'dee', 'hi',  'R', 16, 8e9, '10:00', '1:00', '2026-03-09 10:00', NULL, 'hostb', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('206.srv', 'fay', 'low', 'R', 16, 8e9, '10:00', '1:00', '2026-03-09 10:00', NULL, 'hostb', NULL, NULL, NULL, NULL)::msic_job,
+         ROW('301.srv', 'eve', 'special', 'Q', 16, 8e9, '02:00', NULL, '2026-03-09 11:55', NULL, NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('302.srv', 'gus', 'hi',  'Q', 8, 8e9, '30:00', NULL, '2026-03-09 11:00', NULL, NULL, NULL, NULL, NULL, NULL)::msic_job,
+         ROW('303.srv', 'hal', 'low', 'Q', 64, 8e9, '01:00', NULL, '2026-03-09 11:00', NULL, NULL, NULL, NULL, NULL, NULL)::msic_job],
+       '2026-03-09 12:00', 64) AS c
+ORDER BY c.step;
+
+\echo '    A week of 1,000 submissions (a third to chem, the rest to phys) replayed at 5-minute'
+\echo '    cycles on two 16-CPU hosts, under equal shares and under chem 20 / phys 80: each'
+\echo '    queue''s share of the CPU time the week gave (from the run, suspend and end rows).'
+CREATE TABLE week AS
+SELECT ROW(i || '.srv', 'u' || (i % 20), CASE WHEN i % 3 = 0 THEN 'chem' ELSE 'phys' END, 'Q',
+           1 + i % 4, 1e9, make_interval(hours => 2 + i % 6), make_interval(hours => 1 + i % 5),
+           timestamptz '2026-03-02' + make_interval(mins => i * 10), NULL,
+           NULL, NULL, NULL, NULL, NULL)::msic_job AS j
+FROM generate_series(1, 1000) AS i;
+WITH cfg(name, conf) AS (VALUES
+  ('equal', E'SUBMIT_QUEUE pending\nBATCH_QUEUES n1@n1,n2@n2\nFAIR_SHARE QUEUE:chem:50:50\nFAIR_SHARE QUEUE:phys:50:50\n'),
+  ('chem 20', E'SUBMIT_QUEUE pending\nBATCH_QUEUES n1@n1,n2@n2\nFAIR_SHARE QUEUE:chem:20:50\nFAIR_SHARE QUEUE:phys:80:50\n')),
+runs AS (
+  SELECT c.name, r.job_id, r.action, r.at,
+         lag(r.at) OVER (PARTITION BY c.name, r.job_id ORDER BY r.at, r.step) AS since
+  FROM cfg AS c,
+       msic_replay(msic_config(c.conf),
+                   ARRAY[ROW('n1', 16, 64e9, NULL, 0, true)::msic_host, ROW('n2', 16, 64e9, NULL, 0, true)::msic_host],
+                   ARRAY[ROW('n1', NULL, true, true, NULL, 16, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::msic_queue,
+                         ROW('n2', NULL, true, true, NULL, 16, NULL, NULL, NULL, NULL, NULL, NULL, NULL)::msic_queue],
+                   (SELECT array_agg(j) FROM week), '2026-03-02', '2026-03-09') AS r
+  WHERE r.action IN ('run', 'resume', 'suspend', 'checkpoint', 'requeue', 'end'))
+SELECT w.queue,
+       round(100 * sum(extract(epoch FROM r.at - r.since) * w.ncpus) FILTER (WHERE r.name = 'equal')
+             / sum(sum(extract(epoch FROM r.at - r.since) * w.ncpus) FILTER (WHERE r.name = 'equal')) OVER (), 1) AS "equal shares %",
+       round(100 * sum(extract(epoch FROM r.at - r.since) * w.ncpus) FILTER (WHERE r.name = 'chem 20')
+             / sum(sum(extract(epoch FROM r.at - r.since) * w.ncpus) FILTER (WHERE r.name = 'chem 20')) OVER (), 1) AS "chem 20 / phys 80 %"
+FROM runs AS r JOIN (SELECT (j).* FROM week) AS w USING (job_id)
+WHERE r.action IN ('suspend', 'checkpoint', 'requeue', 'end')
+GROUP BY w.queue ORDER BY w.queue;

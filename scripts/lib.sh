@@ -34,14 +34,14 @@ fs_deps() {
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }
 
-# Build with -Wall -Wextra -Werror and install the extension.
+# Build with -Wall -Wextra -Werror (WERROR=1) and install the extension.
 fs_build_install() {
     fs_log "building and installing the extension"
-    make -s PG_CONFIG="$PG_CONFIG" >/dev/null
+    make -s PG_CONFIG="$PG_CONFIG" WERROR=1 >/dev/null
     if [ "$(id -u)" = 0 ]; then
-        make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+        make -s PG_CONFIG="$PG_CONFIG" WERROR=1 install >/dev/null
     else
-        sudo -n make -s PG_CONFIG="$PG_CONFIG" install >/dev/null
+        sudo -n make -s PG_CONFIG="$PG_CONFIG" WERROR=1 install >/dev/null
     fi
 }
 

@@ -1,4 +1,4 @@
--- divide and fair_share: fair-share ratio division down a pool tree (SPEC section 6, seed 002)
+-- divide and fair_share: fair-share ratio division down a pool tree (README "Fair-share division", seed 002)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

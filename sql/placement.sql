@@ -1,4 +1,4 @@
--- placement: PBS placement sets and node_group_sort_key (SPEC section 8, seed 003)
+-- placement: PBS placement sets and node_group_sort_key (README "Placement sets", seed 003)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

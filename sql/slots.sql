@@ -1,5 +1,5 @@
 -- slots and userprio: HTCondor slot weights, SLURM TRES billing, HTCondor user priority
--- (SPEC sections 1 and 7, seed 001)
+-- (README "Resource vectors" and "Slot weights", seed 001)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

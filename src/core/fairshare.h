@@ -1,5 +1,5 @@
 /*
- * fairshare.h: hierarchical fairshare over a prepared share tree (SPEC section 4): SLURM classic
+ * fairshare.h: hierarchical fairshare over a prepared share tree (README "Hierarchical fairshare"): SLURM classic
  * (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, and PBS (every node starts at usage 1).
  */
 #ifndef FS_FAIRSHARE_H

@@ -1,5 +1,5 @@
 /*
- * placement.h: PBS placement sets (node_group_key, seed 003 / PP-1018; SPEC section 8): a pool of
+ * placement.h: PBS placement sets (node_group_key, seed 003 / PP-1018; README "Placement sets"): a pool of
  * vnodes with resources and string labels, the flat and multi-dimensional placement sets it
  * holds, their order under node_group_sort_key lines, and where a job would go.
  */

@@ -1,5 +1,5 @@
 /*
- * slots.h: HTCondor slot weights for partitionable machines (seed 001; SPEC section 7) and
+ * slots.h: HTCondor slot weights for partitionable machines (seed 001; README "Slot weights") and
  * SLURM TRES billing (TRESBillingWeights, PriorityFlags=MAX_TRES).
  */
 #ifndef FS_SLOTS_H

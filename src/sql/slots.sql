@@ -1,4 +1,4 @@
--- slots: HTCondor slot weights and SLURM TRES billing (SPEC sections 1 and 7, seed 001)
+-- slots: HTCondor slot weights and SLURM TRES billing (README "Resource vectors" and "Slot weights", seed 001)
 
 CREATE FUNCTION fairsched.slot_weight(slot fairsched.resvec, machine fairsched.resvec,
                                       cores text DEFAULT 'cpus', mode text DEFAULT 'sum')

@@ -1173,12 +1173,7 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n,
 	memset(out, 0, sizeof(*out));
 	memset(&c, 0, sizeof(c));
 	fs_sb_init(&out->text, a, 256);
-	c.in = in;
-	c.jobs = jobs;
-	c.n = n;
-	c.a = a;
-	c.err = err;
-	c.out = out;
+	c.in = in, c.jobs = jobs, c.n = n, c.a = a, c.err = err, c.out = out;
 	if (n > FS_MSIC_JOBS_MAX)
 		return fs_fail(err, FS_ERR_LIMIT, "too many jobs: %zu (at most %d)", n, FS_MSIC_JOBS_MAX);
 	oj = a->alloc(a->ctx, sizeof(fs_msic_ojob) * (n + 1));

@@ -168,14 +168,10 @@ static fs_msic_host *
 read_hosts(ArrayType *arr, size_t *count)
 {
 	static const char *const names[] = {"name", "ncpus", "mem", "arch", "loadave", "up"};
-	int n, i, k, f[6];
-	Datum *elems = fs_pg_composite_elements(arr, "hosts", &n);
-	fs_msic_host *hosts = palloc0(sizeof(fs_msic_host) * (n + 1));
+	int n, i, f[6];
 	fs_pg_row_reader r;
-
-	fs_pg_reader_open(&r, arr, "hosts");
-	for (k = 0; k < 6; k++)
-		f[k] = fs_pg_field_number(r.td, names[k], "msic_host");
+	Datum *elems = fs_pg_rows_open(&r, arr, "hosts", "msic_host", names, 6, f, &n);
+	fs_msic_host *hosts = palloc0(sizeof(fs_msic_host) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_msic_host *h = &hosts[i];
@@ -225,14 +221,10 @@ static const char *const queue_fields[Q_FIELDS] = {
 static fs_msic_queue *
 read_queues(ArrayType *arr, size_t *count)
 {
-	int n, i, k, f[Q_FIELDS];
-	Datum *elems = fs_pg_composite_elements(arr, "queues", &n);
-	fs_msic_queue *queues = palloc0(sizeof(fs_msic_queue) * (n + 1));
+	int n, i, f[Q_FIELDS];
 	fs_pg_row_reader r;
-
-	fs_pg_reader_open(&r, arr, "queues");
-	for (k = 0; k < Q_FIELDS; k++)
-		f[k] = fs_pg_field_number(r.td, queue_fields[k], "msic_queue");
+	Datum *elems = fs_pg_rows_open(&r, arr, "queues", "msic_queue", queue_fields, Q_FIELDS, f, &n);
+	fs_msic_queue *queues = palloc0(sizeof(fs_msic_queue) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_msic_queue *q = &queues[i];

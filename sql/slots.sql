@@ -37,6 +37,19 @@ SELECT billing(a, 'CPU=1.0,Mem=0.25G,GRES/gpu=2.0') AS summed,
        billing(a, 'CPU=1.0,Mem=0.25G,GRES/gpu=2.0,License/matlab=3', true) AS max_tres_plus_licenses,
        billing(a, 'mem=1') AS mem_per_mb, billing(a, 'cpu=0.5, gres/gpu:a100 = 10') AS spaces_and_types
 FROM (VALUES ('cpu=4,mem=16G,node=1,gres/gpu=1,gres/gpu:a100=1,billing=4,license/matlab=2'::resvec)) AS t(a);
+-- PriorityFlags=MAX_TRES_GRES: the GRES summed, plus the largest of the other node-level TRES,
+-- plus the global ones. SLURM's tres.html, weights CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5
+-- and a job of 1 CPU and 8 GB: summed (1*1.0) + (8*0.25) + (0*2.0) + (0*1.5) = 3.0, 4.5 with a
+-- license; MAX_TRES MAX(1*1.0, 8*0.25, 0*2.0) + (0*1.5) = 2.0; MAX_TRES_GRES (0*2.0) +
+-- MAX(1*1.0, 8*0.25) + (0*1.5) = 2.0, and with a GPU (1*2.0) + MAX(1*1.0, 8*0.25) + (0*1.5) = 4
+-- (the page prints 3.0 for that sum). Two GPUs and a license: 4 + 2 + 1.5 = 7.5 (MAX_TRES: 4 + 1.5)
+SELECT a, billing(a, w) AS summed, billing(a, w, true) AS max_tres,
+       billing(a, w, max_tres_gres => true) AS max_tres_gres
+FROM (VALUES ('cpu=1,mem=8G'::resvec), ('cpu=1,mem=8G,license/licA=1'), ('cpu=1,mem=8G,gres/gpu=1'),
+             ('cpu=1,mem=8G,gres/gpu=2,license/licA=1')) AS t(a),
+     (VALUES ('CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5')) AS v(w);
+-- SLURM has one flag or the other
+SELECT billing('cpu=1', 'CPU=1', true, true);
 
 -- userprio: HTCondor's real priority. 100 cores in use for one half-life from 0.5 gives 50.25,
 -- two half-lives 75.125; idle time decays it toward 0.5, never below

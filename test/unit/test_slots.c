@@ -100,7 +100,7 @@ test_slot_errors_and_remainder(void)
 }
 
 static double
-bill(const char *alloc, const char *weights, bool max_tres, fs_status want)
+bill(const char *alloc, const char *weights, fs_billing_mode max_tres, fs_status want)
 {
 	uint8_t *a = rv(alloc);
 	double out = -1;
@@ -158,6 +158,36 @@ test_billing(void)
 		n += (size_t) sprintf(many + n, "x=1");
 		CHECK(fs_billing(a, many, n, false, &out, &err) == FS_ERR_LIMIT);
 		free(a);
+	}
+	/* SLURM's tres.html: CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5 and a job of 1 CPU and
+	 * 8 GB: sum 3.0 (4.5 with a license); MAX_TRES max(1, 2, 0) + 0 = 2.0; MAX_TRES_GRES
+	 * 0 + max(1, 2) + 0 = 2.0, and with a GPU (1*2.0) + MAX(1*1.0, 8*0.25) + 0, which the page
+	 * writes as 3.0 but is 4 */
+	{
+		const char *w = "CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5";
+
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_SUM, FS_OK), 3, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G,license/licA=1", w, FS_BILLING_SUM, FS_OK), 4.5, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_MAX_TRES, FS_OK), 2, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_MAX_TRES_GRES, FS_OK), 2, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=1", w, FS_BILLING_MAX_TRES_GRES, FS_OK), 4, 0);
+		/* MAX_TRES folds the GPU into the maximum instead: max(1, 2, 2) */
+		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=1", w, FS_BILLING_MAX_TRES, FS_OK), 2, 0);
+		/* every GRES is summed, licenses stay global */
+		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=3,license/licA=2", w, FS_BILLING_MAX_TRES_GRES,
+		               FS_OK),
+		          6 + 2 + 3, 0);
+	}
+	{
+		fs_billing_mode m;
+		fs_error err;
+
+		CHECK(fs_billing_mode_of(false, false, &m, &err) == FS_OK && m == FS_BILLING_SUM);
+		CHECK(fs_billing_mode_of(true, false, &m, &err) == FS_OK && m == FS_BILLING_MAX_TRES);
+		CHECK(fs_billing_mode_of(false, true, &m, &err) == FS_OK &&
+		      m == FS_BILLING_MAX_TRES_GRES);
+		CHECK(fs_billing_mode_of(true, true, &m, &err) == FS_ERR_VALUE);
+		CHECK(strstr(err.message, "cannot both be true") != NULL);
 	}
 	bill("cpu=3", "mem=1Q", false, FS_ERR_SYNTAX);
 	bill("cpu=3", "cpu=1,CPU=2", false, FS_ERR_SYNTAX);

@@ -5,7 +5,7 @@ EXTENSION   = fairsched
 EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
-CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o src/core/groupquota.o
 GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o src/pg/msic_share.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
@@ -51,7 +51,7 @@ bench:
 	@scripts/bench.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
-UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c test/unit/test_msic_share.c
+UNIT_SRCS = test/unit/unit_main.c test/unit/test_core.c test/unit/test_resvec.c test/unit/test_sharepath.c test/unit/test_sharetree.c test/unit/test_fairshare.c test/unit/test_decay.c test/unit/test_divide.c test/unit/test_slots.c test/unit/test_placement.c test/unit/test_sacct.c test/unit/test_pbsacct.c test/unit/test_resgroup.c test/unit/test_condorhist.c test/unit/test_msic_order.c test/unit/test_msic_config.c test/unit/test_msic_share.c test/unit/test_groupquota.c
 CORE_SRCS = $(CORE_OBJS:.o=.c)
 UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
 

@@ -104,9 +104,9 @@ classic_values(fs_ctx *c, double dampening)
 /*
  * SLURM's PriorityFlags=DEPTH_OBLIVIOUS (priority_multifactor3.html, priority_multifactor.c):
  * the factor is 2^-R, R = R_parent * r_l^k, where r = U / S is a node's usage over its shares
- * (normalised as in classic), r_l = r / (U_level / S_parent) is that ratio over its level's (U_level
- * sums the normalised usage of the node and its siblings, FairShare=parent nodes left out) and
- * k = 1 / (1 + (5 ln R_parent)^2) when ln R_parent and ln r_l have opposite signs, else 1.
+ * (normalised as in classic), r_l = r / (U_level / S_parent) is that ratio over its level's
+ * (U_level sums the normalised usage of the node and its siblings, FairShare=parent nodes left out)
+ * and k = 1 / (1 + (5 ln R_parent)^2) when ln R_parent and ln r_l have opposite signs, else 1.
  * Children of the root, and nodes without shares or usage or whose level owner has none, keep
  * R = r. SLURM stores E = R * S as the effective usage, so that the classic 2^-(E/S) gives the
  * factor; FairShare=parent nodes report their owner's E, as in classic. classic_values has set

@@ -323,14 +323,15 @@ fs_billing_mode_of(bool max_tres, bool max_tres_gres, fs_billing_mode *mode, fs_
 		fs_error_hint(err, "Set the one of SLURM's PriorityFlags that the cluster uses.");
 		return FS_ERR_VALUE;
 	}
-	*mode = max_tres ? FS_BILLING_MAX_TRES
-	                 : max_tres_gres ? FS_BILLING_MAX_TRES_GRES : FS_BILLING_SUM;
+	*mode = max_tres        ? FS_BILLING_MAX_TRES
+	        : max_tres_gres ? FS_BILLING_MAX_TRES_GRES
+	                        : FS_BILLING_SUM;
 	return FS_OK;
 }
 
 fs_status
-fs_billing(const uint8_t *alloc, const char *weights, size_t len, fs_billing_mode mode,
-           double *out, fs_error *err)
+fs_billing(const uint8_t *alloc, const char *weights, size_t len, fs_billing_mode mode, double *out,
+           fs_error *err)
 {
 	weight_item items[MAX_WEIGHTS];
 	size_t n = 0, j, count = 0;

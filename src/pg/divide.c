@@ -102,9 +102,9 @@ pool_fair_share(PG_FUNCTION_ARGS)
 	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
 	struct varlena *cluster = PG_GETARG_VARLENA_PP(1);
 	fs_divide_mode mode = MODE_ARG(2);
-	fs_pool_root root = (fs_pool_root) fs_pg_name_arg(
-	    PG_GETARG_TEXT_PP(3), fs_pool_root_from_name, "root convention", "root conventions",
-	    FS_POOL_ROOTS);
+	fs_pool_root root =
+	    (fs_pool_root) fs_pg_name_arg(PG_GETARG_TEXT_PP(3), fs_pool_root_from_name,
+	                                  "root convention", "root conventions", FS_POOL_ROOTS);
 	fs_pool_row *rows;
 	fs_error err;
 	uint32 i;

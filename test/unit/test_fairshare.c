@@ -224,7 +224,7 @@ static void
 test_fair_tree_parent(void)
 {
 	static const trow rows[] = {
-	    {"aD", 50, 0},          {"aD.aDA", -2, 0},      {"aD.aDA.uDA1", -2, 10},
+	    {"aD", 50, 0},           {"aD.aDA", -2, 0},       {"aD.aDA.uDA1", -2, 10},
 	    {"aD.aDA.uDA2", 30, 10}, {"aD.aDA.uDA3", 50, 25}, {"aD.uD1", -2, 20},
 	    {"aD.uD2", 40, 20},      {"aD.uD3", 50, 25},      {"other", 158, 500},
 	};
@@ -287,7 +287,7 @@ test_depth_oblivious(void)
 	double k = 1 / (1 + pow(5 * log(2), 2));
 
 	CHECK_DBL(r[a].effective_usage, 1, 0); /* under the root: E = U */
-	CHECK_DBL(r[a1].norm_shares, 0.25, 0);   /* z's 0 shares count, the parent leaf's none */
+	CHECK_DBL(r[a1].norm_shares, 0.25, 0); /* z's 0 shares count, the parent leaf's none */
 	CHECK_DBL(r[a].fairshare, 0.25, 0);
 	/* a1: r = (1/6) / 0.25 = 2/3, level: (6/6) / 0.5 = 2, r_l = 1/3: signs differ */
 	CHECK_DBL(r[a1].effective_usage, 2 * pow(1.0 / 3, k) * 0.25, 1e-15);

@@ -174,9 +174,9 @@ test_billing(void)
 		/* MAX_TRES folds the GPU into the maximum instead: max(1, 2, 2) */
 		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=1", w, FS_BILLING_MAX_TRES, FS_OK), 2, 0);
 		/* every GRES is summed, licenses stay global */
-		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=3,license/licA=2", w, FS_BILLING_MAX_TRES_GRES,
-		               FS_OK),
-		          6 + 2 + 3, 0);
+		CHECK_DBL(
+		    bill("cpu=1,mem=8G,gres/gpu=3,license/licA=2", w, FS_BILLING_MAX_TRES_GRES, FS_OK),
+		    6 + 2 + 3, 0);
 	}
 	{
 		fs_billing_mode m;
@@ -184,8 +184,7 @@ test_billing(void)
 
 		CHECK(fs_billing_mode_of(false, false, &m, &err) == FS_OK && m == FS_BILLING_SUM);
 		CHECK(fs_billing_mode_of(true, false, &m, &err) == FS_OK && m == FS_BILLING_MAX_TRES);
-		CHECK(fs_billing_mode_of(false, true, &m, &err) == FS_OK &&
-		      m == FS_BILLING_MAX_TRES_GRES);
+		CHECK(fs_billing_mode_of(false, true, &m, &err) == FS_OK && m == FS_BILLING_MAX_TRES_GRES);
 		CHECK(fs_billing_mode_of(true, true, &m, &err) == FS_ERR_VALUE);
 		CHECK(strstr(err.message, "cannot both be true") != NULL);
 	}

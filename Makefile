@@ -6,15 +6,15 @@ EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
 CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o src/core/groupquota.o
-GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o src/pg/msic_share.o
+GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o src/pg/msic_share.o src/pg/groupquota.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share groupquota
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement sacct pbsacct resgroup condorhist msic_order msic_config msic_share
+REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement sacct pbsacct resgroup condorhist msic_order msic_config msic_share groupquota
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg

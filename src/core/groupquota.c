@@ -118,11 +118,27 @@ check_name(const fs_gq_group *g, size_t i, fs_error *err)
 	return FS_OK;
 }
 
-static fs_status
-bad_number(fs_error *err, double v, const char *fmt, const char *q)
+/* a number as PostgreSQL prints a float8, for messages */
+typedef struct gq_num
 {
-	fs_fail(err, isfinite(v) ? FS_ERR_VALUE : FS_ERR_RANGE, fmt, q, v);
-	return err->status;
+	char text[FS_DOUBLE_BUFLEN];
+} gq_num;
+
+static gq_num
+num(double v)
+{
+	gq_num n;
+
+	fs_format_double(v, n.text);
+	return n;
+}
+
+static fs_status
+bad_amount(fs_error *err, double v, const char *what, const char *q)
+{
+	return fs_fail(err, isfinite(v) ? FS_ERR_VALUE : FS_ERR_RANGE,
+	               "%s of group \"%s\" must be a finite number of 0 or more, not %s", what, q,
+	               num(v).text);
 }
 
 static fs_status
@@ -132,25 +148,23 @@ check_amounts(const fs_gq_group *g, const fs_gq_options *opt, fs_error *err)
 
 	quoted(q, sizeof(q), g);
 	if (!isfinite(g->quota) || g->quota < 0)
-		return bad_number(err, g->quota,
-		                  "quota of group \"%s\" must be a finite number of 0 or more, not %g", q);
+		return bad_amount(err, g->quota, "quota", q);
 	if (g->dynamic && g->quota > 1)
 	{
-		fs_fail(err, FS_ERR_VALUE, "dynamic quota of group \"%s\" must be between 0 and 1, not %g",
-		        q, g->quota);
+		fs_fail(err, FS_ERR_VALUE, "dynamic quota of group \"%s\" must be between 0 and 1, not %s",
+		        q, num(g->quota).text);
 		fs_error_detail(err, "GROUP_QUOTA_DYNAMIC is a fraction of the parent group's quota.");
 		fs_error_hint(err, "Give the quota in slots with dynamic false (GROUP_QUOTA).");
 		return FS_ERR_VALUE;
 	}
 	if (!isfinite(g->demand) || g->demand < 0)
-		return bad_number(err, g->demand,
-		                  "demand of group \"%s\" must be a finite number of 0 or more, not %g", q);
+		return bad_amount(err, g->demand, "demand", q);
 	if (!opt->use_slot_weights && g->demand != floor(g->demand))
 	{
 		fs_fail(err, FS_ERR_VALUE,
 		        "demand of group \"%s\" must be a whole number of jobs when use_slot_weights is "
-		        "false, not %g",
-		        q, g->demand);
+		        "false, not %s",
+		        q, num(g->demand).text);
 		fs_error_hint(err, "Without slot weights HTCondor counts jobs and slots; pass "
 		                   "use_slot_weights => true for weighted demand.");
 		return FS_ERR_VALUE;
@@ -163,18 +177,18 @@ check_options(const fs_gq_options *opt, fs_error *err)
 {
 	if (!isfinite(opt->pool) || opt->pool < 0)
 		return fs_fail(err, isfinite(opt->pool) ? FS_ERR_VALUE : FS_ERR_RANGE,
-		               "pool must be a finite number of 0 or more, not %g", opt->pool);
+		               "pool must be a finite number of 0 or more, not %s", num(opt->pool).text);
 	if (!isfinite(opt->none_demand) || opt->none_demand < 0)
 		return fs_fail(err, isfinite(opt->none_demand) ? FS_ERR_VALUE : FS_ERR_RANGE,
-		               "none_demand must be a finite number of 0 or more, not %g",
-		               opt->none_demand);
+		               "none_demand must be a finite number of 0 or more, not %s",
+		               num(opt->none_demand).text);
 	if (!opt->use_slot_weights &&
 	    (opt->pool != floor(opt->pool) || opt->none_demand != floor(opt->none_demand)))
 	{
 		fs_fail(err, FS_ERR_VALUE,
 		        "pool and none_demand must be whole numbers when use_slot_weights is false, "
-		        "not %g and %g",
-		        opt->pool, opt->none_demand);
+		        "not %s and %s",
+		        num(opt->pool).text, num(opt->none_demand).text);
 		fs_error_hint(err, "Without slot weights HTCondor counts slots and jobs; pass "
 		                   "use_slot_weights => true for weighted amounts.");
 		return FS_ERR_VALUE;

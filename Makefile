@@ -14,7 +14,7 @@ SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots 
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
-REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots placement sacct pbsacct resgroup condorhist msic_order msic_config msic_share groupquota
+REGRESS      = extension resvec resvec_parallel sharepath sharetree sharetree_reference sharetree_parallel fairshare fairshare_reference decay divide slots userprio placement sacct pbsacct resgroup condorhist msic_order msic_config msic_share groupquota
 REGRESS_OPTS = --inputdir=.
 
 PG_CPPFLAGS = -I$(srcdir)/src/core -I$(srcdir)/src/pg

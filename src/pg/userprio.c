@@ -210,10 +210,9 @@ pie_spin(PG_FUNCTION_ARGS)
 	deconstruct_array(names_arr, TEXTOID, -1, false, TYPALIGN_INT, &names, &nn, &n);
 	deconstruct_array(eup_arr, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &eups, &en, &ne);
 	if (n != ne)
-		ereport(ERROR,
-		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		         errmsg("pie_spin has %d submitters and %d effective priorities", n, ne),
-		         errhint("Give one effective priority per submitter, in the same order.")));
+		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		                errmsg("pie_spin has %d submitters and %d effective priorities", n, ne),
+		                errhint("Give one effective priority per submitter, in the same order.")));
 	np = palloc(sizeof(char *) * (n > 0 ? n : 1));
 	lens = palloc(sizeof(size_t) * (n > 0 ? n : 1));
 	eup = palloc(sizeof(double) * (n > 0 ? n : 1));
@@ -222,10 +221,10 @@ pie_spin(PG_FUNCTION_ARGS)
 	{
 		FS_POLL(i);
 		if (nn[i] || en[i])
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("%s[%d] is NULL", nn[i] ? "submitters" : "effective_priorities",
-			                       i + 1),
-			                errhint("Give every submitter a name and an effective priority.")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("%s[%d] is NULL", nn[i] ? "submitters" : "effective_priorities", i + 1),
+			         errhint("Give every submitter a name and an effective priority.")));
 		np[i] = VARDATA_ANY(DatumGetTextPP(names[i]));
 		lens[i] = VARSIZE_ANY_EXHDR(DatumGetTextPP(names[i]));
 		eup[i] = DatumGetFloat8(eups[i]);

@@ -399,7 +399,7 @@ by_want_per_share(const void *x, const void *y, void *ctx)
 /*
  * hgq_allocate_surplus_loop, solved exactly: the members still wanting and with a positive
  * share split *surplus in proportion to their shares, none taking more than it wants, the ones
- * capped giving the rest back to the others (water-filling). Returns what is left.
+ * capped giving the rest back to the others (water-filling); *surplus keeps what is left.
  */
 static void
 water_fill(gq_ctx *c, gq_member *m, uint32_t k, bool by_quota, double *surplus)

@@ -5,7 +5,7 @@ EXTENSION   = fairsched
 EXTVERSION  = 0.1.0
 MODULE_big  = fairsched
 
-CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o
+CORE_OBJS   = src/core/fs_core.o src/core/resvec.o src/core/sharepath.o src/core/sharetree.o src/core/fairshare.o src/core/decay.o src/core/divide.o src/core/slots.o src/core/userprio.o src/core/placement.o src/core/placement_select.o src/core/sacct.o src/core/pbsacct.o src/core/resgroup.o src/core/condorhist.o src/core/msic_order.o src/core/msic_config.o src/core/msic_share.o
 GLUE_OBJS   = src/pg/fs_pg.o src/pg/fs_expanded.o src/pg/resvec.o src/pg/sharepath.o src/pg/sharetree.o src/pg/fairshare.o src/pg/decay.o src/pg/divide.o src/pg/slots.o src/pg/userprio.o src/pg/placement.o src/pg/sacct.o src/pg/pbsacct.o src/pg/resgroup.o src/pg/condorhist.o src/pg/msic_order.o src/pg/msic_config.o src/pg/msic_share.o
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
@@ -63,7 +63,7 @@ unit: build/unit_tests
 	build/unit_tests
 
 # libFuzzer harnesses, one per core parser
-FUZZ_TARGETS = resvec sharepath sharetree placement decay userprio slots divide sacct pbsacct resgroup condorhist msic_config msic_share
+FUZZ_TARGETS = resvec sharepath sharetree placement select decay userprio slots divide sacct pbsacct resgroup condorhist msic_config msic_share
 FUZZ_SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) -Isrc/core -Itest/fuzz
 # the core is compiled once for every harness (instrumented for coverage, not linked to a main)

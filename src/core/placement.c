@@ -422,7 +422,7 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 {
 	size_t b = 0, e = len, i, start, n = 0, cap = 4, rvlen;
 	fs_indirect *out;
-	fs_sb rest;
+	char *rest;
 	fs_status st = FS_OK;
 
 	*ind = NULL;
@@ -438,9 +438,13 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 		b++;
 		e--;
 	}
-	/* entries whose value starts with "@" are pointers; the rest is a resvec */
+	/*
+	 * Entries whose value starts with "@" are pointers. They are blanked out, with one comma, and
+	 * the rest read as a resvec: its error positions stay those of the text.
+	 */
 	out = a->alloc(a->ctx, sizeof(fs_indirect) * cap);
-	fs_sb_init(&rest, a, len + 1);
+	rest = a->alloc(a->ctx, len + 1);
+	memcpy(rest, text, len);
 	for (start = b, i = b; i <= e && st == FS_OK; i++)
 	{
 		const char *eq;
@@ -482,19 +486,18 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 				out[n].reslen = ne - nb;
 				out[n].vnode = text + tb;
 				out[n++].vnodelen = te - tb;
+				memset(rest + start, ' ', i - start);
+				if (start > b && rest[start - 1] == ',')
+					rest[start - 1] = ' ';
+				else if (i < e)
+					rest[i] = ' ';
 			}
-		}
-		else
-		{
-			if (rest.len > 0)
-				fs_sb_append(&rest, ",", 1);
-			fs_sb_append(&rest, text + start, i - start);
 		}
 		start = i + 1;
 	}
 	if (st == FS_OK)
-		st = fs_rv_parse(rest.data, rest.len, a, 0, rv, &rvlen, err);
-	a->release(a->ctx, rest.data);
+		st = fs_rv_parse(rest, len, a, 0, rv, &rvlen, err);
+	a->release(a->ctx, rest);
 	if (st != FS_OK)
 	{
 		a->release(a->ctx, out);
@@ -1237,9 +1240,11 @@ chained(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t wh
 {
 	const fs_vnode *v = &p->v[from], *tv = &p->v[t];
 
-	fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" takes \"%s\" from vnode \"%s\", which takes it from \"%s\"",
+	/* next is the target's own value, "@vnode" */
+	fs_fail(err, FS_ERR_VALUE,
+	        "vnode \"%s\" takes \"%s\" from vnode \"%s\", which takes it from vnode \"%s\"",
 	        show(v->name, v->namelen).s, show(what, whatlen).s, show(tv->name, tv->namelen).s,
-	        show(next, nextlen).s);
+	        show(next + 1, nextlen - 1).s);
 	fs_error_detail(err, "PBS allows one level of indirection: the vnode after \"@\" must hold the "
 	                     "value itself.");
 	fs_error_hint(err, "Write \"@%s\" on vnode \"%s\" instead.", show(next + 1, nextlen - 1).s,

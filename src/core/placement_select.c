@@ -282,7 +282,12 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 		const sel_item *it = &items[i];
 		char what[120], shown[80];
 
-		if (!it->quoted && (is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-'))
+		/* an amount, or what would be one were it finite (NaN, inf: an error, not a label) */
+		if (!it->quoted &&
+		    (is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
+		     ascii_ieq(it->value, it->valuelen, "nan") ||
+		     ascii_ieq(it->value, it->valuelen, "inf") ||
+		     ascii_ieq(it->value, it->valuelen, "infinity")))
 		{
 			fs_error amount_err;
 			fs_rv_item *r = &rv[nrv];
@@ -1346,6 +1351,14 @@ fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, s
 			FS_POLL(s);
 			/* the set's totals must hold the job (PBS's resresv_can_fit_nodepart) */
 			st = fs_rv_fits(total, f.now ? out->sets[s].unused : out->sets[s].total, &fits, err);
+			if (st != FS_OK)
+			{
+				char shown[220];
+
+				fs_quote_excerpt(shown, sizeof(shown), out->sets[s].name, out->sets[s].namelen,
+				                 200);
+				fs_error_context(err, "(the select spec against placement set \"%s\")", shown);
+			}
 			if (st != FS_OK || !fits)
 				continue;
 			st = try_set(&f, &out->sets[s], &ok, err);

@@ -461,6 +461,7 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 		uint64_t count = 1;
 		size_t count_at = i, nitems = 0;
 		fs_chunk_spec *term;
+		bool bare = false; /* a count alone ("2") asks for chunks of the defaults only */
 
 		FS_POLL(s->nterms);
 		if (i >= len || text[i] == '+')
@@ -491,11 +492,12 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 				                  err);
 				break;
 			}
+			else
+				bare = true;
 		}
 		else if (text[i] == ':')
 			i++; /* ":ncpus=2", one chunk */
-		/* a count alone ("2") asks for chunks of the defaults only */
-		if (!(i >= len || (i > count_at && text[i - 1] != ':' && text[i] == '+')))
+		if (!bare)
 			st = scan_items(text, len, &i, &items, &nitems, &icap, a, err);
 		if (st != FS_OK)
 			break;

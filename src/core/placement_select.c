@@ -124,6 +124,7 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 		size_t e = colon ? (size_t) (colon - text) : len, wl = e - i;
 		const char *w = text + i;
 		int arr = -1, share = -1;
+		size_t k;
 
 		fs_quote_excerpt(word, sizeof(word), w, wl, 60);
 		if (bytes_eq(w, wl, "free"))
@@ -160,8 +161,17 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 				fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long", shown);
 				fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", wl - 6,
 				                FS_SORT_RESOURCE_MAX);
+				fs_error_hint(err, "Name a label key, for example group=switch.");
 				return FS_ERR_VALUE;
 			}
+			for (k = 6; k < wl; k++)
+				if ((unsigned char) w[k] < 0x20 || w[k] == 0x7f)
+				{
+					fs_fail(err, FS_ERR_VALUE,
+					        "group resource in place spec \"%s\" holds a control character", shown);
+					fs_error_hint(err, "Name a label key, for example group=switch.");
+					return FS_ERR_VALUE;
+				}
 			memcpy(out->group, w + 6, wl - 6);
 			out->group[wl - 6] = '\0';
 			out->grouplen = wl - 6;

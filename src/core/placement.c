@@ -1828,8 +1828,13 @@ sum_into(const fs_allocator *a, uint8_t **acc, const uint8_t *v, const fs_pset *
 {
 	uint8_t *sum;
 	size_t len;
-	fs_status st = fs_rv_add(*acc, v, 1, a, 0, &sum, &len, err);
+	fs_status st;
+	int in_place = fs_rv_add_inplace(*acc, fs_rv_size(*acc), v, fs_rv_size(v), err);
 
+	/* vnodes of one set mostly list the same resources: add in place, without allocating */
+	if (in_place == 1)
+		return FS_OK;
+	st = in_place < 0 ? err->status : fs_rv_add(*acc, v, 1, a, 0, &sum, &len, err);
 	if (st != FS_OK)
 	{
 		fs_error_context(err, "(in placement set \"%.*s\")", (int) ps->namelen, ps->name);

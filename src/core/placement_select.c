@@ -3,7 +3,7 @@
  * chunk-by-chunk placement of a job on the vnodes of a placement set, following OpenPBS's
  * scheduler (src/scheduler/node_info.c: eval_selspec, eval_placement, eval_complex_selspec,
  * eval_simple_selspec, resources_avail_on_vnode). Parsing is linear in the text; placing costs
- * O(vnodes + chunks) per term and set tried, plus a sort of the vnodes by host once per call.
+ * O(vnodes + chunks) per term and set tried, plus one pass over the pool (a hash on host names).
  */
 #include "placement.h"
 
@@ -626,38 +626,30 @@ vnode_busy(const fs_vnode *v)
 	return false;
 }
 
-typedef struct host_ctx
-{
-	const char **name;
-	const size_t *len;
-} host_ctx;
-
-static int
-host_order(const void *x, const void *y, void *vctx)
-{
-	const host_ctx *c = vctx;
-	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-
-	return bytes_cmp(c->name[a], c->len[a], c->name[b], c->len[b]);
-}
-
-/* Every vnode's host (ids in host-name order), whether it is busy, and whether hosts are shared. */
+/* Every vnode's host (ids in order of first appearance), whether it is busy, and whether hosts
+ * are shared: one pass with a hash on the host names. */
 static fs_status
 init_hosts(fitter *f, fs_error *err)
 {
 	const fs_allocator *a = f->a;
-	uint32_t n = fs_pool_count(f->view), i, *order;
-	uint32_t *count;
-	host_ctx hc;
+	uint32_t n = fs_pool_count(f->view), i, nslots = 16, *slots, *count;
 
+	while (nslots < 2 * n)
+		nslots *= 2;
 	f->host = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 	f->hostname = a->alloc(a->ctx, sizeof(char *) * (n + 1));
 	f->hostnamelen = a->alloc(a->ctx, sizeof(size_t) * (n + 1));
 	f->busy = a->alloc(a->ctx, sizeof(bool) * (n + 1));
+	slots = a->alloc(a->ctx, sizeof(uint32_t) * nslots); /* first vnode of the host + 1 */
+	memset(slots, 0, sizeof(uint32_t) * nslots);
+	count = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f->nhosts = 0;
+	f->multi = false;
 	for (i = 0; i < n; i++)
 	{
 		const fs_vnode *v = fs_pool_vnode(f->view, i);
 		size_t k, found = 0;
+		uint32_t s;
 
 		FS_POLL(i);
 		f->hostname[i] = v->name;
@@ -677,40 +669,39 @@ init_hosts(fitter *f, fs_error *err)
 			fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" has %zu values for \"host\"", shown, found);
 			fs_error_detail(err, "A vnode belongs to one host (PBS's resources_available.host).");
 			fs_error_hint(err, "Give one value for \"host\".");
+			a->release(a->ctx, slots);
+			a->release(a->ctx, count);
 			return FS_ERR_VALUE;
 		}
 		f->busy[i] = vnode_busy(fs_pool_vnode(f->raw, i));
+		for (s = (uint32_t) fs_hash(f->hostname[i], f->hostnamelen[i]) & (nslots - 1); slots[s];
+		     s = (s + 1) & (nslots - 1))
+		{
+			uint32_t w = slots[s] - 1;
+
+			if (bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i], f->hostnamelen[i]) ==
+			    0)
+				break;
+		}
+		if (slots[s] == 0)
+		{
+			slots[s] = i + 1;
+			f->host[i] = f->nhosts;
+			count[f->nhosts++] = 1;
+		}
+		else
+		{
+			f->host[i] = f->host[slots[s] - 1];
+			f->multi = true;
+		}
 	}
-	order = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	hc.name = f->hostname;
-	hc.len = f->hostnamelen;
-	fs_sort(order, n, sizeof(uint32_t), host_order, &hc, a);
-	f->nhosts = 0;
-	for (i = 0; i < n; i++)
-	{
-		FS_POLL(i);
-		if (i > 0 && host_order(&order[i - 1], &order[i], &hc) != 0)
-			f->nhosts++;
-		f->host[order[i]] = f->nhosts;
-	}
-	if (n > 0)
-		f->nhosts++;
-	count = a->alloc(a->ctx, sizeof(uint32_t) * (f->nhosts + 1));
-	memset(count, 0, sizeof(uint32_t) * (f->nhosts + 1));
 	f->host_busy = a->alloc(a->ctx, sizeof(bool) * (f->nhosts + 1));
 	memset(f->host_busy, 0, sizeof(bool) * (f->nhosts + 1));
-	f->multi = false;
 	for (i = 0; i < n; i++)
-	{
-		if (++count[f->host[i]] > 1)
-			f->multi = true;
 		if (f->busy[i])
 			f->host_busy[f->host[i]] = true;
-	}
+	a->release(a->ctx, slots);
 	a->release(a->ctx, count);
-	a->release(a->ctx, order);
 	return FS_OK;
 }
 

@@ -234,6 +234,18 @@ FROM pools, place_select(pool, ARRAY['router', 'switch'], '1:ncpus=8', 'free',
 SELECT p.pset, p.rank, p.chunk, p.vnode
 FROM pools, place_select(pool, ARRAY['router', 'switch'], '1:ncpus=8', 'free:group=router') AS p;
 
+-- place_select with only_explicit and prime time, on small_pool: 1:ncpus=10 fits only a5 (16
+-- ncpus), which has no rack and no zone: in "rack=-zone=" (rank 4) by default, in no set with
+-- only_explicit. Rack sets: r1 (ncpus 6), x (8), "rack=" (17). In prime time "ncpus HIGH total"
+-- puts "rack=" first: 1:ncpus=2 on a5 (a4 has 1); out of it "ncpus LOW total" puts r1 first: a1.
+SELECT o.only_explicit, p.pset, p.rank, p.vnode
+FROM small_pool, (VALUES (false), (true)) AS o(only_explicit),
+     LATERAL place_select(pool, ARRAY['rack', 'zone'], '1:ncpus=10', 'free', NULL, false, o.only_explicit) AS p;
+SELECT t.prime, p.pset, p.rank, p.vnode
+FROM small_pool, (VALUES (true), (false)) AS t(prime),
+     LATERAL place_select(pool, ARRAY['rack'], '1:ncpus=2', 'free',
+                          ARRAY['"ncpus HIGH total" prime', '"ncpus LOW total" non_prime'], t.prime) AS p;
+
 -- A small pool with running jobs: a1 and a2 in rack r1 (a2 runs a job: ncpus=4 assigned), b1
 -- and b2 in rack r2, b1 with 2 GPUs. Sets by total ncpus: r1 (16) rank 1, r2 (32) rank 2.
 CREATE TEMP TABLE job_pool AS

@@ -401,8 +401,11 @@ pool_has_indirect(const fs_pool *p)
 	uint32_t i;
 
 	for (i = 0; i < p->n; i++)
+	{
+		FS_POLL(i);
 		if (p->v[i].nindirect > 0)
 			return true;
+	}
 	return false;
 }
 
@@ -2014,6 +2017,7 @@ add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t 
 	{
 		const fs_vnode *t = fs_pool_vnode(pool, refs[i].target);
 
+		FS_POLL(i);
 		if (i > 0 && shared_ref_cmp(&refs[i - 1], &refs[i], NULL) == 0)
 			continue;
 		st = sum_item(a, &ps->total, t->avail, refs[i].res, refs[i].reslen, ps, err);
@@ -2099,7 +2103,10 @@ fs_pool_all_set(fs_pool *pool, const fs_allocator *a, fs_pset **out, size_t *n, 
 	ps->nvnodes = fs_pool_count(view);
 	ps->vnodes = a->alloc(a->ctx, sizeof(uint32_t) * (ps->nvnodes + 1));
 	for (i = 0; i < ps->nvnodes; i++)
+	{
+		FS_POLL(i);
 		ps->vnodes[i] = i;
+	}
 	st = set_totals(view, ps, 1, a, err);
 	if (st != FS_OK)
 	{

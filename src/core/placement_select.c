@@ -698,8 +698,11 @@ init_hosts(fitter *f, fs_error *err)
 	f->host_busy = a->alloc(a->ctx, sizeof(bool) * (f->nhosts + 1));
 	memset(f->host_busy, 0, sizeof(bool) * (f->nhosts + 1));
 	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
 		if (f->busy[i])
 			f->host_busy[f->host[i]] = true;
+	}
 	a->release(a->ctx, slots);
 	a->release(a->ctx, count);
 	return FS_OK;
@@ -868,8 +871,11 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	}
 	f->free = a->alloc(a->ctx, sizeof(double) * (f->nlocal * f->nres + 1));
 	for (l = 0; l < f->nlocal && st == FS_OK; l++)
+	{
+		FS_POLL(l);
 		for (r = 0; r < f->nres && st == FS_OK; r++)
 			st = free_amount(f, f->members[l], r, &f->free[l * f->nres + r], err);
+	}
 	f->elig = a->alloc(a->ctx, nterms * f->m + 1);
 	for (j = 0; j < f->m; j++)
 	{
@@ -887,7 +893,10 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	}
 	f->ident = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
 	for (j = 0; j < f->m; j++)
+	{
+		FS_POLL(j);
 		f->ident[j] = (uint32_t) j;
+	}
 	f->used = a->alloc(a->ctx, sizeof(bool) * (f->m + 1));
 	memset(f->used, 0, sizeof(bool) * (f->m + 1));
 	/* hosts in order of their first vnode in the set, each with its vnodes in set order */
@@ -899,6 +908,7 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	{
 		uint32_t hid = f->host[ps->vnodes[j]];
 
+		FS_POLL(j);
 		if (f->host_stamp[hid] != f->stamp)
 		{
 			f->host_stamp[hid] = f->stamp;
@@ -920,6 +930,7 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	{
 		uint32_t hl = f->host_of[f->host[ps->vnodes[j]]];
 
+		FS_POLL(j);
 		f->hvnodes[f->hstart[hl]++] = (uint32_t) j;
 	}
 	for (h = f->nsethosts; h-- > 0;)
@@ -936,7 +947,10 @@ static void
 free_pieces(fitter *f, size_t from)
 {
 	while (f->npieces > from)
+	{
+		FS_POLL(f->npieces);
 		f->a->release(f->a->ctx, f->pieces[--f->npieces].amounts);
+	}
 }
 
 static void
@@ -1394,7 +1408,10 @@ fs_chunk_placement_free(fs_chunk_placement *cp, const fs_allocator *a)
 	size_t i;
 
 	for (i = 0; i < cp->npieces; i++)
+	{
+		FS_POLL(i);
 		a->release(a->ctx, cp->pieces[i].amounts);
+	}
 	if (cp->pieces)
 		a->release(a->ctx, cp->pieces);
 	if (cp->sets)

@@ -23,7 +23,8 @@ struct fs_pool
 	fs_vnode *v;
 	uint32_t n;
 	uint32_t cap;
-	fs_pool *resolved; /* fs_pool_resolve's result: NULL until asked, p itself when nothing points */
+	fs_pool
+	    *resolved; /* fs_pool_resolve's result: NULL until asked, p itself when nothing points */
 };
 
 static const uint8_t empty_rv[4] = {0, 0, 0, 0};
@@ -182,8 +183,9 @@ copy_indirect(const fs_allocator *a, const char *vnode, size_t vnodelen, const u
 			fs_fail(err, FS_ERR_VALUE,
 			        "indirect resource \"%s\" of vnode \"%s\" does not name a vnode after \"@\"",
 			        show(ind[i].res, ind[i].reslen).s, show(vnode, vnodelen).s);
-			fs_error_detail(err, "A vnode name after \"@\" has 1 to %d bytes, no comma and no "
-			                     "blank at either end.",
+			fs_error_detail(err,
+			                "A vnode name after \"@\" has 1 to %d bytes, no comma and no "
+			                "blank at either end.",
 			                NAME_MAX_LEN);
 			fs_error_hint(err, "Write an indirect resource as <resource>=@<vnode>, for example "
 			                   "scratch=@n07.");
@@ -1230,8 +1232,8 @@ find_target(const fs_pool *p, uint32_t from, const char *what, size_t whatlen, c
 		fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" takes \"%s\" from itself",
 		        show(v->name, v->namelen).s, show(what, whatlen).s);
 		fs_error_detail(err, "PBS refuses an indirect value that names its own vnode.");
-		fs_error_hint(err, "Give the value of \"%s\" on vnode \"%s\" itself.", show(what, whatlen).s,
-		              show(v->name, v->namelen).s);
+		fs_error_hint(err, "Give the value of \"%s\" on vnode \"%s\" itself.",
+		              show(what, whatlen).s, show(v->name, v->namelen).s);
 		return FS_ERR_VALUE;
 	}
 	return FS_OK;
@@ -1420,7 +1422,8 @@ resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, 
 	p->a.release(p->a.ctx, handed);
 	if (st != FS_OK)
 	{
-		fs_error_context(err, "(assigned amounts of vnode \"%s\" and of the vnodes that take from it)",
+		fs_error_context(err,
+		                 "(assigned amounts of vnode \"%s\" and of the vnodes that take from it)",
 		                 show(v->name, v->namelen).s);
 		return st;
 	}
@@ -1452,7 +1455,8 @@ resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_e
 		st = FS_OK;
 		if (pointing != SIZE_MAX && e - k > 1)
 		{
-			fs_fail(err, FS_ERR_VALUE, "label \"%s\" of vnode \"%s\" mixes \"%s\" with other values",
+			fs_fail(err, FS_ERR_VALUE,
+			        "label \"%s\" of vnode \"%s\" mixes \"%s\" with other values",
 			        show(v->labels[k].key, v->labels[k].keylen).s, show(v->name, v->namelen).s,
 			        show(v->labels[pointing].value, v->labels[pointing].valuelen).s);
 			fs_error_detail(err, "A value that names another vnode stands for all of that vnode's "
@@ -1463,7 +1467,8 @@ resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_e
 		}
 		else if (pointing != SIZE_MAX && v->labels[pointing].valuelen == 1)
 		{
-			fs_fail(err, FS_ERR_VALUE, "label \"%s\" of vnode \"%s\" has \"@\" without a vnode name",
+			fs_fail(err, FS_ERR_VALUE,
+			        "label \"%s\" of vnode \"%s\" has \"@\" without a vnode name",
 			        show(v->labels[k].key, v->labels[k].keylen).s, show(v->name, v->namelen).s);
 			fs_error_hint(err, "Write \"@<vnode>\", for example \"@n07\".");
 			st = FS_ERR_VALUE;

@@ -60,8 +60,8 @@ fs_status fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_
  * A vnode's available resources as text, "ncpus=4,scratch=@n07": the amounts as an encoded
  * resvec, the "@vnode" entries as indirect resources pointing into `text` (*ind is allocated).
  */
-fs_status fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a,
-                                  uint8_t **rv, fs_indirect **ind, size_t *nind, fs_error *err);
+fs_status fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
+                                  fs_indirect **ind, size_t *nind, fs_error *err);
 /* The same text back: the resvec's canonical text, then ",res=@vnode" in resource order. */
 void fs_pool_format_available(fs_sb *sb, const fs_vnode *v);
 fs_status fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err);

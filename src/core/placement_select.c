@@ -98,9 +98,10 @@ copy_str(const fs_allocator *a, const char *s, size_t len)
 
 /* ---------------------------------------------------------------- place spec */
 
-static const char place_hint[] = "Valid words are free, pack, scatter, vscatter (arrangement), excl, "
-                                 "exclhost, shared (sharing) and group=<resource>, joined by \":\", "
-                                 "for example \"scatter:excl\".";
+static const char place_hint[] =
+    "Valid words are free, pack, scatter, vscatter (arrangement), excl, "
+    "exclhost, shared (sharing) and group=<resource>, joined by \":\", "
+    "for example \"scatter:excl\".";
 
 fs_status
 fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
@@ -158,7 +159,8 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 			}
 			if (wl - 6 > FS_SORT_RESOURCE_MAX)
 			{
-				fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long", shown);
+				fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long",
+				        shown);
 				fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", wl - 6,
 				                FS_SORT_RESOURCE_MAX);
 				fs_error_hint(err, "Name a label key, for example group=switch.");
@@ -257,8 +259,7 @@ typedef struct sel_item
 
 /* An amount's error as the detail of a select spec error, at the value's position. */
 static fs_status
-amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount_err,
-                 fs_error *err)
+amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount_err, fs_error *err)
 {
 	char problem[FS_MSG_LEN], hint[FS_MSG_LEN];
 	fs_status st;
@@ -276,7 +277,8 @@ amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount
 	return st;
 }
 
-/* A chunk term from its items: amounts into the request (with default_chunk), the rest as matches. */
+/* A chunk term from its items: amounts into the request (with default_chunk), the rest as matches.
+ */
 static fs_status
 build_term(const char *text, size_t len, const sel_item *items, size_t n,
            const uint8_t *default_chunk, const fs_allocator *a, fs_chunk_spec *term, fs_error *err)
@@ -293,11 +295,10 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 		char what[120], shown[80];
 
 		/* an amount, or what would be one were it finite (NaN, inf: an error, not a label) */
-		if (!it->quoted &&
-		    (is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
-		     ascii_ieq(it->value, it->valuelen, "nan") ||
-		     ascii_ieq(it->value, it->valuelen, "inf") ||
-		     ascii_ieq(it->value, it->valuelen, "infinity")))
+		if (!it->quoted && (is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
+		                    ascii_ieq(it->value, it->valuelen, "nan") ||
+		                    ascii_ieq(it->value, it->valuelen, "inf") ||
+		                    ascii_ieq(it->value, it->valuelen, "infinity")))
 		{
 			fs_error amount_err;
 			fs_rv_item *r = &rv[nrv];
@@ -379,8 +380,9 @@ scan_value(const char *text, size_t len, size_t *i, sel_item *it, fs_error *err)
 	while (*i < len && text[*i] != ':' && text[*i] != '+')
 	{
 		if (is_blank(text[*i]))
-			return select_error(text, len, *i, "Unexpected blank (PBS allows no spaces in a select "
-			                                   "spec)",
+			return select_error(text, len, *i,
+			                    "Unexpected blank (PBS allows no spaces in a select "
+			                    "spec)",
 			                    err);
 		if (text[*i] == '"' || text[*i] == '=')
 			return select_error(text, len, *i,
@@ -412,8 +414,9 @@ scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n,
 			                    "Unexpected blank (PBS allows no spaces in a select spec)", err);
 		if (*i >= len || !is_name_start(text[*i]))
 			return select_error(text, len, *i,
-			                    *i > 0 && text[*i - 1] == ':' ? "Expected a resource name after \":\""
-			                                                  : "Expected a resource name",
+			                    *i > 0 && text[*i - 1] == ':'
+			                        ? "Expected a resource name after \":\""
+			                        : "Expected a resource name",
 			                    err);
 		while (*i < len && is_name_char(text[*i]))
 			(*i)++;
@@ -590,11 +593,11 @@ typedef struct fitter
 	uint32_t stamp;
 	uint32_t *members; /* local index -> pool position: the set's vnodes, then outside holders */
 	size_t m, nlocal;
-	uint32_t *slot;   /* m x nres: index into free[] (a shared amount: its holder's slot) */
-	double *free;     /* nlocal x nres */
-	uint8_t *elig;    /* nterms x m */
-	bool *used;       /* m: a chunk of the job is there (scatter, vscatter) */
-	uint32_t *hosts;  /* the set's hosts in order of first vnode */
+	uint32_t *slot;  /* m x nres: index into free[] (a shared amount: its holder's slot) */
+	double *free;    /* nlocal x nres */
+	uint8_t *elig;   /* nterms x m */
+	bool *used;      /* m: a chunk of the job is there (scatter, vscatter) */
+	uint32_t *hosts; /* the set's hosts in order of first vnode */
 	size_t nsethosts;
 	uint32_t *hstart; /* nsethosts + 1: ranges of hvnodes */
 	uint32_t *hvnodes;
@@ -1114,8 +1117,8 @@ place_one(fitter *f, size_t t, const uint32_t *cand, size_t n, size_t from, bool
 static fs_status
 place_chunkwise(fitter *f, bool *ok, fs_error *err)
 {
-	bool spread = f->pl->arrangement == FS_ARRANGE_SCATTER ||
-	              f->pl->arrangement == FS_ARRANGE_VSCATTER;
+	bool spread =
+	    f->pl->arrangement == FS_ARRANGE_SCATTER || f->pl->arrangement == FS_ARRANGE_VSCATTER;
 	size_t t, at = 0;
 	uint32_t k;
 
@@ -1162,8 +1165,7 @@ place_hostwise(fitter *f, bool *ok, fs_error *err)
 	for (h = 0; h < f->nsethosts && left > 0 && st == FS_OK; h++)
 	{
 		const uint32_t *cand = &f->hvnodes[f->hstart[h]];
-		size_t n = f->hstart[h + 1] - f->hstart[h], undo_mark = f->nundo,
-		       piece_mark = f->npieces;
+		size_t n = f->hstart[h + 1] - f->hstart[h], undo_mark = f->nundo, piece_mark = f->npieces;
 		bool placed = true;
 
 		FS_POLL(h);
@@ -1287,10 +1289,10 @@ static void
 fitter_free(fitter *f)
 {
 	const fs_allocator *a = f->a;
-	void *ptrs[] = {f->res,         f->need,      f->host,       f->hostname,  f->hostnamelen,
-	                f->busy,        f->host_busy, f->local_stamp, f->local_of, f->host_stamp,
-	                f->host_of,     f->members,   f->placed,     f->base,      f->undo,
-	                f->rem,         f->pieces};
+	void *ptrs[] = {f->res,     f->need,      f->host,        f->hostname, f->hostnamelen,
+	                f->busy,    f->host_busy, f->local_stamp, f->local_of, f->host_stamp,
+	                f->host_of, f->members,   f->placed,      f->base,     f->undo,
+	                f->rem,     f->pieces};
 	size_t i;
 
 	for (i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)

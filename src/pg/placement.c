@@ -149,8 +149,8 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 }
 
 static void
-pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail,
-         const fs_indirect *ind, size_t nind, const uint8_t *assigned, JsonbContainer *labels)
+pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail, const fs_indirect *ind,
+         size_t nind, const uint8_t *assigned, JsonbContainer *labels)
 {
 	int n = 0;
 	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n) : NULL;
@@ -622,11 +622,10 @@ place_select(PG_FUNCTION_ARGS)
 	fs_pg_check(fs_place_parse(VARDATA_ANY(placetext), VARSIZE_ANY_EXHDR(placetext), &pl, &err),
 	            &err);
 	seltext = PG_GETARG_TEXT_PP(2);
-	fs_pg_check(fs_select_parse(VARDATA_ANY(seltext), VARSIZE_ANY_EXHDR(seltext),
-	                            PG_ARGISNULL(7) ? NULL
-	                                            : (const uint8_t *) VARDATA_ANY(
-	                                                  PG_GETARG_VARLENA_PP(7)),
-	                            &fs_pg_alloc, &sel, &err),
+	fs_pg_check(fs_select_parse(
+	                VARDATA_ANY(seltext), VARSIZE_ANY_EXHDR(seltext),
+	                PG_ARGISNULL(7) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(7)),
+	                &fs_pg_alloc, &sel, &err),
 	            &err);
 	fs_pg_check(fs_place_select(pa.pool, pa.keys, pa.keylens, pa.nkeys, pa.sk, pa.nsk,
 	                            !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),

@@ -133,8 +133,7 @@ check_placement(fs_pool *p, const char *sel_text, size_t sel_len, const char *pl
 		fs_select_free(sel, &fz);
 		return;
 	}
-	if (fs_place_select(p, NULL, NULL, 0, sk, nsk, false, false, sel, &pl, &fz, &cp, &err) ==
-	    FS_OK)
+	if (fs_place_select(p, NULL, NULL, 0, sk, nsk, false, false, sel, &pl, &fz, &cp, &err) == FS_OK)
 	{
 		if (cp.set != SIZE_MAX && (cp.npieces < sel->total || cp.set >= cp.nsets))
 			abort();

@@ -87,8 +87,8 @@ seed_pool(void)
 
 		n = split("switch", seed003[i].sw, labels, n);
 		fs_rv_parse(seed003[i].res, strlen(seed003[i].res), &unit_alloc, 0, &rv, &len, &err);
-		CHECK(fs_pool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL, 0, &err) ==
-		      FS_OK);
+		CHECK(fs_pool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL, 0,
+		                  &err) == FS_OK);
 		free(rv);
 	}
 	CHECK(fs_pool_prepare(p, &err) == FS_OK);
@@ -407,7 +407,6 @@ test_pool_binary(void)
 	fs_pool_free(p);
 }
 
-
 /* ---------------------------------------------------------------- select and place specs */
 
 static void
@@ -487,8 +486,8 @@ check_select(const char *text, const char *defaults, fs_status want, const char 
 		/* the problem and its position, as the DETAIL shows them */
 		if (!CHECK(strstr(err.detail, expect) != NULL || strstr(err.message, expect) != NULL))
 			printf("     \"%s\": %s / %s\n", text, err.message, err.detail);
-		CHECK(st != FS_ERR_SYNTAX || strncmp(err.message, "invalid input syntax for select spec",
-		                                     36) == 0);
+		CHECK(st != FS_ERR_SYNTAX ||
+		      strncmp(err.message, "invalid input syntax for select spec", 36) == 0);
 	}
 	free(sb.data);
 	free(dc);
@@ -497,8 +496,7 @@ check_select(const char *text, const char *defaults, fs_status want, const char 
 static void
 test_select_spec(void)
 {
-	check_select("2:ncpus=8:mem=16gb+1:ngpus=1", NULL, FS_OK,
-	             "2:mem=16gb,ncpus=8 + 1:ngpus=1 (3)");
+	check_select("2:ncpus=8:mem=16gb+1:ngpus=1", NULL, FS_OK, "2:mem=16gb,ncpus=8 + 1:ngpus=1 (3)");
 	/* PBS's default_chunk fills what a chunk does not name, also a name given as a label */
 	check_select("2:ncpus=8:mem=16gb+1:ngpus=1", "ncpus=1,mem=1gb", FS_OK,
 	             "2:mem=16gb,ncpus=8 + 1:mem=1gb,ncpus=1,ngpus=1 (3)");
@@ -520,7 +518,8 @@ test_select_spec(void)
 	check_select("2x", NULL, FS_ERR_SYNTAX, "after the chunk count at character 2");
 	check_select("2:", NULL, FS_ERR_SYNTAX, "Expected a resource name after \":\" at end");
 	check_select("2:ncpus", NULL, FS_ERR_SYNTAX, "Expected \"=\" after resource name \"ncpus\"");
-	check_select("2:ncpus=:mem=1", NULL, FS_ERR_SYNTAX, "Expected a value after \"=\" at character 9");
+	check_select("2:ncpus=:mem=1", NULL, FS_ERR_SYNTAX,
+	             "Expected a value after \"=\" at character 9");
 	check_select("2:ncpus=1=2", NULL, FS_ERR_SYNTAX, "Unexpected \"=\" at character 10");
 	check_select("2:ncpus=1 ", NULL, FS_ERR_SYNTAX, "Unexpected blank");
 	check_select(" 2:ncpus=1", NULL, FS_ERR_SYNTAX, "Unexpected blank");
@@ -690,8 +689,8 @@ test_select_seed003(void)
 
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("scatter", 7, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc,
-	                      &cp, &err) == FS_OK);
+	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc, &cp,
+	                      &err) == FS_OK);
 	CHECK(cp.set == 7 && cp.now && cp.npieces == 2 && cp.nsets == 24);
 	if (cp.set == 7 && cp.npieces == 2)
 	{
@@ -705,8 +704,8 @@ test_select_seed003(void)
 	/* pack: no vnode holds 16 ncpus: no set */
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("pack", 4, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc,
-	                      &cp, &err) == FS_OK);
+	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc, &cp,
+	                      &err) == FS_OK);
 	CHECK(cp.set == SIZE_MAX && cp.npieces == 0);
 	fs_chunk_placement_free(&cp, &unit_alloc);
 	fs_select_free(sel, &unit_alloc);
@@ -753,8 +752,10 @@ test_select_rules(void)
 	check_placed(p, "rack", "1:ncpus=8+1:ngpus=1", "scatter", "ncpus=1", "none");
 	check_placed(p, "rack", "1:ngpus=1+1:ncpus=8", "scatter", "ncpus=1",
 	             "r2 2 now: 1@b1(ncpus=1,ngpus=1) 2@b2(ncpus=8)");
-	check_placed(p, NULL, "3:ncpus=4", "free", "", "all 1 now: 1@a1(ncpus=4) 2@a1(ncpus=4) 3@a2(ncpus=4)");
-	check_placed(p, NULL, "3:ncpus=4", "excl", "", "all 1 now: 1@a1(ncpus=4) 2@a1(ncpus=4) 3@b1(ncpus=4)");
+	check_placed(p, NULL, "3:ncpus=4", "free", "",
+	             "all 1 now: 1@a1(ncpus=4) 2@a1(ncpus=4) 3@a2(ncpus=4)");
+	check_placed(p, NULL, "3:ncpus=4", "excl", "",
+	             "all 1 now: 1@a1(ncpus=4) 2@a1(ncpus=4) 3@b1(ncpus=4)");
 	check_placed(p, "rack", "2:ncpus=8:rack=r1", "free", "",
 	             "r1 1 later: 1@a1(ncpus=8) 2@a2(ncpus=8)");
 	check_placed(p, "rack", "1:rack=r3", "free", "", "none");
@@ -778,7 +779,8 @@ test_select_rules(void)
 	             "all 1 now: 1@m1[0](ncpus=1) 2@m1[1](ncpus=1) 3@m2(ncpus=1)");
 	check_placed(p, NULL, "2:ncpus=3", "scatter", "", "all 1 now: 1@m1[0](ncpus=3) 2@m2(ncpus=3)");
 	/* a host with one busy vnode still splits over what is free: 4 + 3 */
-	check_placed(p, NULL, "1:ncpus=8", "free", "", "all 1 later: 1@m1[0](ncpus=4) 1@m1[1](ncpus=4)");
+	check_placed(p, NULL, "1:ncpus=8", "free", "",
+	             "all 1 later: 1@m1[0](ncpus=4) 1@m1[1](ncpus=4)");
 	check_placed(p, NULL, "1:ncpus=2:host=m2", "free", "", "all 1 now: 1@m2(ncpus=2)");
 	check_placed(p, NULL, "1:ncpus=1:vnode=m1[1]", "free", "", "all 1 now: 1@m1[1](ncpus=1)");
 	fs_pool_free(p);
@@ -899,7 +901,8 @@ test_indirect(void)
 	check_resolve(bad_self, 1, "takes \"x\" from itself");
 	check_resolve(bad_chain, 3, "from vnode \"b\", which takes it from vnode \"c\"");
 	check_resolve(bad_lacks, 2, "from vnode \"c\", which has no \"x\"");
-	check_resolve(bad_label_chain, 3, "takes \"k\" from vnode \"b\", which takes it from vnode \"c\"");
+	check_resolve(bad_label_chain, 3,
+	              "takes \"k\" from vnode \"b\", which takes it from vnode \"c\"");
 	check_resolve(bad_label_lacks, 2, "which has no \"k\"");
 	check_resolve(bad_label_mixed, 2, "mixes \"@b\" with other values");
 	check_resolve(bad_label_empty, 1, "has \"@\" without a vnode name");
@@ -1054,9 +1057,9 @@ test_select_properties(void)
 		    need_x[3], want_rack[3];
 		bool points[8], busy[8];
 		char sel_text[128], got[2048], again[2048];
-		static const char *const places[] = {"free",     "pack",         "scatter",
-		                                     "vscatter", "free:excl",    "pack:exclhost",
-		                                     "scatter:excl", "vscatter:exclhost"};
+		static const char *const places[] = {
+		    "free",      "pack",          "scatter",      "vscatter",
+		    "free:excl", "pack:exclhost", "scatter:excl", "vscatter:exclhost"};
 		const char *place = places[unit_rand(&seed) % 8];
 		fs_error err;
 		fs_pool *p;
@@ -1083,7 +1086,8 @@ test_select_properties(void)
 			if (i == 0)
 				snprintf(avail[i], sizeof(avail[i]), "ncpus=%g,x=10", cpu[i]);
 			else
-				snprintf(avail[i], sizeof(avail[i]), "ncpus=%g%s", cpu[i], points[i] ? ",x=@v0" : "");
+				snprintf(avail[i], sizeof(avail[i]), "ncpus=%g%s", cpu[i],
+				         points[i] ? ",x=@v0" : "");
 			if (i == 0 && unit_rand(&seed) % 2)
 				x_used = (double) (unit_rand(&seed) % 5);
 			snprintf(assigned[i], sizeof(assigned[i]), "ncpus=%g,x=%g", used[i],
@@ -1153,13 +1157,15 @@ test_select_properties(void)
 					got_cpu += amount(cp.pieces[k].amounts, "ncpus") > 0
 					               ? amount(cp.pieces[k].amounts, "ncpus")
 					               : 0;
-					got_x += amount(cp.pieces[k].amounts, "x") > 0 ? amount(cp.pieces[k].amounts, "x")
-					                                                : 0;
+					got_x += amount(cp.pieces[k].amounts, "x") > 0
+					             ? amount(cp.pieces[k].amounts, "x")
+					             : 0;
 					give_cpu[v] += amount(cp.pieces[k].amounts, "ncpus") > 0
 					                   ? amount(cp.pieces[k].amounts, "ncpus")
 					                   : 0;
-					give_x += amount(cp.pieces[k].amounts, "x") > 0 ? amount(cp.pieces[k].amounts, "x")
-					                                                 : 0;
+					give_x += amount(cp.pieces[k].amounts, "x") > 0
+					              ? amount(cp.pieces[k].amounts, "x")
+					              : 0;
 					if (host >= 0 && host != hostof[v])
 						ok = false; /* a chunk stays on one host */
 					host = hostof[v];
@@ -1217,7 +1223,8 @@ test_select_properties(void)
 		fs_chunk_placement_free(&cp, &unit_alloc);
 		fs_select_free(sel, &unit_alloc);
 		/* the same answer twice (the resolved pool is cached) */
-		CHECK(placed(p, use_key ? key : NULL, sel_text, place, "", got, sizeof(got), &err) == FS_OK);
+		CHECK(placed(p, use_key ? key : NULL, sel_text, place, "", got, sizeof(got), &err) ==
+		      FS_OK);
 		CHECK(placed(p, use_key ? key : NULL, sel_text, place, "", again, sizeof(again), &err) ==
 		      FS_OK);
 		CHECK(strcmp(got, again) == 0);

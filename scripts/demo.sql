@@ -180,6 +180,16 @@ FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vno
      (VALUES ('small', 'ncpus=4,mem=8gb'::resvec), ('wide', 'ncpus=40,mem=100gb'),
              ('waiting', 'ncpus=60')) AS j(job, request),
      LATERAL place(pool, ARRAY['router', 'switch'], request, ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p;
+\echo '    The same jobs as PBS select/place specs, chunk by chunk: the vnodes each chunk lands on'
+\echo '    (n01, n04 and n07 run jobs: "excl" avoids them, so the wide job waits for rt1; "pack" keeps'
+\echo '    every chunk on one host):'
+SELECT job, spec, p.pset, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vnodes) AS c,
+     (VALUES ('small', '1:ncpus=4:mem=8gb', 'free'), ('wide', '4:ncpus=8:mem=24gb', 'scatter:excl'),
+             ('packed', '3:ncpus=4:mem=16gb', 'pack')) AS j(job, spec, place),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], spec, place,
+                          ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p
+ORDER BY job, chunk;
 
 \echo '12. Loading accounting records. Real PBS/TORQUE log lines (Open XDMoD''s and APEL''s test'
 \echo '    fixtures) are copied verbatim into a staging table and parsed in SQL; every line is'

@@ -106,6 +106,7 @@ fs_error_clear(fs_error *err)
 	err->message[0] = '\0';
 	err->detail[0] = '\0';
 	err->hint[0] = '\0';
+	err->context[0] = '\0';
 }
 
 fs_status
@@ -116,6 +117,7 @@ fs_fail(fs_error *err, fs_status status, const char *fmt, ...)
 	err->status = status;
 	err->detail[0] = '\0';
 	err->hint[0] = '\0';
+	err->context[0] = '\0';
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
@@ -145,15 +147,30 @@ fs_error_hint(fs_error *err, const char *fmt, ...)
 void
 fs_error_context(fs_error *err, const char *fmt, ...)
 {
-	size_t used = strlen(err->message);
+	char line[FS_MSG_LEN];
+	const char *text = line;
+	size_t len, used = strlen(err->context);
 	va_list ap;
 
-	if (used + 2 >= sizeof(err->message))
-		return;
-	err->message[used++] = ' ';
 	va_start(ap, fmt);
-	vsnprintf(err->message + used, sizeof(err->message) - used, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	len = strlen(line);
+	if (len >= 2 && line[0] == '(' && line[len - 1] == ')')
+	{
+		text = line + 1;
+		len -= 2;
+	}
+	if (used > 0)
+	{
+		if (used + 2 >= sizeof(err->context))
+			return;
+		err->context[used++] = '\n';
+	}
+	if (len > sizeof(err->context) - 1 - used)
+		len = sizeof(err->context) - 1 - used;
+	memcpy(err->context + used, text, len);
+	err->context[used + len] = '\0';
 }
 
 fs_status

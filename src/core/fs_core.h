@@ -66,13 +66,17 @@ typedef enum fs_status
 
 #define FS_MSG_LEN 512
 
-/* An error as the core reports it: a primary message, and a DETAIL and HINT that may be empty. */
+/*
+ * An error as the core reports it: a primary message, and a DETAIL, a HINT and a CONTEXT (where
+ * the error happened: "in placement set "x"") that may be empty.
+ */
 typedef struct fs_error
 {
 	fs_status status;
 	char message[FS_MSG_LEN];
 	char detail[FS_MSG_LEN];
 	char hint[FS_MSG_LEN];
+	char context[FS_MSG_LEN];
 } fs_error;
 
 #if defined(__GNUC__)
@@ -82,11 +86,20 @@ typedef struct fs_error
 #endif
 
 void fs_error_clear(fs_error *err);
-/* Set status and primary message; returns the status so callers can `return fs_fail(...)`. */
+/*
+ * Set status and primary message and clear the detail, hint and context; returns the status so
+ * callers can `return fs_fail(...)`.
+ */
 fs_status fs_fail(fs_error *err, fs_status status, const char *fmt, ...) FS_PRINTF(3, 4);
 void fs_error_detail(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
-/* Append context to the primary message, keeping the detail and hint. */
+/*
+ * Say where the error happened, keeping message, detail and hint: the glue shows it as a CONTEXT
+ * line, so it reads as a phrase without a capital or a period: `in placement set "x"`. A second
+ * call adds a line below the first (the innermost context first, as PostgreSQL prints them).
+ * Text that starts with "(" and ends with ")" loses those two characters: some call sites still
+ * write context the way it once was glued onto the message, "(in pool "a")".
+ */
 void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 /*
  * A syntax error in text input, the same way in every parser: primary message

@@ -174,7 +174,7 @@ copy_indirect(const fs_allocator *a, const char *vnode, size_t vnodelen, const u
 
 		if (st != FS_OK)
 		{
-			fs_error_context(err, "(an indirect resource of vnode \"%s\")",
+			fs_error_context(err, "in an indirect resource of vnode \"%s\"",
 			                 show(vnode, vnodelen).s);
 			return st;
 		}
@@ -1423,7 +1423,8 @@ resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, 
 	if (st != FS_OK)
 	{
 		fs_error_context(err,
-		                 "(assigned amounts of vnode \"%s\" and of the vnodes that take from it)",
+		                 "while adding the assigned amounts of vnode \"%s\" and of the vnodes "
+		                 "that take from it",
 		                 show(v->name, v->namelen).s);
 		return st;
 	}
@@ -1817,8 +1818,9 @@ vnode_unused(const fs_allocator *a, const fs_vnode *v, uint8_t **out, fs_error *
 			if (s.kind != item.kind)
 			{
 				st = fs_rv_kind_mismatch(err, "subtract", &item, &s);
-				fs_error_context(err, "(available minus assigned on vnode \"%.*s\")",
-				                 (int) v->namelen, v->name);
+				fs_error_context(err, "while subtracting the assigned from the available amounts "
+				                      "of vnode \"%s\"",
+				                 show(v->name, v->namelen).s);
 				break;
 			}
 			item.amount = item.amount > s.amount ? item.amount - s.amount : 0;
@@ -1845,7 +1847,7 @@ sum_into(const fs_allocator *a, uint8_t **acc, const uint8_t *v, const fs_pset *
 	st = in_place < 0 ? err->status : fs_rv_add(*acc, v, 1, a, 0, &sum, &len, err);
 	if (st != FS_OK)
 	{
-		fs_error_context(err, "(in placement set \"%.*s\")", (int) ps->namelen, ps->name);
+		fs_error_context(err, "in placement set \"%s\"", show(ps->name, ps->namelen).s);
 		return st;
 	}
 	a->release(a->ctx, *acc);

@@ -734,7 +734,7 @@ init_resources(fitter *f, fs_error *err)
 			if (r < f->nres && f->res[r].kind != item.kind)
 			{
 				fs_rv_kind_mismatch(err, "combine", &f->res[r], &item);
-				fs_error_context(err, "(in two chunks of the select spec)");
+				fs_error_context(err, "while combining two chunks of the select spec");
 				return err->status;
 			}
 			if (r == f->nres)
@@ -813,7 +813,7 @@ free_amount(const fitter *f, uint32_t u, size_t r, double *out, fs_error *err)
 	{
 		fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
 		fs_rv_kind_mismatch(err, "compare", &f->res[r], &item);
-		fs_error_context(err, "(a chunk against vnode \"%s\")", shown);
+		fs_error_context(err, "while comparing a chunk with vnode \"%s\"", shown);
 		return err->status;
 	}
 	*out = item.amount;
@@ -823,7 +823,9 @@ free_amount(const fitter *f, uint32_t u, size_t r, double *out, fs_error *err)
 		{
 			fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
 			fs_rv_kind_mismatch(err, "subtract", &item, &used);
-			fs_error_context(err, "(available minus assigned on vnode \"%s\")", shown);
+			fs_error_context(err,
+			                 "while subtracting the assigned from the available amounts of vnode \"%s\"",
+			                 shown);
 			return err->status;
 		}
 		*out = item.amount > used.amount ? item.amount - used.amount : 0;
@@ -1269,7 +1271,7 @@ job_total(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *
 		a->release(a->ctx, scaled);
 		if (st != FS_OK)
 		{
-			fs_error_context(err, "(adding up the chunks of the select spec)");
+			fs_error_context(err, "while adding up the chunks of the select spec");
 			break;
 		}
 		a->release(a->ctx, acc);
@@ -1376,7 +1378,8 @@ fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, s
 
 				fs_quote_excerpt(shown, sizeof(shown), out->sets[s].name, out->sets[s].namelen,
 				                 200);
-				fs_error_context(err, "(the select spec against placement set \"%s\")", shown);
+				fs_error_context(err, "while comparing the select spec with placement set \"%s\"",
+				                 shown);
 			}
 			if (st != FS_OK || !fits)
 				continue;

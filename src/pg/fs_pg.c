@@ -94,7 +94,8 @@ fs_pg_raise(const fs_error *err)
 {
 	ereport(ERROR, (errcode(fs_pg_sqlstate(err->status)), errmsg_internal("%s", err->message),
 	                err->detail[0] ? errdetail_internal("%s", err->detail) : 0,
-	                err->hint[0] ? errhint("%s", err->hint) : 0));
+	                err->hint[0] ? errhint("%s", err->hint) : 0,
+	                err->context[0] ? (errcontext("%s", err->context)) : 0));
 	pg_unreachable();
 }
 

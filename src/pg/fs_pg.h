@@ -18,7 +18,7 @@ extern const fs_allocator fs_pg_alloc;
 /* A varlena from core output that starts with VARHDRSZ reserved bytes and has len more. */
 struct varlena *fs_pg_varlena(uint8_t *base, size_t len);
 
-/* Raise a core error with the SQLSTATE of its category. */
+/* Raise a core error with the SQLSTATE of its category; its context becomes a CONTEXT line. */
 void fs_pg_raise(const fs_error *err) pg_attribute_noreturn();
 
 /* Raise `err` unless `st` is FS_OK. */

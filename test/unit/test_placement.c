@@ -331,7 +331,8 @@ test_limits(void)
 	CHECK(fs_pool_prepare(p, &err) == FS_OK);
 	CHECK(fs_placement_sets(p, names, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_KIND);
-	CHECK(strstr(err.message, "on vnode \"vn1\"") != NULL);
+	CHECK_STR(err.context,
+	          "while subtracting the assigned from the available amounts of vnode \"vn1\"");
 	fs_pool_free(p);
 	free(avail);
 	free(assigned);
@@ -761,7 +762,7 @@ test_select_rules(void)
 	check_placed(p, "rack", "1:rack=r3", "free", "", "none");
 	/* a chunk of another kind than the vnodes' */
 	CHECK(placed(p, NULL, "1:mem=4", "free", "", got, sizeof(got), &err) == FS_ERR_KIND);
-	CHECK(strstr(err.message, "placement set \"all\"") != NULL);
+	CHECK_STR(err.context, "while comparing the select spec with placement set \"all\"");
 	fs_pool_free(p);
 
 	p = pool_of(host_rows, 3, &err);

@@ -328,7 +328,8 @@ test_pool(void)
 	u1 = vec("mem=8");
 	r.usage_vec = u1;
 	CHECK(fs_tree_add(t, &r, &err) == FS_ERR_KIND);
-	CHECK(strstr(err.message, "in the usage of node \"prod.b\"") != NULL);
+	CHECK_STR(err.context, "in the usage of node \"prod.b\"");
+	CHECK(strstr(err.message, "(") == NULL);
 	free((void *) r.path);
 	txt = text_of(t);
 	CHECK_STR(txt, "pool{=*/*/*/{}/{},prod=*/*/*/{}/{},prod.a=2/0.5/*/{cpu=4,mem=8gb}/{cpu=10},"

@@ -52,39 +52,6 @@ typedef struct adstate
 	fs_error *err;
 } adstate;
 
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r';
-}
-
-static char
-lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char) (c - 'A' + 'a') : c;
-}
-
-static int
-casecmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t i, n = alen < blen ? alen : blen;
-
-	for (i = 0; i < n; i++)
-	{
-		char x = lower(a[i]), y = lower(b[i]);
-
-		if (x != y)
-			return (unsigned char) x < (unsigned char) y ? -1 : 1;
-	}
-	return alen < blen ? -1 : alen > blen ? 1 : 0;
-}
-
-static bool
-word_is(const char *s, size_t len, const char *word)
-{
-	return casecmp(s, len, word, strlen(word)) == 0;
-}
-
 /* End of the line starting at pos (the offset of its '\n' or of the end). */
 static size_t
 line_end(const fs_ch_reader *r, size_t pos)
@@ -100,7 +67,7 @@ is_separator(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && is_blank(s[i]))
+	while (i < len && fs_is_space(s[i]))
 		i++;
 	return i == len || (len - i >= 3 && memcmp(s + i, "***", 3) == 0);
 }
@@ -110,7 +77,7 @@ is_comment(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && is_blank(s[i]))
+	while (i < len && fs_is_space(s[i]))
 		i++;
 	return i < len && s[i] == '#';
 }
@@ -203,7 +170,7 @@ static bool
 rest_blank(const fs_ch_reader *r, size_t q)
 {
 	for (q++; q < r->len && r->doc[q] != '\n'; q++)
-		if (!is_blank(r->doc[q]))
+		if (!fs_is_space(r->doc[q]))
 			return false;
 	return true;
 }
@@ -289,14 +256,14 @@ read_attr(adstate *st)
 	attr *at;
 	int c;
 
-	while (i < le && is_blank(doc[i]))
+	while (i < le && fs_is_space(doc[i]))
 		i++;
 	name = i;
 	if (i < le && name_start(doc[i]))
 		while (i < le && name_char(doc[i]))
 			i++;
 	namelen = i - name;
-	if (namelen == 0 || (i < le && !is_blank(doc[i]) && doc[i] != '='))
+	if (namelen == 0 || (i < le && !fs_is_space(doc[i]) && doc[i] != '='))
 	{
 		advance_line(r);
 		if (memchr(doc + ls, '|', le - ls))
@@ -310,7 +277,7 @@ read_attr(adstate *st)
 		                "lines or \"***\" banners.",
 		                "Expected an attribute name");
 	}
-	while (i < le && is_blank(doc[i]))
+	while (i < le && fs_is_space(doc[i]))
 		i++;
 	if (i >= le || doc[i] != '=')
 	{
@@ -320,7 +287,7 @@ read_attr(adstate *st)
 		                (int) (namelen > 60 ? 60 : namelen), doc + name);
 	}
 	i++;
-	while (i < le && is_blank(doc[i]))
+	while (i < le && fs_is_space(doc[i]))
 		i++;
 	v = i;
 	/* the value ends at a newline outside a string */
@@ -370,7 +337,7 @@ read_attr(adstate *st)
 		}
 	}
 	vend = k;
-	while (vend > v && is_blank(doc[vend - 1]))
+	while (vend > v && fs_is_space(doc[vend - 1]))
 		vend--;
 	r->pos = k < r->len ? k + 1 : r->len;
 	r->lineno = cur + 1;
@@ -382,9 +349,9 @@ read_attr(adstate *st)
 
 	if (doc[v] == '"' && first_close == vend - 1 && vend - v >= 2)
 		type = V_STRING;
-	else if (word_is(doc + v, vend - v, "true") || word_is(doc + v, vend - v, "false"))
+	else if (fs_span_ieq(doc + v, vend - v, "true") || fs_span_ieq(doc + v, vend - v, "false"))
 		type = V_BOOL;
-	else if (word_is(doc + v, vend - v, "undefined"))
+	else if (fs_span_ieq(doc + v, vend - v, "undefined"))
 		type = V_UNDEFINED;
 	else
 		type = number_type(doc + v, vend - v);
@@ -414,8 +381,8 @@ read_attr(adstate *st)
 			fs_sb_append(&st->json, doc + v, vend - v);
 			break;
 		case V_BOOL:
-			fs_sb_append(&st->json, lower(doc[v]) == 't' ? "true" : "false",
-			             lower(doc[v]) == 't' ? 4 : 5);
+			fs_sb_append(&st->json, fs_ascii_lower(doc[v]) == 't' ? "true" : "false",
+			             fs_ascii_lower(doc[v]) == 't' ? 4 : 5);
 			break;
 		case V_UNDEFINED:
 			fs_sb_append(&st->json, "null", 4);
@@ -445,7 +412,7 @@ read_attr(adstate *st)
 	at->valuelen = vend - v;
 	at->type = type;
 	for (c = 0; c < FS_CH_NCOLS; c++)
-		if (casecmp(at->name, namelen, fs_ch_col_names[c], strlen(fs_ch_col_names[c])) == 0)
+		if (fs_span_ieq(at->name, namelen, fs_ch_col_names[c]))
 			st->col[c] = (int) st->nattrs;
 	return FS_OK;
 }
@@ -455,7 +422,7 @@ attr_cmp(const void *a, const void *b, void *ctx)
 {
 	const attr *x = &((const attr *) ctx)[*(const size_t *) a];
 	const attr *y = &((const attr *) ctx)[*(const size_t *) b];
-	int c = casecmp(x->name, x->namelen, y->name, y->namelen);
+	int c = fs_casecmp(x->name, x->namelen, y->name, y->namelen);
 
 	if (c != 0)
 		return c;
@@ -480,7 +447,7 @@ check_duplicates(adstate *st)
 		const attr *x = &st->attrs[idx[i - 1]], *y = &st->attrs[idx[i]];
 
 		FS_POLL(i);
-		if (casecmp(x->name, x->namelen, y->name, y->namelen) == 0 &&
+		if (fs_casecmp(x->name, x->namelen, y->name, y->namelen) == 0 &&
 		    (!found || y->line < st->attrs[idx[best]].line))
 		{
 			best = i;

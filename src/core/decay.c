@@ -328,7 +328,7 @@ fs_decayed_decode(const uint8_t *p, size_t len, fs_decayed *d, fs_error *err)
 	{
 		/* the text form could not express it either */
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type decayed_usage");
-		why.message[0] = (char) (why.message[0] - 'a' + 'A'); /* a sentence */
+		why.message[0] = fs_ascii_upper(why.message[0]); /* a sentence */
 		fs_error_detail(err, "%s.", why.message);
 		return FS_ERR_BINARY;
 	}

@@ -585,10 +585,66 @@ fs_sort(void *base, size_t n, size_t size, fs_cmp_fn cmp, void *ctx, const fs_al
 
 /* ---------------------------------------------------------------- strings and a hash index */
 
+int
+fs_bytes_cmp(const void *a, size_t alen, const void *b, size_t blen)
+{
+	int c = alen == 0 || blen == 0 ? 0 : memcmp(a, b, alen < blen ? alen : blen);
+
+	return c != 0 ? c : (alen > blen) - (alen < blen);
+}
+
+int
+fs_casecmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t i, n = alen < blen ? alen : blen;
+
+	for (i = 0; i < n; i++)
+	{
+		unsigned char x = (unsigned char) fs_ascii_lower(a[i]);
+		unsigned char y = (unsigned char) fs_ascii_lower(b[i]);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return (alen > blen) - (alen < blen);
+}
+
+bool
+fs_span_eq(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && (len == 0 || memcmp(s, word, len) == 0);
+}
+
+bool
+fs_span_ieq(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && fs_casecmp(s, len, word, len) == 0;
+}
+
+uint8_t *
+fs_put(uint8_t *p, const void *src, size_t len)
+{
+	if (len > 0)
+		memcpy(p, src, len);
+	return p + len;
+}
+
+const char *
+fs_plural(uint64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
 bool
 fs_str_eq(fs_str a, fs_str b)
 {
 	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
+}
+
+int
+fs_str_cmp(fs_str a, fs_str b)
+{
+	return fs_bytes_cmp(a.s, a.len, b.s, b.len);
 }
 
 uint64_t

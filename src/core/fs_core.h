@@ -118,6 +118,56 @@ void fs_quote_excerpt(char *dst, size_t cap, const char *s, size_t len, size_t m
 /* 1-based character (not byte) position of byte offset `off`, for messages. */
 size_t fs_char_pos(const char *text, size_t off);
 
+/*
+ * Small text helpers every parser shares, so that a rule means the same everywhere.
+ *
+ * Whitespace in every text form is the set C's isspace has in the "C" locale, whatever the
+ * server's locale: space, tab, newline, vertical tab, form feed and carriage return. Formats read
+ * line by line split at newlines first, so within a line the same set holds without the newline.
+ */
+static inline bool
+fs_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static inline bool
+fs_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* ASCII letters fold to lower case, other bytes stay: names compare alike in every encoding. */
+static inline char
+fs_ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char) (c - 'A' + 'a') : c;
+}
+
+/* ASCII letters to upper case (a message made a sentence), other bytes stay. */
+static inline char
+fs_ascii_upper(char c)
+{
+	return c >= 'a' && c <= 'z' ? (char) (c - 'a' + 'A') : c;
+}
+
+/* Order of two byte strings: memcmp over the common length, then the shorter first. */
+int fs_bytes_cmp(const void *a, size_t alen, const void *b, size_t blen);
+/* The same with ASCII letters folded to lower case (strcasecmp over byte strings). */
+int fs_casecmp(const char *a, size_t alen, const char *b, size_t blen);
+/* Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. */
+bool fs_span_eq(const char *s, size_t len, const char *word);
+bool fs_span_ieq(const char *s, size_t len, const char *word);
+
+/* Copy len bytes to p and return the byte after them: writing flat forms field by field. */
+uint8_t *fs_put(uint8_t *p, const void *src, size_t len);
+
+/*
+ * `one` when n is 1, else `many`: "%zu %s", n, fs_plural(n, "byte", "bytes"). The glue uses
+ * errmsg_plural and errdetail_plural instead when a message has a single count.
+ */
+const char *fs_plural(uint64_t n, const char *one, const char *many);
+
 /* A byte string that is not NUL-terminated; s may be NULL when len is 0. */
 typedef struct fs_str
 {
@@ -126,6 +176,8 @@ typedef struct fs_str
 } fs_str;
 
 bool fs_str_eq(fs_str a, fs_str b);
+/* fs_bytes_cmp of two fs_str. */
+int fs_str_cmp(fs_str a, fs_str b);
 uint64_t fs_str_hash(fs_str s);
 
 /*

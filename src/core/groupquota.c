@@ -36,35 +36,14 @@ typedef struct gq_ctx
 
 /* ---------------------------------------------------------------- names */
 
-static int
-fold(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-/* strcasecmp over bytes (ASCII letters fold), a shorter prefix first: parents before children */
-static int
-ci_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t i, n = alen < blen ? alen : blen;
-
-	for (i = 0; i < n; i++)
-	{
-		int x = fold((unsigned char) a[i]), y = fold((unsigned char) b[i]);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	return alen < blen ? -1 : alen > blen;
-}
-
+/* strcasecmp order, a shorter prefix first: parents before children */
 static int
 group_order(const void *x, const void *y, void *ctx)
 {
 	const fs_gq_group *g = ctx;
 	const fs_gq_group *a = &g[*(const size_t *) x], *b = &g[*(const size_t *) y];
 
-	return ci_cmp(a->name, a->namelen, b->name, b->namelen);
+	return fs_casecmp(a->name, a->namelen, b->name, b->namelen);
 }
 
 static void
@@ -87,7 +66,7 @@ check_name(const fs_gq_group *g, size_t i, fs_error *err)
 		return FS_ERR_VALUE;
 	}
 	quoted(q, sizeof(q), g);
-	if (g->namelen == strlen(FS_GQ_ROOT_NAME) && memcmp(g->name, FS_GQ_ROOT_NAME, g->namelen) == 0)
+	if (fs_span_eq(g->name, g->namelen, FS_GQ_ROOT_NAME))
 	{
 		fs_fail(err, FS_ERR_VALUE, "group name \"%s\" is reserved for the root group", q);
 		fs_error_detail(err, "HTCondor's group tree hangs from an invented root group <none>, "
@@ -206,7 +185,7 @@ find(const fs_gq_group *g, const size_t *sorted, size_t n, const char *name, siz
 	{
 		size_t mid = lo + (hi - lo) / 2;
 		const fs_gq_group *m = &g[sorted[mid]];
-		int c = ci_cmp(m->name, m->namelen, name, len);
+		int c = fs_casecmp(m->name, m->namelen, name, len);
 
 		if (c == 0)
 			return (long) mid;

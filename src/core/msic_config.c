@@ -34,8 +34,7 @@ add_str(fs_msic_config *cfg, const char *s, size_t n, bool lower)
 	cfg->strs.len = off + n + 1;
 	if (lower)
 		for (i = 0; i < n; i++)
-			if (cfg->strs.data[off + i] >= 'A' && cfg->strs.data[off + i] <= 'Z')
-				cfg->strs.data[off + i] += 'a' - 'A';
+			cfg->strs.data[off + i] = fs_ascii_lower(cfg->strs.data[off + i]);
 	return off;
 }
 
@@ -109,25 +108,6 @@ shown(char *dst, size_t cap, const char *s, size_t n)
 
 /* ---- values -------------------------------------------------------------------------------- */
 
-static bool
-lower_eq(const char *s, size_t n, const char *word)
-{
-	size_t i;
-
-	if (strlen(word) != n)
-		return false;
-	for (i = 0; i < n; i++)
-	{
-		char c = s[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c += 'a' - 'A';
-		if (c != word[i])
-			return false;
-	}
-	return true;
-}
-
 /* schd_val2bool: 1 true, 0 false, -1 neither. */
 static int
 parse_bool(const char *s, size_t n)
@@ -135,10 +115,10 @@ parse_bool(const char *s, size_t n)
 	size_t i;
 
 	for (i = 0; i < sizeof(true_words) / sizeof(true_words[0]); i++)
-		if (lower_eq(s, n, true_words[i]))
+		if (fs_span_ieq(s, n, true_words[i]))
 			return 1;
 	for (i = 0; i < sizeof(false_words) / sizeof(false_words[0]); i++)
-		if (lower_eq(s, n, false_words[i]))
+		if (fs_span_ieq(s, n, false_words[i]))
 			return 0;
 	return -1;
 }
@@ -352,12 +332,6 @@ typedef struct parser
 	fs_error *err;
 	int line;
 } parser;
-
-static bool
-is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
-}
 
 /* arg_to_qlist: comma-separated queue[@host], empty items dropped; appended to the list. */
 static fs_status
@@ -779,16 +753,16 @@ fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_ms
 		if (st != FS_OK)
 			break;
 		i = pos;
-		while (i < cut && is_space(text[i]))
+		while (i < cut && fs_is_space(text[i]))
 			i++;
 		w0 = i;
-		while (i < cut && !is_space(text[i]))
+		while (i < cut && !fs_is_space(text[i]))
 			i++;
 		w1 = i;
-		while (i < cut && is_space(text[i]))
+		while (i < cut && fs_is_space(text[i]))
 			i++;
 		v0 = i;
-		while (i < cut && !is_space(text[i]))
+		while (i < cut && !fs_is_space(text[i]))
 			i++;
 		v1 = i;
 		pos = end + 1;
@@ -918,10 +892,10 @@ fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n, cons
 		while (cut < end && text[cut] != '*')
 			cut++;
 		w0 = pos;
-		while (w0 < cut && is_space(text[w0]))
+		while (w0 < cut && fs_is_space(text[w0]))
 			w0++;
 		w1 = w0;
-		while (w1 < cut && !is_space(text[w1]))
+		while (w1 < cut && !fs_is_space(text[w1]))
 			w1++;
 		pos = end + 1;
 		if (w0 == w1 || (w1 - w0 >= 4 && memcmp(text + w0, "YEAR", 4) == 0))

@@ -168,13 +168,6 @@ cmp_bool_first(bool a, bool b)
 
 #define CMP3(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
 
-static int
-cmp_id(fs_str a, fs_str b)
-{
-	int c = memcmp(a.s, b.s, a.len < b.len ? a.len : b.len);
-
-	return c != 0 ? c : CMP3(a.len, b.len);
-}
 
 /* The pending comparison: the sign, and in *step the index of the step that decided it. */
 static int
@@ -201,7 +194,7 @@ pending_cmp(const job_key *a, const job_key *b, int *step)
 	if ((c = CMP3(a->eligible, b->eligible)) != 0)
 		return *step = 8, c;
 	*step = 9;
-	return cmp_id(a->id, b->id);
+	return fs_str_cmp(a->id, b->id);
 }
 
 static int
@@ -221,7 +214,7 @@ running_cmp(const job_key *a, const job_key *b, const char **step)
 	if (c != 0)
 		return *step = "time_left", c;
 	*step = "job_id";
-	return cmp_id(a->id, b->id);
+	return fs_str_cmp(a->id, b->id);
 }
 
 static int

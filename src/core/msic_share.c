@@ -756,8 +756,7 @@ fs_msic_acc_parse(const char *text, size_t len, const fs_allocator *a, fs_msic_a
 		char problem[FS_MSG_LEN + 8];
 
 		snprintf(problem, sizeof(problem), "%s", err->message);
-		if (problem[0])
-			problem[0] = (char) (problem[0] - ('a' <= problem[0] && problem[0] <= 'z' ? 32 : 0));
+		problem[0] = fs_ascii_upper(problem[0]);
 		return acc_syntax(text, len, FS_NO_POSITION, problem, err);
 	}
 	return FS_OK;

@@ -17,12 +17,6 @@ static const char LINE_HINT[] =
 /* ---------------------------------------------------------------- small helpers */
 
 static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static bool
 is_key_start(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
@@ -31,15 +25,7 @@ is_key_start(char c)
 static bool
 is_key_char(char c)
 {
-	return is_key_start(c) || is_digit(c) || c == '.' || c == '-' || c == '/';
-}
-
-static bool
-span_eq(const char *s, size_t len, const char *word)
-{
-	size_t n = strlen(word);
-
-	return n == len && memcmp(s, word, n) == 0;
+	return is_key_start(c) || fs_is_digit(c) || c == '.' || c == '-' || c == '/';
 }
 
 static bool
@@ -172,7 +158,7 @@ read_int(const char *s, size_t n, int *v)
 	*v = 0;
 	for (i = 0; i < n; i++)
 	{
-		if (!is_digit(s[i]))
+		if (!fs_is_digit(s[i]))
 			return false;
 		*v = *v * 10 + (s[i] - '0');
 	}
@@ -197,7 +183,7 @@ read_stamp(const char *s, size_t len, fs_pbs_record *rec, const char **range)
 	{
 		if (i >= len)
 			return i + 1;
-		if (shape[i] == '0' ? !is_digit(s[i]) : s[i] != shape[i])
+		if (shape[i] == '0' ? !fs_is_digit(s[i]) : s[i] != shape[i])
 			return i + 1;
 	}
 	read_int(s, 2, &rec->month);
@@ -255,16 +241,16 @@ read_job_id(fs_pbs_record *rec)
 	char buf[80];
 
 	rec->is_job = false;
-	while (i < n && is_digit(s[i]) && i < 18)
+	while (i < n && fs_is_digit(s[i]) && i < 18)
 		seq = seq * 10 + (s[i++] - '0');
-	if (i == 0 || (i < n && is_digit(s[i])))
+	if (i == 0 || (i < n && fs_is_digit(s[i])))
 		goto bad;
-	if (i < n && (s[i] == '[' || (s[i] == '-' && i + 1 < n && is_digit(s[i + 1]))))
+	if (i < n && (s[i] == '[' || (s[i] == '-' && i + 1 < n && fs_is_digit(s[i + 1]))))
 	{
 		bool bracket = s[i] == '[';
 
 		i++;
-		for (d = 0; i < n && is_digit(s[i]); i++, d++)
+		for (d = 0; i < n && fs_is_digit(s[i]); i++, d++)
 		{
 			if (d == 9)
 				goto bad;
@@ -350,7 +336,7 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 	char b1[80], b2[80];
 
 	/* trailing blanks (TORQUE ends lines with a space) and a CR are not part of the last value */
-	while (end > from && (s[end - 1] == ' ' || s[end - 1] == '\t' || s[end - 1] == '\r'))
+	while (end > from && fs_is_space(s[end - 1]))
 		end--;
 	while (i < end)
 	{
@@ -359,7 +345,7 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 
 		FS_POLL(tokens);
 		tokens++;
-		while (i < end && (s[i] == ' ' || s[i] == '\t'))
+		while (i < end && fs_is_space(s[i]))
 			i++;
 		if (i >= end)
 			break;
@@ -372,7 +358,7 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 			if (rec->npairs == 0)
 				return syntax(rec, err, i, "Expected key=value");
 			/* a token of the previous value (TORQUE writes values with spaces unquoted) */
-			while (i < end && s[i] != ' ' && s[i] != '\t')
+			while (i < end && !fs_is_space(s[i]))
 				i++;
 			prev = &rec->pairs[rec->npairs - 1];
 			if (!span_prefix(s + prev->key_off, prev->key_len, "Resource_Request_"))
@@ -399,9 +385,9 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 					continue;
 				if (j + 1 == end)
 					break;
-				if (s[j + 1] != ' ' && s[j + 1] != '\t')
+				if (!fs_is_space(s[j + 1]))
 					continue;
-				for (n = j + 1; n < end && (s[n] == ' ' || s[n] == '\t'); n++)
+				for (n = j + 1; n < end && fs_is_space(s[n]); n++)
 					;
 				if (known_key_at(s + n, end - n, any))
 					break;
@@ -417,16 +403,16 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 		{
 			size_t v = i;
 
-			while (i < end && s[i] != ' ' && s[i] != '\t')
+			while (i < end && !fs_is_space(s[i]))
 				i++;
 			p.val_off = v;
 			p.val_len = i - v;
 			/* a missing space between an epoch and the next key: etime=1317509574start=... */
-			if (p.val_len > 0 && is_digit(s[v]))
+			if (p.val_len > 0 && fs_is_digit(s[v]))
 			{
 				size_t d = v;
 
-				while (d < i && is_digit(s[d]))
+				while (d < i && fs_is_digit(s[d]))
 					d++;
 				if (d < i && known_key_at(s + d, i - d, false))
 				{
@@ -525,7 +511,7 @@ fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_reco
 		size_t m = rec->id_off + rec->id_len + 1;
 		size_t end = len;
 
-		while (end > m && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+		while (end > m && fs_is_space(line[end - 1]))
 			end--;
 		rec->free_text = true;
 		rec->msg_off = m;
@@ -592,7 +578,7 @@ read_int64(const char *s, size_t n, int maxdigits, int64_t *v)
 		return false;
 	for (; i < n; i++)
 	{
-		if (!is_digit(s[i]))
+		if (!fs_is_digit(s[i]))
 			return false;
 		r = r * 10 + (s[i] - '0');
 	}
@@ -603,16 +589,16 @@ read_int64(const char *s, size_t n, int maxdigits, int64_t *v)
 static bool
 is_duration_name(const char *s, size_t n)
 {
-	return span_eq(s, n, "walltime") || span_eq(s, n, "cput") || span_eq(s, n, "pcput") ||
-	       span_eq(s, n, "soft_walltime") || span_eq(s, n, "min_walltime") ||
-	       span_eq(s, n, "max_walltime") || span_eq(s, n, "eligible_time");
+	return fs_span_eq(s, n, "walltime") || fs_span_eq(s, n, "cput") || fs_span_eq(s, n, "pcput") ||
+	       fs_span_eq(s, n, "soft_walltime") || fs_span_eq(s, n, "min_walltime") ||
+	       fs_span_eq(s, n, "max_walltime") || fs_span_eq(s, n, "eligible_time");
 }
 
 static bool
 is_size_name(const char *s, size_t n)
 {
-	return span_eq(s, n, "mem") || span_eq(s, n, "vmem") || span_eq(s, n, "pmem") ||
-	       span_eq(s, n, "pvmem") || span_eq(s, n, "file");
+	return fs_span_eq(s, n, "mem") || fs_span_eq(s, n, "vmem") || fs_span_eq(s, n, "pmem") ||
+	       fs_span_eq(s, n, "pvmem") || fs_span_eq(s, n, "file");
 }
 
 static bool
@@ -634,7 +620,7 @@ odd_unit(const char *s, size_t n)
 {
 	size_t i = n;
 
-	while (i > 0 && !is_digit(s[i - 1]) && s[i - 1] != '.')
+	while (i > 0 && !fs_is_digit(s[i - 1]) && s[i - 1] != '.')
 		i--;
 	if (i == n)
 		return false;
@@ -673,13 +659,9 @@ static int
 item_name_cmp(const void *x, const void *y, void *ctx)
 {
 	const fs_rv_item *a = x, *b = y;
-	size_t n = a->namelen < b->namelen ? a->namelen : b->namelen;
-	int c = memcmp(a->name, b->name, n);
 
 	(void) ctx;
-	if (c != 0)
-		return c;
-	return a->namelen < b->namelen ? -1 : a->namelen > b->namelen;
+	return fs_bytes_cmp(a->name, a->namelen, b->name, b->namelen);
 }
 
 /* Build a resvec from items, keeping the last of repeated names (with a note). */
@@ -764,13 +746,9 @@ static int
 host_name_cmp(const void *x, const void *y, void *ctx)
 {
 	const fs_pbs_host *a = x, *b = y;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = memcmp(a->name, b->name, n);
 
 	(void) ctx;
-	if (c != 0)
-		return c;
-	return a->len < b->len ? -1 : a->len > b->len;
+	return fs_bytes_cmp(a->name, a->len, b->name, b->len);
 }
 
 static int
@@ -934,11 +912,11 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 
 		FS_POLL(i);
 		for (t = 0; t < FS_PBS_NTEXTS && !found; t++)
-			if (span_eq(k, kl, text_names[t]))
+			if (fs_span_eq(k, kl, text_names[t]))
 				rec->text[t] = (long) i, found = true;
 		for (t = 0; t < FS_PBS_NTIMES && !found; t++)
 		{
-			if (!span_eq(k, kl, time_names[t]))
+			if (!fs_span_eq(k, kl, time_names[t]))
 				continue;
 			found = true;
 			rec->has_time[t] = false;
@@ -953,7 +931,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 		}
 		if (found)
 			continue;
-		if (span_eq(k, kl, "Exit_status") || span_eq(k, kl, "run_count"))
+		if (fs_span_eq(k, kl, "Exit_status") || fs_span_eq(k, kl, "run_count"))
 		{
 			bool ex = k[0] == 'E';
 
@@ -965,14 +943,14 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 			else
 				rec->has_run_count = true, rec->run_count = (int32_t) n;
 		}
-		else if (span_eq(k, kl, "session"))
+		else if (fs_span_eq(k, kl, "session"))
 		{
 			if (!read_int64(v, vl, 18, &n))
 				note(rec, "session \"%s\" is not an integer", shown(b1, sizeof(b1), v, vl));
 			else
 				rec->has_session = true, rec->session = n;
 		}
-		else if (span_eq(k, kl, "exec_host"))
+		else if (fs_span_eq(k, kl, "exec_host"))
 			exec_host = (long) i;
 		else if (span_prefix(k, kl, "resources_used.") || span_prefix(k, kl, "Resource_List."))
 		{
@@ -1069,8 +1047,7 @@ static fs_status usage_unary(usage_state *u, double *v);
 static void
 usage_skip(usage_state *u)
 {
-	while (u->i < u->len &&
-	       (u->s[u->i] == ' ' || u->s[u->i] == '\t' || u->s[u->i] == '\n' || u->s[u->i] == '\r'))
+	while (u->i < u->len && fs_is_space(u->s[u->i]))
 		u->i++;
 }
 
@@ -1171,7 +1148,7 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 	char buf[80];
 
 	for (f = 0; f < sizeof(usage_fns) / sizeof(usage_fns[0]); f++)
-		if (span_eq(name, nlen, usage_fns[f].name))
+		if (fs_span_eq(name, nlen, usage_fns[f].name))
 			break;
 	if (f == sizeof(usage_fns) / sizeof(usage_fns[0]))
 	{
@@ -1316,14 +1293,14 @@ usage_atom(usage_state *u, double *v)
 		u->depth--;
 		return FS_OK;
 	}
-	if (is_digit(u->s[at]) || (u->s[at] == '.' && at + 1 < u->len && is_digit(u->s[at + 1])))
+	if (fs_is_digit(u->s[at]) || (u->s[at] == '.' && at + 1 < u->len && fs_is_digit(u->s[at + 1])))
 	{
 		size_t n = fs_scan_number(u->s + at, u->len - at, v);
 
 		if (n == 0 || isnan(*v))
 			return usage_syntax(u, at, "Invalid number");
 		u->i += n;
-		if (u->i < u->len && (is_key_start(u->s[u->i]) || is_digit(u->s[u->i])))
+		if (u->i < u->len && (is_key_start(u->s[u->i]) || fs_is_digit(u->s[u->i])))
 			return usage_syntax(u, u->i, "Unexpected character after a number");
 		return usage_finite(u, *v, at, "The number");
 	}
@@ -1332,7 +1309,7 @@ usage_atom(usage_state *u, double *v)
 		size_t n = 0;
 		fs_rv_item it;
 
-		while (at + n < u->len && (is_key_start(u->s[at + n]) || is_digit(u->s[at + n])))
+		while (at + n < u->len && (is_key_start(u->s[at + n]) || fs_is_digit(u->s[at + n])))
 			n++;
 		u->i += n;
 		usage_skip(u);
@@ -1346,9 +1323,9 @@ usage_atom(usage_state *u, double *v)
 		}
 		if (fs_rv_get(u->rv, u->s + at, n, &it))
 			*v = resource_value(&it);
-		else if (span_eq(u->s + at, n, "pi"))
+		else if (fs_span_eq(u->s + at, n, "pi"))
 			*v = 3.141592653589793;
-		else if (span_eq(u->s + at, n, "e"))
+		else if (fs_span_eq(u->s + at, n, "e"))
 			*v = 2.718281828459045;
 		else
 			*v = 0; /* a resource the job did not use */

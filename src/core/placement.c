@@ -67,20 +67,12 @@ fs_pool_free(fs_pool *p)
 }
 
 static int
-bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	return c != 0 ? c : (alen > blen) - (alen < blen);
-}
-
-static int
 label_cmp(const void *x, const void *y)
 {
 	const fs_label *a = x, *b = y;
-	int c = bytes_cmp(a->key, a->keylen, b->key, b->keylen);
+	int c = fs_bytes_cmp(a->key, a->keylen, b->key, b->keylen);
 
-	return c != 0 ? c : bytes_cmp(a->value, a->valuelen, b->value, b->valuelen);
+	return c != 0 ? c : fs_bytes_cmp(a->value, a->valuelen, b->value, b->valuelen);
 }
 
 static uint8_t *
@@ -108,12 +100,6 @@ show(const char *s, size_t len)
 	return out;
 }
 
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 /*
  * A vnode name after "@" that the text form "res=@vnode" reads back: not empty, no NUL or comma,
  * no blank at either end.
@@ -122,7 +108,7 @@ static bool
 target_ok(const uint8_t *s, size_t len)
 {
 	return len > 0 && len <= NAME_MAX_LEN && memchr(s, ',', len) == NULL &&
-	       memchr(s, '\0', len) == NULL && !is_blank((char) s[0]) && !is_blank((char) s[len - 1]);
+	       memchr(s, '\0', len) == NULL && !fs_is_space((char) s[0]) && !fs_is_space((char) s[len - 1]);
 }
 
 static int
@@ -130,7 +116,7 @@ indirect_cmp(const void *x, const void *y)
 {
 	const fs_indirect *a = x, *b = y;
 
-	return bytes_cmp(a->res, a->reslen, b->res, b->reslen);
+	return fs_bytes_cmp(a->res, a->reslen, b->res, b->reslen);
 }
 
 /* A resource name as resvec names go: checked by building a one-entry vector. */
@@ -331,7 +317,7 @@ vnode_cmp(const void *x, const void *y)
 {
 	const fs_vnode *a = x, *b = y;
 
-	return bytes_cmp(a->name, a->namelen, b->name, b->namelen);
+	return fs_bytes_cmp(a->name, a->namelen, b->name, b->namelen);
 }
 
 static int
@@ -385,7 +371,7 @@ fs_pool_find(const fs_pool *p, const char *name, size_t namelen)
 	while (lo < hi)
 	{
 		uint32_t mid = lo + (hi - lo) / 2;
-		int c = bytes_cmp(p->v[mid].name, p->v[mid].namelen, name, namelen);
+		int c = fs_bytes_cmp(p->v[mid].name, p->v[mid].namelen, name, namelen);
 
 		if (c == 0)
 			return mid;
@@ -434,9 +420,9 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 	*nind = 0;
 	if (len == 0 || memchr(text, '@', len) == NULL)
 		return fs_rv_parse(text, len, a, 0, rv, &rvlen, err);
-	while (b < e && is_blank(text[b]))
+	while (b < e && fs_is_space(text[b]))
 		b++;
-	while (e > b && is_blank(text[e - 1]))
+	while (e > b && fs_is_space(text[e - 1]))
 		e--;
 	if (e - b >= 2 && text[b] == '{' && text[e - 1] == '}')
 	{
@@ -460,17 +446,17 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 			continue;
 		eq = memchr(text + start, '=', i - start);
 		at = eq ? (size_t) (eq - text) + 1 : i;
-		while (at < i && is_blank(text[at]))
+		while (at < i && fs_is_space(text[at]))
 			at++;
 		if (eq && at < i && text[at] == '@')
 		{
 			size_t nb = start, ne = (size_t) (eq - text), tb = at + 1, te = i;
 
-			while (nb < ne && is_blank(text[nb]))
+			while (nb < ne && fs_is_space(text[nb]))
 				nb++;
-			while (ne > nb && is_blank(text[ne - 1]))
+			while (ne > nb && fs_is_space(text[ne - 1]))
 				ne--;
-			while (te > tb && is_blank(text[te - 1]))
+			while (te > tb && fs_is_space(text[te - 1]))
 				te--;
 			if (ne == nb)
 				st = available_error(text, len, nb, "Expected a resource name before \"=\"", err);
@@ -563,18 +549,11 @@ fs_pool_flat_size(const fs_pool *p)
 }
 
 static uint8_t *
-put(uint8_t *o, const void *src, size_t len)
-{
-	memcpy(o, src, len);
-	return o + len;
-}
-
-static uint8_t *
 put16(uint8_t *o, size_t v)
 {
 	uint16_t x = (uint16_t) v;
 
-	return put(o, &x, 2);
+	return fs_put(o, &x, 2);
 }
 
 static uint8_t *
@@ -582,7 +561,7 @@ put32(uint8_t *o, size_t v)
 {
 	uint32_t x = (uint32_t) v;
 
-	return put(o, &x, 4);
+	return fs_put(o, &x, 4);
 }
 
 static uint8_t *
@@ -606,27 +585,27 @@ fs_pool_flatten(const fs_pool *p, uint8_t *out)
 		const fs_vnode *v = &p->v[i];
 
 		out = put16(out, v->namelen);
-		out = put(out, v->name, v->namelen);
+		out = fs_put(out, v->name, v->namelen);
 		out = put32(out, fs_rv_size(v->avail));
-		out = put(out, v->avail, fs_rv_size(v->avail));
+		out = fs_put(out, v->avail, fs_rv_size(v->avail));
 		out = put32(out, fs_rv_size(v->assigned));
-		out = put(out, v->assigned, fs_rv_size(v->assigned));
+		out = fs_put(out, v->assigned, fs_rv_size(v->assigned));
 		out = put16(out, v->nlabels);
 		for (k = 0; k < v->nlabels; k++)
 		{
 			out = put16(out, v->labels[k].keylen);
-			out = put(out, v->labels[k].key, v->labels[k].keylen);
+			out = fs_put(out, v->labels[k].key, v->labels[k].keylen);
 			out = put16(out, v->labels[k].valuelen);
-			out = put(out, v->labels[k].value, v->labels[k].valuelen);
+			out = fs_put(out, v->labels[k].value, v->labels[k].valuelen);
 		}
 		if (ind)
 			out = put16(out, v->nindirect);
 		for (k = 0; k < v->nindirect; k++)
 		{
 			out = put8(out, v->indirect[k].reslen);
-			out = put(out, v->indirect[k].res, v->indirect[k].reslen);
+			out = fs_put(out, v->indirect[k].res, v->indirect[k].reslen);
 			out = put16(out, v->indirect[k].vnodelen);
-			out = put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
+			out = fs_put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
 		}
 	}
 }
@@ -720,7 +699,7 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		/* only what the text form can carry, in its canonical order (names sorted, unique) */
 		if (namelen == 0 || has_nul(name, namelen))
 			st = corrupt(err, "a vnode name is empty or holds a NUL byte");
-		else if (i > 0 && bytes_cmp(p->v[p->n - 1].name, p->v[p->n - 1].namelen,
+		else if (i > 0 && fs_bytes_cmp(p->v[p->n - 1].name, p->v[p->n - 1].namelen,
 		                            (const char *) name, namelen) >= 0)
 			st = corrupt(err, "vnodes out of name order");
 		if (st != FS_OK)
@@ -848,25 +827,25 @@ fs_pool_to_binary(const fs_pool *p, uint8_t *out)
 
 		FS_POLL(i);
 		out = fs_put_be(out, v->namelen, 2);
-		out = put(out, v->name, v->namelen);
+		out = fs_put(out, v->name, v->namelen);
 		out = fs_rv_put_binary(out, v->avail);
 		out = fs_rv_put_binary(out, v->assigned);
 		out = fs_put_be(out, v->nlabels, 2);
 		for (k = 0; k < v->nlabels; k++)
 		{
 			out = fs_put_be(out, v->labels[k].keylen, 2);
-			out = put(out, v->labels[k].key, v->labels[k].keylen);
+			out = fs_put(out, v->labels[k].key, v->labels[k].keylen);
 			out = fs_put_be(out, v->labels[k].valuelen, 2);
-			out = put(out, v->labels[k].value, v->labels[k].valuelen);
+			out = fs_put(out, v->labels[k].value, v->labels[k].valuelen);
 		}
 		if (ind)
 			out = fs_put_be(out, v->nindirect, 2);
 		for (k = 0; k < v->nindirect; k++)
 		{
 			*out++ = (uint8_t) v->indirect[k].reslen;
-			out = put(out, v->indirect[k].res, v->indirect[k].reslen);
+			out = fs_put(out, v->indirect[k].res, v->indirect[k].reslen);
 			out = fs_put_be(out, v->indirect[k].vnodelen, 2);
-			out = put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
+			out = fs_put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
 		}
 	}
 }
@@ -1020,31 +999,6 @@ sk_error(const char *line, size_t len, size_t at, const char *what, fs_error *er
 	                      "[all|prime|non_prime], for example \"ncpus LOW unused\" all.");
 }
 
-static bool
-word_is(const char *w, size_t n, const char *lit)
-{
-	size_t i;
-
-	if (strlen(lit) != n)
-		return false;
-	for (i = 0; i < n; i++)
-	{
-		char c = w[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char) (c - 'A' + 'a');
-		if (c != lit[i])
-			return false;
-	}
-	return true;
-}
-
-static bool
-is_ws(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
 /* Split line[from, to) into at most `max` words; returns the count, or max + 1 when too many. */
 static size_t
 words(const char *line, size_t from, size_t to, size_t *starts, size_t *lens, size_t max)
@@ -1053,7 +1007,7 @@ words(const char *line, size_t from, size_t to, size_t *starts, size_t *lens, si
 
 	for (;;)
 	{
-		while (i < to && is_ws(line[i]))
+		while (i < to && fs_is_space(line[i]))
 			i++;
 		if (i >= to)
 			return n;
@@ -1063,7 +1017,7 @@ words(const char *line, size_t from, size_t to, size_t *starts, size_t *lens, si
 			return max + 1;
 		}
 		starts[n] = i;
-		while (i < to && !is_ws(line[i]))
+		while (i < to && !fs_is_space(line[i]))
 			i++;
 		lens[n] = i - starts[n];
 		n++;
@@ -1073,11 +1027,11 @@ words(const char *line, size_t from, size_t to, size_t *starts, size_t *lens, si
 static bool
 amount_word(const char *w, size_t n, fs_amount *out)
 {
-	if (word_is(w, n, "total"))
+	if (fs_span_ieq(w, n, "total"))
 		*out = FS_AMOUNT_TOTAL;
-	else if (word_is(w, n, "assigned"))
+	else if (fs_span_ieq(w, n, "assigned"))
 		*out = FS_AMOUNT_ASSIGNED;
-	else if (word_is(w, n, "unused"))
+	else if (fs_span_ieq(w, n, "unused"))
 		*out = FS_AMOUNT_UNUSED;
 	else
 		return false;
@@ -1087,11 +1041,11 @@ amount_word(const char *w, size_t n, fs_amount *out)
 static bool
 prime_word(const char *w, size_t n, fs_prime *out)
 {
-	if (word_is(w, n, "all"))
+	if (fs_span_ieq(w, n, "all"))
 		*out = FS_PRIME_ALL;
-	else if (word_is(w, n, "prime"))
+	else if (fs_span_ieq(w, n, "prime"))
 		*out = FS_PRIME_PRIME;
-	else if (word_is(w, n, "non_prime"))
+	else if (fs_span_ieq(w, n, "non_prime"))
 		*out = FS_PRIME_NON_PRIME;
 	else
 		return false;
@@ -1105,7 +1059,7 @@ fs_sort_key_parse(const char *line, size_t len, fs_sort_key *out, fs_error *err)
 	size_t ast[2], aln[2];
 	bool quoted;
 
-	while (i < len && is_ws(line[i]))
+	while (i < len && fs_is_space(line[i]))
 		i++;
 	quoted = i < len && line[i] == '"';
 	if (quoted)
@@ -1143,9 +1097,9 @@ fs_sort_key_parse(const char *line, size_t len, fs_sort_key *out, fs_error *err)
 	out->reslen = ln[0];
 	if (n < 2)
 		return sk_error(line, len, inner_end, "Expected HIGH or LOW after the resource", err);
-	if (word_is(line + st[1], ln[1], "high"))
+	if (fs_span_ieq(line + st[1], ln[1], "high"))
 		out->high = true;
-	else if (word_is(line + st[1], ln[1], "low"))
+	else if (fs_span_ieq(line + st[1], ln[1], "low"))
 		out->high = false;
 	else
 		return sk_error(line, len, st[1], "Expected HIGH or LOW", err);
@@ -1286,7 +1240,7 @@ transfer_cmp(const void *x, const void *y, void *ctx)
 	(void) ctx;
 	if (a->target != b->target)
 		return a->target < b->target ? -1 : 1;
-	return bytes_cmp(a->item.name, a->item.namelen, b->item.name, b->item.namelen);
+	return fs_bytes_cmp(a->item.name, a->item.namelen, b->item.name, b->item.namelen);
 }
 
 const fs_indirect *
@@ -1295,7 +1249,7 @@ fs_vnode_indirect(const fs_vnode *v, const char *res, size_t reslen)
 	size_t k;
 
 	for (k = 0; k < v->nindirect; k++)
-		if (bytes_cmp(v->indirect[k].res, v->indirect[k].reslen, res, reslen) == 0)
+		if (fs_bytes_cmp(v->indirect[k].res, v->indirect[k].reslen, res, reslen) == 0)
 			return &v->indirect[k];
 	return NULL;
 }
@@ -1400,7 +1354,7 @@ resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, 
 	{
 		const fs_rv_item *x = &tr[*next].item;
 
-		if (n > 0 && bytes_cmp(items[n - 1].name, items[n - 1].namelen, x->name, x->namelen) == 0)
+		if (n > 0 && fs_bytes_cmp(items[n - 1].name, items[n - 1].namelen, x->name, x->namelen) == 0)
 		{
 			if (items[n - 1].kind != x->kind)
 				st = fs_rv_kind_mismatch(err, "add", &items[n - 1], x);
@@ -1447,7 +1401,7 @@ resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_e
 		uint32_t t;
 		fs_status st;
 
-		while (e < v->nlabels && bytes_cmp(v->labels[e].key, v->labels[e].keylen, v->labels[k].key,
+		while (e < v->nlabels && fs_bytes_cmp(v->labels[e].key, v->labels[e].keylen, v->labels[k].key,
 		                                   v->labels[k].keylen) == 0)
 			e++;
 		for (j = k; j < e; j++)
@@ -1508,7 +1462,7 @@ resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_e
 		{
 			const fs_label *tl = &tv->labels[j];
 
-			if (bytes_cmp(tl->key, tl->keylen, v->labels[k].key, v->labels[k].keylen) != 0)
+			if (fs_bytes_cmp(tl->key, tl->keylen, v->labels[k].key, v->labels[k].keylen) != 0)
 				continue;
 			if (label_points(tl))
 			{
@@ -1886,7 +1840,7 @@ pset_cmp(const void *x, const void *y, void *vctx)
 					return va ? -1 : 1; /* the set without a value goes after */
 				continue;
 			}
-			r = bytes_cmp(va, a->valuelens[c->key_of[i]], vb, b->valuelens[c->key_of[i]]);
+			r = fs_bytes_cmp(va, a->valuelens[c->key_of[i]], vb, b->valuelens[c->key_of[i]]);
 		}
 		else
 		{
@@ -1913,7 +1867,7 @@ pset_cmp(const void *x, const void *y, void *vctx)
 	}
 	if (a->first_key != b->first_key)
 		return a->first_key < b->first_key ? -1 : 1;
-	return bytes_cmp(a->name, a->namelen, b->name, b->namelen);
+	return fs_bytes_cmp(a->name, a->namelen, b->name, b->namelen);
 }
 
 void
@@ -1953,7 +1907,7 @@ shared_ref_cmp(const void *x, const void *y, void *ctx)
 	(void) ctx;
 	if (a->target != b->target)
 		return a->target < b->target ? -1 : 1;
-	return bytes_cmp(a->res, a->reslen, b->res, b->reslen);
+	return fs_bytes_cmp(a->res, a->reslen, b->res, b->reslen);
 }
 
 /* One entry of an encoded resvec, added to *acc as a vector of its own. */
@@ -2208,7 +2162,7 @@ build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, 
 	}
 	for (k = 0; k < nkeys; k++)
 		for (s = 0; s < k; s++)
-			if (bytes_cmp(keys[s], keylens[s], keys[k], keylens[k]) == 0)
+			if (fs_bytes_cmp(keys[s], keylens[s], keys[k], keylens[k]) == 0)
 			{
 				fs_fail(err, FS_ERR_VALUE, "group key \"%.*s\" appears more than once",
 				        (int) (keylens[k] < 200 ? keylens[k] : 200), keys[k]);
@@ -2256,7 +2210,7 @@ build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, 
 			counts[k] = 0;
 			for (j = 0; j < v->nlabels; j++)
 			{
-				if (bytes_cmp(v->labels[j].key, v->labels[j].keylen, keys[k], keylens[k]) == 0)
+				if (fs_bytes_cmp(v->labels[j].key, v->labels[j].keylen, keys[k], keylens[k]) == 0)
 				{
 					vals[k][counts[k]] = v->labels[j].value;
 					lens[k][counts[k]++] = v->labels[j].valuelen;
@@ -2353,7 +2307,7 @@ build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, 
 		active[nactive] = sk[s];
 		key_of[nactive] = -1;
 		for (k = 0; k < nkeys; k++)
-			if (bytes_cmp(keys[k], keylens[k], sk[s].resource, sk[s].reslen) == 0)
+			if (fs_bytes_cmp(keys[k], keylens[k], sk[s].resource, sk[s].reslen) == 0)
 				key_of[nactive] = (int) k;
 		nactive++;
 	}

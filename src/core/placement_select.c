@@ -14,51 +14,6 @@
 
 /* ---------------------------------------------------------------- small helpers */
 
-static int
-bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	return c != 0 ? c : (alen > blen) - (alen < blen);
-}
-
-static bool
-bytes_eq(const char *a, size_t alen, const char *b)
-{
-	return alen == strlen(b) && memcmp(a, b, alen) == 0;
-}
-
-static bool
-ascii_ieq(const char *a, size_t alen, const char *lower)
-{
-	size_t i;
-
-	if (alen != strlen(lower))
-		return false;
-	for (i = 0; i < alen; i++)
-	{
-		char c = a[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char) (c - 'A' + 'a');
-		if (c != lower[i])
-			return false;
-	}
-	return true;
-}
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Resource names as in a resvec, without ":" (which separates a chunk's resources). */
 static bool
 is_name_start(char c)
@@ -69,7 +24,7 @@ is_name_start(char c)
 static bool
 is_name_char(char c)
 {
-	return is_name_start(c) || is_digit(c) || c == '.' || c == '/' || c == '-' || c == '@';
+	return is_name_start(c) || fs_is_digit(c) || c == '.' || c == '/' || c == '-' || c == '@';
 }
 
 static void *
@@ -128,19 +83,19 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 		size_t k;
 
 		fs_quote_excerpt(word, sizeof(word), w, wl, 60);
-		if (bytes_eq(w, wl, "free"))
+		if (fs_span_eq(w, wl, "free"))
 			arr = FS_ARRANGE_FREE;
-		else if (bytes_eq(w, wl, "pack"))
+		else if (fs_span_eq(w, wl, "pack"))
 			arr = FS_ARRANGE_PACK;
-		else if (bytes_eq(w, wl, "scatter"))
+		else if (fs_span_eq(w, wl, "scatter"))
 			arr = FS_ARRANGE_SCATTER;
-		else if (bytes_eq(w, wl, "vscatter"))
+		else if (fs_span_eq(w, wl, "vscatter"))
 			arr = FS_ARRANGE_VSCATTER;
-		else if (bytes_eq(w, wl, "excl"))
+		else if (fs_span_eq(w, wl, "excl"))
 			share = FS_SHARE_EXCL;
-		else if (bytes_eq(w, wl, "exclhost"))
+		else if (fs_span_eq(w, wl, "exclhost"))
 			share = FS_SHARE_EXCLHOST;
-		else if (bytes_eq(w, wl, "shared"))
+		else if (fs_span_eq(w, wl, "shared"))
 			share = FS_SHARE_SHARED;
 		else if (wl >= 6 && memcmp(w, "group=", 6) == 0)
 		{
@@ -265,8 +220,7 @@ amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount
 	fs_status st;
 
 	snprintf(problem, sizeof(problem), "%s", amount_err->message);
-	if (problem[0] >= 'a' && problem[0] <= 'z')
-		problem[0] = (char) (problem[0] - 'a' + 'A');
+	problem[0] = fs_ascii_upper(problem[0]);
 	snprintf(hint, sizeof(hint), "%s",
 	         amount_err->hint[0]     ? amount_err->hint
 	         : amount_err->detail[0] ? amount_err->detail
@@ -295,10 +249,10 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 		char what[120], shown[80];
 
 		/* an amount, or what would be one were it finite (NaN, inf: an error, not a label) */
-		if (!it->quoted && (is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
-		                    ascii_ieq(it->value, it->valuelen, "nan") ||
-		                    ascii_ieq(it->value, it->valuelen, "inf") ||
-		                    ascii_ieq(it->value, it->valuelen, "infinity")))
+		if (!it->quoted && (fs_is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
+		                    fs_span_ieq(it->value, it->valuelen, "nan") ||
+		                    fs_span_ieq(it->value, it->valuelen, "inf") ||
+		                    fs_span_ieq(it->value, it->valuelen, "infinity")))
 		{
 			fs_error amount_err;
 			fs_rv_item *r = &rv[nrv];
@@ -328,8 +282,8 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 			m->reslen = it->namelen;
 			m->value = copy_str(a, it->value, it->valuelen);
 			m->valuelen = it->valuelen;
-			m->boolean = !it->quoted && (ascii_ieq(it->value, it->valuelen, "true") ||
-			                             ascii_ieq(it->value, it->valuelen, "false"));
+			m->boolean = !it->quoted && (fs_span_ieq(it->value, it->valuelen, "true") ||
+			                             fs_span_ieq(it->value, it->valuelen, "false"));
 		}
 	}
 	/* PBS's default_chunk: the resources a chunk does not name */
@@ -344,7 +298,7 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 			bool named = false;
 
 			for (i = 0; i < n && !named; i++)
-				named = bytes_cmp(items[i].name, items[i].namelen, d.name, d.namelen) == 0;
+				named = fs_bytes_cmp(items[i].name, items[i].namelen, d.name, d.namelen) == 0;
 			if (!named)
 				rv[nrv++] = d;
 		}
@@ -379,7 +333,7 @@ scan_value(const char *text, size_t len, size_t *i, sel_item *it, fs_error *err)
 	it->quoted = false;
 	while (*i < len && text[*i] != ':' && text[*i] != '+')
 	{
-		if (is_blank(text[*i]))
+		if (fs_is_space(text[*i]))
 			return select_error(text, len, *i,
 			                    "Unexpected blank (PBS allows no spaces in a select "
 			                    "spec)",
@@ -409,7 +363,7 @@ scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n,
 
 		memset(&it, 0, sizeof(it));
 		it.name_at = *i;
-		if (*i < len && is_blank(text[*i]))
+		if (*i < len && fs_is_space(text[*i]))
 			return select_error(text, len, *i,
 			                    "Unexpected blank (PBS allows no spaces in a select spec)", err);
 		if (*i >= len || !is_name_start(text[*i]))
@@ -440,7 +394,7 @@ scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n,
 		if (st != FS_OK)
 			return st;
 		for (k = 0; k < *n; k++)
-			if (bytes_cmp((*items)[k].name, (*items)[k].namelen, it.name, it.namelen) == 0)
+			if (fs_bytes_cmp((*items)[k].name, (*items)[k].namelen, it.name, it.namelen) == 0)
 			{
 				snprintf(problem, sizeof(problem), "Resource \"%s\" appears twice in one chunk",
 				         shown);
@@ -482,10 +436,10 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 			st = select_error(text, len, i, "Expected a chunk", err);
 			break;
 		}
-		if (is_digit(text[i]))
+		if (fs_is_digit(text[i]))
 		{
 			count = 0;
-			while (i < len && is_digit(text[i]) && count <= FS_SELECT_CHUNKS_MAX)
+			while (i < len && fs_is_digit(text[i]) && count <= FS_SELECT_CHUNKS_MAX)
 				count = count * 10 + (uint64_t) (text[i++] - '0');
 			if (count > FS_SELECT_CHUNKS_MAX)
 			{
@@ -658,7 +612,7 @@ init_hosts(fitter *f, fs_error *err)
 		f->hostname[i] = v->name;
 		f->hostnamelen[i] = v->namelen;
 		for (k = 0; k < v->nlabels; k++)
-			if (bytes_eq(v->labels[k].key, v->labels[k].keylen, "host"))
+			if (fs_span_eq(v->labels[k].key, v->labels[k].keylen, "host"))
 			{
 				f->hostname[i] = v->labels[k].value;
 				f->hostnamelen[i] = v->labels[k].valuelen;
@@ -682,7 +636,7 @@ init_hosts(fitter *f, fs_error *err)
 		{
 			uint32_t w = slots[s] - 1;
 
-			if (bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i], f->hostnamelen[i]) ==
+			if (fs_bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i], f->hostnamelen[i]) ==
 			    0)
 				break;
 		}
@@ -729,7 +683,7 @@ init_resources(fitter *f, fs_error *err)
 		while (fs_rv_next(&it, &item))
 		{
 			for (r = 0; r < f->nres; r++)
-				if (bytes_cmp(f->res[r].name, f->res[r].namelen, item.name, item.namelen) == 0)
+				if (fs_bytes_cmp(f->res[r].name, f->res[r].namelen, item.name, item.namelen) == 0)
 					break;
 			if (r < f->nres && f->res[r].kind != item.kind)
 			{
@@ -771,22 +725,22 @@ matches(const fitter *f, const fs_chunk_spec *term, uint32_t u)
 		const fs_match *m = &term->match[k];
 		bool ok = false;
 
-		if (bytes_eq(m->res, m->reslen, "host"))
-			ok = bytes_cmp(f->hostname[u], f->hostnamelen[u], m->value, m->valuelen) == 0;
-		else if (bytes_eq(m->res, m->reslen, "vnode"))
-			ok = bytes_cmp(v->name, v->namelen, m->value, m->valuelen) == 0;
+		if (fs_span_eq(m->res, m->reslen, "host"))
+			ok = fs_bytes_cmp(f->hostname[u], f->hostnamelen[u], m->value, m->valuelen) == 0;
+		else if (fs_span_eq(m->res, m->reslen, "vnode"))
+			ok = fs_bytes_cmp(v->name, v->namelen, m->value, m->valuelen) == 0;
 		else
 		{
-			bool want_true = m->boolean && ascii_ieq(m->value, m->valuelen, "true");
+			bool want_true = m->boolean && fs_span_ieq(m->value, m->valuelen, "true");
 
 			for (j = 0; j < v->nlabels && !ok; j++)
 			{
 				const fs_label *l = &v->labels[j];
 
-				if (bytes_cmp(l->key, l->keylen, m->res, m->reslen) != 0)
+				if (fs_bytes_cmp(l->key, l->keylen, m->res, m->reslen) != 0)
 					continue;
-				ok = m->boolean ? ascii_ieq(l->value, l->valuelen, "true")
-				                : bytes_cmp(l->value, l->valuelen, m->value, m->valuelen) == 0;
+				ok = m->boolean ? fs_span_ieq(l->value, l->valuelen, "true")
+				                : fs_bytes_cmp(l->value, l->valuelen, m->value, m->valuelen) == 0;
 			}
 			/* an unset boolean is false (pbs_resources) */
 			if (m->boolean && !want_true)

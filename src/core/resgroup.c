@@ -25,16 +25,14 @@ typedef struct name_table
 	size_t mask;
 } name_table;
 
+/*
+ * PBS splits a line into fields with strtok(line, " \t"): only spaces and tabs separate fields,
+ * any other whitespace stays in a field (a CR of a CRLF file is reported, as PBS rejects it).
+ */
 static bool
-is_blank(char c)
+is_field_sep(char c)
 {
 	return c == ' ' || c == '\t';
-}
-
-static bool
-span_eq(const char *p, size_t len, const char *lit)
-{
-	return strlen(lit) == len && memcmp(p, lit, len) == 0;
 }
 
 static int32_t
@@ -191,24 +189,24 @@ tokenize(const char *s, size_t len, span *tok, span *rest)
 	{
 		size_t start;
 
-		while (i < len && is_blank(s[i]))
+		while (i < len && is_field_sep(s[i]))
 			i++;
 		if (i == len)
 			return n;
 		start = i;
-		while (i < len && !is_blank(s[i]))
+		while (i < len && !is_field_sep(s[i]))
 			i++;
 		tok[n].p = s + start;
 		tok[n].len = i - start;
 		n++;
 	}
-	while (i < len && is_blank(s[i]))
+	while (i < len && is_field_sep(s[i]))
 		i++;
 	if (i < len)
 	{
 		size_t end = len;
 
-		while (end > i && is_blank(s[end - 1]))
+		while (end > i && is_field_sep(s[end - 1]))
 			end--;
 		rest->p = s + i;
 		rest->len = end - i;
@@ -266,10 +264,10 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 	show_token(shown, sizeof(shown), tok[0]);
 
 	/* parse_group() order: name unique, parent defined, shares, id */
-	if (span_eq(e->name, e->namelen, "unknown") || span_eq(e->name, e->namelen, "TREEROOT"))
+	if (fs_span_eq(e->name, e->namelen, "unknown") || fs_span_eq(e->name, e->namelen, "TREEROOT"))
 	{
 		line_error(a, e, FS_ERR_VALUE, 0,
-		           span_eq(e->name, e->namelen, "unknown")
+		           fs_span_eq(e->name, e->namelen, "unknown")
 		               ? "Use \"unknown\" only as a parent; its shares are the scheduler's "
 		                 "unknown_shares (the unknown_shares argument)."
 		               : "Rename the group: \"TREEROOT\" is the root.",
@@ -284,9 +282,9 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 		           "Group \"%s\" is already defined on line %d", shown, (int) all[found].line);
 		return;
 	}
-	if (span_eq(e->parent, e->parentlen, "root") || span_eq(e->parent, e->parentlen, "TREEROOT"))
+	if (fs_span_eq(e->parent, e->parentlen, "root") || fs_span_eq(e->parent, e->parentlen, "TREEROOT"))
 		e->parent_index = FS_RG_PARENT_ROOT;
-	else if (span_eq(e->parent, e->parentlen, "unknown"))
+	else if (fs_span_eq(e->parent, e->parentlen, "unknown"))
 		e->parent_index = FS_RG_PARENT_UNKNOWN;
 	else
 	{
@@ -370,13 +368,13 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 	}
 }
 
-/* Blank (spaces, tabs, a CR) or a comment (first non-blank '#' or '*', as skip_line() has it). */
+/* Blank or a comment: the first non-blank is '#' or '*' (skip_line() skips isspace()). */
 static bool
 skip_line(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && (is_blank(s[i]) || s[i] == '\r'))
+	while (i < len && fs_is_space(s[i]))
 		i++;
 	return i == len || s[i] == '#' || s[i] == '*';
 }

@@ -19,29 +19,6 @@ static const char row_hint[] =
 
 /* ---------------------------------------------------------------- small helpers */
 
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static char
-to_upper(char c)
-{
-	return (c >= 'a' && c <= 'z') ? (char) (c - 'a' + 'A') : c;
-}
-
-static bool
-span_ieq(const char *s, size_t len, const char *word)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (word[i] == '\0' || to_upper(s[i]) != to_upper(word[i]))
-			return false;
-	return word[len] == '\0';
-}
-
 /* Digits only, at most `max`; false on anything else (empty included) or overflow. */
 static bool
 parse_uint(const char *s, size_t len, int64_t max, int64_t *out)
@@ -53,7 +30,7 @@ parse_uint(const char *s, size_t len, int64_t max, int64_t *out)
 		return false;
 	for (i = 0; i < len; i++)
 	{
-		if (!is_digit(s[i]))
+		if (!fs_is_digit(s[i]))
 			return false;
 		if (v > (max - (s[i] - '0')) / 10)
 			return false;
@@ -111,7 +88,7 @@ syntax(fs_error *err, const char *subject, const char *text, size_t len, size_t 
 	char buf[FS_MSG_LEN];
 
 	snprintf(buf, sizeof(buf), "%s", problem);
-	buf[0] = to_upper(buf[0]);
+	buf[0] = fs_ascii_upper(buf[0]);
 	return fs_fail_syntax(err, subject, text, len, at, buf, hint);
 }
 
@@ -161,12 +138,12 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 			continue;
 		nm = text + start;
 		nl = i - start;
-		while (nl > 0 && (*nm == ' ' || *nm == '\t'))
+		while (nl > 0 && fs_is_space(*nm))
 		{
 			nm++;
 			nl--;
 		}
-		while (nl > 0 && (nm[nl - 1] == ' ' || nm[nl - 1] == '\t'))
+		while (nl > 0 && fs_is_space(nm[nl - 1]))
 			nl--;
 		if (nl == 0)
 		{
@@ -182,7 +159,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		h->names[c] = mkspan(nm, nl);
 		h->known[c] = -1;
 		for (k = 0; k < FS_SC_NKNOWN; k++)
-			if (span_ieq(nm, nl, known_names[k]))
+			if (fs_span_ieq(nm, nl, known_names[k]))
 			{
 				if (h->at[k] >= 0)
 				{
@@ -239,7 +216,7 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 		return DUR_NULL;
 	}
 	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
-		if (span_ieq(s, len, words[k]))
+		if (fs_span_ieq(s, len, words[k]))
 		{
 			*why = words[k];
 			return DUR_NULL;
@@ -249,7 +226,7 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 		size_t st = i;
 		int64_t x = 0;
 
-		while (i < len && is_digit(s[i]))
+		while (i < len && fs_is_digit(s[i]))
 		{
 			if (i - st >= 15)
 			{
@@ -285,7 +262,7 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 		size_t st = ++i;
 		double scale = 0.1;
 
-		while (i < len && is_digit(s[i]))
+		while (i < len && fs_is_digit(s[i]))
 		{
 			frac += (s[i] - '0') * scale;
 			scale /= 10;
@@ -376,7 +353,7 @@ parse_size(const char *s, size_t len, double *bytes, bool *unit)
 	double v;
 	const char *u;
 
-	while (i < len && is_digit(s[i]))
+	while (i < len && fs_is_digit(s[i]))
 		i++;
 	if (i == 0)
 		return 0;
@@ -384,7 +361,7 @@ parse_size(const char *s, size_t len, double *bytes, bool *unit)
 	{
 		size_t st = ++i;
 
-		while (i < len && is_digit(s[i]))
+		while (i < len && fs_is_digit(s[i]))
 			i++;
 		if (i == st)
 			return 0;
@@ -392,7 +369,7 @@ parse_size(const char *s, size_t len, double *bytes, bool *unit)
 	if (fs_scan_number(s, i, &v) != i || !isfinite(v))
 		return 0;
 	*unit = false;
-	if (i < len && s[i] != '\0' && (u = strchr(units, to_upper(s[i]))) != NULL)
+	if (i < len && s[i] != '\0' && (u = strchr(units, fs_ascii_upper(s[i]))) != NULL)
 	{
 		v = ldexp(v, 10 * (int) (u - units + 1));
 		*unit = true;
@@ -455,7 +432,7 @@ field_time(row_ctx *c, const char *col, fs_span f, fs_sacct_time *t)
 	t->kind = FS_ST_NONE;
 	if (s == NULL)
 		return FS_OK;
-	if (span_ieq(s, f.len, "Unknown") || span_ieq(s, f.len, "None"))
+	if (fs_span_ieq(s, f.len, "Unknown") || fs_span_ieq(s, f.len, "None"))
 	{
 		add_anomaly(c->rec, "%s is %.*s", col, (int) f.len, s);
 		return FS_OK;
@@ -481,7 +458,7 @@ field_time(row_ctx *c, const char *col, fs_span f, fs_sacct_time *t)
 		}
 		for (w = 0; w < widths[k]; w++, i++)
 		{
-			if (i >= f.len || !is_digit(s[i]))
+			if (i >= f.len || !fs_is_digit(s[i]))
 				return bad(c, s + (i < f.len ? i : f.len - 1), problem, NULL);
 			x = x * 10 + (s[i] - '0');
 		}
@@ -576,7 +553,7 @@ field_state(row_ctx *c, fs_span f)
 	while (w < f.len && f.p[w] != ' ')
 		w++;
 	for (k = 0; k < sizeof(states) / sizeof(states[0]); k++)
-		if (span_ieq(f.p, w, states[k]))
+		if (fs_span_ieq(f.p, w, states[k]))
 			known = states[k];
 	if (known == NULL)
 	{
@@ -618,7 +595,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 	{
 		const char *s = id.p;
 
-		while (i < id.len && is_digit(s[i]))
+		while (i < id.len && fs_is_digit(s[i]))
 			i++;
 		if (!parse_uint(s, i, INT64_MAX, &base))
 			return bad(c, s + i, "JobID must start with the job number", hint);
@@ -632,7 +609,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 			{
 				st = ++i;
 				while (i < id.len &&
-				       (is_digit(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '%' || s[i] == ':'))
+				       (fs_is_digit(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '%' || s[i] == ':'))
 					i++;
 				if (i == st || i >= id.len || s[i] != ']')
 					return bad(c, s + i, "JobID: expected an array task range closed by \"]\"",
@@ -643,7 +620,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 			else
 			{
 				st = i;
-				while (i < id.len && is_digit(s[i]))
+				while (i < id.len && fs_is_digit(s[i]))
 					i++;
 				if (!parse_uint(s + st, i - st, INT32_MAX, &v))
 					return bad(c, s + st, "JobID: expected an array task number", hint);
@@ -654,7 +631,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 		else if (i < id.len && s[i] == '+')
 		{
 			st = ++i;
-			while (i < id.len && is_digit(s[i]))
+			while (i < id.len && fs_is_digit(s[i]))
 				i++;
 			if (!parse_uint(s + st, i - st, INT32_MAX, &v))
 				return bad(c, s + st, "JobID: expected a het job component number", hint);
@@ -668,7 +645,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 		{
 			step = mkspan(s + i + 1, id.len - i - 1);
 			for (st = i + 1; st < id.len; st++)
-				if (!(is_digit(s[st]) || (to_upper(s[st]) >= 'A' && to_upper(s[st]) <= 'Z') ||
+				if (!(fs_is_digit(s[st]) || (fs_ascii_upper(s[st]) >= 'A' && fs_ascii_upper(s[st]) <= 'Z') ||
 				      s[st] == '_' || s[st] == '-'))
 					break;
 			if (step.p == NULL || st != id.len)
@@ -760,13 +737,13 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 		nl = (size_t) (e - nm);
 		val = e + 1;
 		vl = elen - nl - 1;
-		if (span_ieq(val, vl, "NONE"))
+		if (fs_span_ieq(val, vl, "NONE"))
 		{
 			add_anomaly(c->rec, "%s: %.*s=NONE (no limit) left out", col, (int) nl, nm);
 			continue;
 		}
-		sizeish = span_ieq(nm, nl, "mem") || span_ieq(nm, nl, "vmem") ||
-		          span_ieq(nm, nl, "gres/gpumem") || (nl > 3 && memcmp(nm, "bb/", 3) == 0);
+		sizeish = fs_span_ieq(nm, nl, "mem") || fs_span_ieq(nm, nl, "vmem") ||
+		          fs_span_ieq(nm, nl, "gres/gpumem") || (nl > 3 && memcmp(nm, "bb/", 3) == 0);
 		used = parse_size(val, vl, &amt, &unit);
 		if (used == 0 || used != vl)
 		{
@@ -1115,7 +1092,7 @@ assoc_fail(assoc_state *s, const char *problem, const char *hint)
 	fs_quote_excerpt(shown, sizeof(shown), s->line, s->linelen, 200);
 	fs_fail(s->err, FS_ERR_SYNTAX, "invalid sacctmgr association data at line %d: \"%s\"",
 	        s->lineno, shown);
-	fs_error_detail(s->err, "%c%s.", to_upper(problem[0]), problem + 1);
+	fs_error_detail(s->err, "%c%s.", fs_ascii_upper(problem[0]), problem + 1);
 	fs_error_hint(s->err, "%s",
 	              hint ? hint
 	                   : "Give the text of a sacctmgr dump file, or of sacctmgr show assoc -P "
@@ -1180,7 +1157,7 @@ parse_shares(assoc_state *s, const char *v, size_t len, fs_assoc_row *r)
 {
 	int64_t x;
 
-	if (span_ieq(v, len, "parent"))
+	if (fs_span_ieq(v, len, "parent"))
 	{
 		r->from_parent = true;
 		return FS_OK;
@@ -1294,7 +1271,7 @@ dump_option(const char *p, size_t len, const char *key)
 				q = !q;
 			i++;
 		}
-		if (i - st > kl && p[st + kl] == '=' && span_ieq(p + st, kl, key))
+		if (i - st > kl && p[st + kl] == '=' && fs_span_ieq(p + st, kl, key))
 		{
 			vs = st + kl + 1;
 			if (i - vs >= 2 && p[vs] == '\'' && p[i - 1] == '\'')
@@ -1326,15 +1303,15 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 		w++;
 	if (w + 3 > len || memcmp(p + w, " - ", 3) != 0)
 		return assoc_fail(s, "a dump line reads \"Kind - 'name':Option=value...\"", NULL);
-	if (span_ieq(p, w, "Cluster"))
+	if (fs_span_ieq(p, w, "Cluster"))
 		kind = K_CLUSTER;
-	else if (span_ieq(p, w, "Parent"))
+	else if (fs_span_ieq(p, w, "Parent"))
 		kind = K_PARENT;
-	else if (span_ieq(p, w, "Account"))
+	else if (fs_span_ieq(p, w, "Account"))
 		kind = K_ACCOUNT;
-	else if (span_ieq(p, w, "User"))
+	else if (fs_span_ieq(p, w, "User"))
 		kind = K_USER;
-	else if (span_ieq(p, w, "QOS") || span_ieq(p, w, "Federation"))
+	else if (fs_span_ieq(p, w, "QOS") || fs_span_ieq(p, w, "Federation"))
 		kind = K_OTHER;
 	else
 		return assoc_fail(s, "unknown line kind (Cluster, Parent, Account, User or QOS expected)",
@@ -1350,7 +1327,7 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 		return FS_OK;
 	if (kind == K_PARENT)
 	{
-		const uint8_t *pp = span_ieq(name.p, name.len, "root") ? root_path(s, *cluster)
+		const uint8_t *pp = fs_span_ieq(name.p, name.len, "root") ? root_path(s, *cluster)
 		                                                       : map_get(s, *cluster, name);
 
 		if (pp == NULL)
@@ -1424,17 +1401,17 @@ list_header(assoc_state *s, const char *p, size_t len, list_cols *lc)
 
 		if (i < len && p[i] != '|')
 			continue;
-		if (span_ieq(nm, nl, "Cluster"))
+		if (fs_span_ieq(nm, nl, "Cluster"))
 			lc->cluster = (int) c;
-		else if (span_ieq(nm, nl, "Account"))
+		else if (fs_span_ieq(nm, nl, "Account"))
 			lc->account = (int) c;
-		else if (span_ieq(nm, nl, "User"))
+		else if (fs_span_ieq(nm, nl, "User"))
 			lc->user = (int) c;
-		else if (span_ieq(nm, nl, "Partition"))
+		else if (fs_span_ieq(nm, nl, "Partition"))
 			lc->partition = (int) c;
-		else if (span_ieq(nm, nl, "Share") || span_ieq(nm, nl, "Fairshare"))
+		else if (fs_span_ieq(nm, nl, "Share") || fs_span_ieq(nm, nl, "Fairshare"))
 			lc->share = (int) c;
-		else if (span_ieq(nm, nl, "ParentName") || span_ieq(nm, nl, "Par Name"))
+		else if (fs_span_ieq(nm, nl, "ParentName") || fs_span_ieq(nm, nl, "Par Name"))
 			lc->parent = (int) c;
 		c++;
 		st = i + 1;
@@ -1494,12 +1471,12 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 			return assoc_fail(s, "the user's account is not listed on an earlier line", NULL);
 		rs = add_row(s, pp, user.p, user.len, &r);
 	}
-	else if (span_ieq(account.p, account.len, "root") && parent.p == NULL && depth == 0)
+	else if (fs_span_ieq(account.p, account.len, "root") && parent.p == NULL && depth == 0)
 		rs = add_row(s, NULL, NULL, 0, &r);
 	else
 	{
 		if (lc->parent >= 0)
-			pp = parent.p ? (span_ieq(parent.p, parent.len, "root") ? root_path(s, cluster)
+			pp = parent.p ? (fs_span_ieq(parent.p, parent.len, "root") ? root_path(s, cluster)
 			                                                        : map_get(s, cluster, parent))
 			              : root_path(s, cluster);
 		else
@@ -1568,9 +1545,9 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 		pos = end + 1;
 		if (e > b && doc[e - 1] == '\r')
 			e--;
-		while (b < e && (doc[b] == ' ' || doc[b] == '\t') && mode != 2)
+		while (b < e && fs_is_space(doc[b]) && mode != 2)
 			b++;
-		while (e > b && (doc[e - 1] == ' ' || doc[e - 1] == '\t'))
+		while (e > b && fs_is_space(doc[e - 1]))
 			e--;
 		if (b == e || (doc[b] == '#' && mode != 2))
 			continue;

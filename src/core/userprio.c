@@ -328,7 +328,7 @@ fs_userprio_decode(const uint8_t *p, size_t len, fs_userprio *s, fs_error *err)
 	if (fs_userprio_check(s, &why) != FS_OK)
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type userprio_state");
-		why.message[0] = (char) (why.message[0] - 'a' + 'A'); /* a sentence */
+		why.message[0] = fs_ascii_upper(why.message[0]); /* a sentence */
 		fs_error_detail(err, "%s.", why.message);
 		return FS_ERR_BINARY;
 	}
@@ -473,7 +473,7 @@ fs_userprio_parse(const char *text, size_t len, fs_userprio *s, fs_error *err)
 		                       "Expected the UTC timestamps (or -) of began= and last_used=", err);
 	if (fs_userprio_check(s, &why) != FS_OK)
 	{
-		why.message[0] = (char) (why.message[0] - 'a' + 'A'); /* a sentence */
+		why.message[0] = fs_ascii_upper(why.message[0]); /* a sentence */
 		return userprio_syntax(text, len, why.message, err);
 	}
 	canonical(s);

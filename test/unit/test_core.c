@@ -1,5 +1,6 @@
 /* test_core.c: unit tests of src/core/fs_core.c: the interrupt hook, the keyed hash, number text
- * for every double, and message excerpts cut on character boundaries. */
+ * for every double, message excerpts cut on character boundaries, error context and the small
+ * text helpers every parser shares. */
 #include "unit.h"
 
 #include <math.h>
@@ -137,6 +138,98 @@ test_excerpts(void)
 	CHECK(fs_char_pos("abc", 0) == 1);
 }
 
+static void
+test_error_context(void)
+{
+	fs_error err;
+
+	fs_error_clear(&err);
+	fs_fail(&err, FS_ERR_KIND, "cannot add amounts of different kinds for resource \"%s\"", "mem");
+	fs_error_detail(&err, "The left amount is a size.");
+	/* a context line keeps the message, detail and hint as they are */
+	fs_error_context(&err, "in placement set \"%s\"", "r1");
+	CHECK_STR(err.message, "cannot add amounts of different kinds for resource \"mem\"");
+	CHECK_STR(err.detail, "The left amount is a size.");
+	CHECK_STR(err.context, "in placement set \"r1\"");
+	/* an outer context goes on a line below; the parentheses of old call sites go */
+	fs_error_context(&err, "(in pool \"%s\")", "a");
+	CHECK_STR(err.context, "in placement set \"r1\"\nin pool \"a\"");
+	/* only a pair that encloses the whole text */
+	fs_error_clear(&err);
+	fs_error_context(&err, "(a) and b");
+	CHECK_STR(err.context, "(a) and b");
+	fs_error_clear(&err);
+	fs_error_context(&err, "()");
+	CHECK_STR(err.context, "");
+	/* a new error starts without context */
+	fs_error_context(&err, "in node %d", 3);
+	fs_fail(&err, FS_ERR_VALUE, "another");
+	CHECK_STR(err.context, "");
+}
+
+static void
+test_text_helpers(void)
+{
+	const char *spaces = " \t\n\v\f\r";
+	uint8_t buf[8], *end;
+	int c;
+
+	/* the whitespace set is C's isspace in the "C" locale, nothing more */
+	for (c = 0; c < 256; c++)
+		CHECK(fs_is_space((char) c) == (c != 0 && strchr(spaces, c) != NULL));
+	CHECK(!fs_is_space('\0'));
+	CHECK(fs_is_digit('0') && fs_is_digit('9') && !fs_is_digit('a') && !fs_is_digit('/'));
+	CHECK(fs_ascii_lower('Q') == 'q' && fs_ascii_lower('q') == 'q' && fs_ascii_lower('@') == '@');
+	CHECK(fs_ascii_upper('q') == 'Q' && fs_ascii_upper('{') == '{');
+	/* a non-ASCII byte is not a letter */
+	CHECK(fs_ascii_lower('\xc3') == '\xc3');
+
+	/* byte order: memcmp, then the shorter first; empty strings may have NULL bytes */
+	CHECK(fs_bytes_cmp("ab", 2, "abc", 3) < 0);
+	CHECK(fs_bytes_cmp("abc", 3, "ab", 2) > 0);
+	CHECK(fs_bytes_cmp("abd", 3, "abc", 3) > 0);
+	CHECK(fs_bytes_cmp("abc", 3, "abc", 3) == 0);
+	CHECK(fs_bytes_cmp(NULL, 0, NULL, 0) == 0);
+	CHECK(fs_bytes_cmp(NULL, 0, "a", 1) < 0);
+	/* bytes compare unsigned: a UTF-8 lead byte sorts after ASCII */
+	CHECK(fs_bytes_cmp("\xc3", 1, "z", 1) > 0);
+	{
+		fs_str a = {"job.10", 6}, b = {"job.9", 5};
+
+		CHECK(fs_str_cmp(a, b) < 0);
+		CHECK(fs_str_cmp(b, a) > 0);
+		CHECK(fs_str_cmp(a, a) == 0);
+	}
+
+	/* case-insensitive order folds ASCII only; a prefix first */
+	CHECK(fs_casecmp("Group_A", 7, "group_a", 7) == 0);
+	CHECK(fs_casecmp("group", 5, "Group.sub", 9) < 0);
+	CHECK(fs_casecmp("b", 1, "A", 1) > 0);
+	/* letters compare folded to lower case: 'A' is 'a' (0x61), after '_' (0x5f) */
+	CHECK(fs_casecmp("A", 1, "_", 1) > 0);
+	CHECK(fs_casecmp("\xc3\xa9", 2, "\xc3\x89", 2) != 0);
+
+	CHECK(fs_span_eq("total", 5, "total"));
+	CHECK(fs_span_eq("totals", 5, "total")); /* only the first len bytes count */
+	CHECK(!fs_span_eq("tota", 4, "total"));
+	CHECK(!fs_span_eq("Total", 5, "total"));
+	CHECK(fs_span_eq(NULL, 0, ""));
+	CHECK(fs_span_ieq("Total", 5, "total"));
+	CHECK(fs_span_ieq("NON_PRIME", 9, "non_prime"));
+	CHECK(!fs_span_ieq("totalx", 6, "total"));
+	CHECK(!fs_span_ieq("tot", 3, "total"));
+
+	end = fs_put(buf, "abc", 3);
+	end = fs_put(end, NULL, 0);
+	end = fs_put(end, "de", 2);
+	CHECK(end == buf + 5 && memcmp(buf, "abcde", 5) == 0);
+
+	CHECK_STR(fs_plural(1, "byte", "bytes"), "byte");
+	CHECK_STR(fs_plural(0, "byte", "bytes"), "bytes");
+	CHECK_STR(fs_plural(2, "byte", "bytes"), "bytes");
+	CHECK_STR(fs_plural(UINT64_MAX, "byte", "bytes"), "bytes");
+}
+
 void
 test_core(void)
 {
@@ -144,4 +237,6 @@ test_core(void)
 	test_hash();
 	test_doubles();
 	test_excerpts();
+	test_error_context();
+	test_text_helpers();
 }

@@ -172,7 +172,8 @@ INSERT INTO du_raw VALUES
     (4, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\xffffffffffffffff' from 18 for 8)),
     (5, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x7ff0000000000000' from 2 for 8)),
     (6, decayed_usage_send('1@2026-01-01T00:00:00Z/1') || '\x00'::bytea),
-    (7, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x02' from 1 for 1));
+    (7, overlay(decayed_usage_send('1@2026-01-01T00:00:00Z/1') placing '\x02' from 1 for 1)),
+    (8, '\x01'::bytea);
 CREATE TEMP TABLE du_bad (d decayed_usage);
 CREATE FUNCTION pg_temp.decayed_from_binary(i int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE

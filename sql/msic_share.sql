@@ -250,6 +250,19 @@ SELECT 'hi 2026-03-02T12:00:00Z 9557;9558 1 2026-03-02T11:00:00Z 60'::msic_queue
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 1 2026-03-02T11:00:00Z 60;9555 1 2026-03-01T11:00:00Z 60'::msic_queue_acc;
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 -1 2026-03-02T11:00:00Z 60'::msic_queue_acc;
 SELECT 'hi 2026-03-02T12:00:00Z 9557;9556 1 2026-03-02T11:00:00Z 60'::msic_queue_acc;
+-- binary form: a version byte, then the text form; COPY BINARY brings the state back, and a
+-- version this build does not write is refused (22P03)
+CREATE TEMP TABLE acc_bin (id int, a msic_queue_acc);
+INSERT INTO acc_bin VALUES (1, 'hi 2026-03-02T12:00:00Z 9557;9556 1 2026-03-02T11:00:00Z 60');
+COPY acc_bin TO '/tmp/fairsched_regress_msic_acc.bin' WITH (FORMAT binary);
+CREATE TEMP TABLE acc_back (id int, a msic_queue_acc);
+COPY acc_back FROM '/tmp/fairsched_regress_msic_acc.bin' WITH (FORMAT binary);
+SELECT b.a, a.a::text = b.a::text AS binary_round_trip FROM acc_bin a JOIN acc_back b USING (id);
+CREATE TEMP TABLE acc_raw (b bytea);
+INSERT INTO acc_raw SELECT overlay(msic_queue_acc_send(a) placing '\x02' from 1 for 1) FROM acc_bin;
+COPY acc_raw TO '/tmp/fairsched_regress_msic_acc_bad.bin' WITH (FORMAT binary);
+CREATE TEMP TABLE acc_bad (a msic_queue_acc);
+COPY acc_bad FROM '/tmp/fairsched_regress_msic_acc_bad.bin' WITH (FORMAT binary);
 
 -- msic_queue_history: every day's state from one aggregate; each row equals msic_queue_state
 -- as of that day's 23:00 (the charges of the day in, its rollover not yet applied), and the last

@@ -318,7 +318,8 @@ fs_decayed_decode(const uint8_t *p, size_t len, fs_decayed *d, fs_error *err)
 	if (len != FS_DECAYED_BINARY_LEN)
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type decayed_usage");
-		fs_error_detail(err, "The value has %zu bytes, not %d.", len, FS_DECAYED_BINARY_LEN);
+		fs_error_detail(err, "The value has %zu %s, not %d.", len, fs_plural(len, "byte", "bytes"),
+		                FS_DECAYED_BINARY_LEN);
 		return FS_ERR_BINARY;
 	}
 	d->value = fs_bits_double(fs_get_be(p + 1, 8));

@@ -391,9 +391,9 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 	{
 		fs_fail(err, FS_ERR_SYNTAX, "invalid share info file: no day-of-week stamp");
 		fs_error_detail(err,
-		                "The file ends after %zu line%s; line 3 holds the day-of-week "
+		                "The file ends after %zu %s; line 3 holds the day-of-week "
 		                "stamp, such as \"Mon\".",
-		                line, line == 1 ? "" : "s");
+		                line, fs_plural(line, "line", "lines"));
 		fs_error_hint(err, "An empty file is written as \"# Day-of-Week\\n# queue ndays past%% "
 		                   "today_usage today_max\\nMon\\n\".");
 		return FS_ERR_SYNTAX;

@@ -1173,9 +1173,9 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 		{
 			char problem[160];
 
-			snprintf(problem, sizeof(problem), "Function \"%s\" takes at most %d argument%s",
+			snprintf(problem, sizeof(problem), "Function \"%s\" takes at most %d %s",
 			         usage_fns[f].name, usage_fns[f].max_args,
-			         usage_fns[f].max_args == 1 ? "" : "s");
+			         fs_plural((uint64_t) usage_fns[f].max_args, "argument", "arguments"));
 			return usage_syntax(u, at, problem);
 		}
 		if (nargs < 2)
@@ -1200,8 +1200,8 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 	{
 		char problem[160];
 
-		snprintf(problem, sizeof(problem), "Function \"%s\" takes at least %d argument%s",
-		         usage_fns[f].name, usage_fns[f].min_args, usage_fns[f].min_args == 1 ? "" : "s");
+		snprintf(problem, sizeof(problem), "Function \"%s\" takes at least %d %s",
+		         usage_fns[f].name, usage_fns[f].min_args, fs_plural((uint64_t) usage_fns[f].min_args, "argument", "arguments"));
 		return usage_syntax(u, at, problem);
 	}
 	switch (usage_fns[f].fn)

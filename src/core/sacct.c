@@ -999,8 +999,8 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	{
 		char problem[160];
 
-		snprintf(problem, sizeof(problem), "the row has %zu field%s but the header names %zu",
-		         nsep + 1, nsep ? "s" : "", h->ncols);
+		snprintf(problem, sizeof(problem), "the row has %zu %s but the header names %zu",
+		         nsep + 1, fs_plural(nsep + 1, "field", "fields"), h->ncols);
 		fs_sacct_record_release(rec, a);
 		return syntax(err, row_subject, line, c.len, len, problem,
 		              "A newline in a job name splits a record over two lines: join them, "

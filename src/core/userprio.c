@@ -311,7 +311,8 @@ fs_userprio_decode(const uint8_t *p, size_t len, fs_userprio *s, fs_error *err)
 	if (len != FS_USERPRIO_BINARY_LEN)
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type userprio_state");
-		fs_error_detail(err, "The value has %zu bytes, not %d.", len, FS_USERPRIO_BINARY_LEN);
+		fs_error_detail(err, "The value has %zu %s, not %d.", len, fs_plural(len, "byte", "bytes"),
+		                FS_USERPRIO_BINARY_LEN);
 		return FS_ERR_BINARY;
 	}
 	s->m = fs_bits_double(fs_get_be(p + 1, 8));

@@ -78,9 +78,11 @@ group_quotas(PG_FUNCTION_ARGS)
 	if (nq != n || nd != n || na != n || nm != n || (autoregroup && nr != n))
 		ereport(ERROR,
 		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		         errmsg("group_quotas arrays have different lengths: %d groups, %d quotas, %d "
-		                "dynamic, %d accept_surplus, %d demand%s",
-		                n, nq, nd, na, nm, autoregroup ? psprintf(", %d autoregroup", nr) : ""),
+		         errmsg("group_quotas arrays have different lengths: %d %s, %d %s, %d dynamic, %d "
+		                "accept_surplus, %d demand%s",
+		                n, fs_plural((uint64) n, "group", "groups"), nq,
+		                fs_plural((uint64) nq, "quota", "quotas"), nd, na, nm,
+		                autoregroup ? psprintf(", %d autoregroup", nr) : ""),
 		         errhint("Give one element per group in every array.")));
 	groups = palloc(sizeof(fs_gq_group) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)

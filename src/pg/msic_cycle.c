@@ -100,7 +100,9 @@ read_cycle_config(HeapTupleHeader cfg, fs_msic_cycle_in *in)
 	in->batch_hosts = config_texts(cfg, "batch_hosts", &nh);
 	if (nh != nq && nh != 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("the configuration has %d batch queues but %d batch hosts", nq, nh),
+		                errmsg("the configuration has %d %s but %d %s", nq,
+		                       fs_plural((uint64) nq, "batch queue", "batch queues"), nh,
+		                       fs_plural((uint64) nh, "batch host", "batch hosts")),
 		                errhint("batch_hosts pairs each batch queue with its host, in order.")));
 	if (nh == 0)
 		in->batch_hosts = palloc0(sizeof(fs_str) * (nq + 1));

@@ -406,7 +406,7 @@ msic_queue_acc_recv(PG_FUNCTION_ARGS)
 	if (version != ACC_BINARY_VERSION)
 		ereport(ERROR,
 		        (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		         errmsg("invalid binary msic_queue_acc: unknown version %d", version),
+		         errmsg("unsupported binary format version %d for type msic_queue_acc", version),
 		         errdetail("This version of fairsched reads version %d.", ACC_BINARY_VERSION)));
 	s = pq_getmsgbytes(buf, len);
 	fs_pg_check(fs_msic_acc_parse(s, (size_t) len, &fs_pg_alloc, &acc, &err), &err);

@@ -17,24 +17,24 @@
 #define FLAT_VERSION_INDIRECT 2
 #define NAME_MAX_LEN          1024
 
-struct fs_pool
+struct fs_vpool
 {
 	fs_allocator a;
 	fs_vnode *v;
 	uint32_t n;
 	uint32_t cap;
-	fs_pool
-	    *resolved; /* fs_pool_resolve's result: NULL until asked, p itself when nothing points */
+	fs_vpool
+	    *resolved; /* fs_vpool_resolve's result: NULL until asked, p itself when nothing points */
 };
 
 static const uint8_t empty_rv[4] = {0, 0, 0, 0};
 
 /* ---------------------------------------------------------------- the pool */
 
-fs_pool *
-fs_pool_new(const fs_allocator *a)
+fs_vpool *
+fs_vpool_new(const fs_allocator *a)
 {
-	fs_pool *p = a->alloc(a->ctx, sizeof(fs_pool));
+	fs_vpool *p = a->alloc(a->ctx, sizeof(fs_vpool));
 
 	p->a = *a;
 	p->n = 0;
@@ -45,7 +45,7 @@ fs_pool_new(const fs_allocator *a)
 }
 
 void
-fs_pool_free(fs_pool *p)
+fs_vpool_free(fs_vpool *p)
 {
 	uint32_t i;
 
@@ -61,7 +61,7 @@ fs_pool_free(fs_pool *p)
 			p->a.release(p->a.ctx, p->v[i].targets);
 	}
 	if (p->resolved && p->resolved != p)
-		fs_pool_free(p->resolved);
+		fs_vpool_free(p->resolved);
 	p->a.release(p->a.ctx, p->v);
 	p->a.release(p->a.ctx, p);
 }
@@ -216,7 +216,7 @@ copy_indirect(const fs_allocator *a, const char *vnode, size_t vnodelen, const u
 }
 
 fs_status
-fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
+fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint8_t *avail,
             const uint8_t *assigned, const fs_label *labels, size_t nlabels,
             const fs_indirect *indirect, size_t nindirect, fs_error *err)
 {
@@ -247,7 +247,7 @@ fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
 	if (st != FS_OK)
 		return st;
 	if (p->resolved && p->resolved != p)
-		fs_pool_free(p->resolved);
+		fs_vpool_free(p->resolved);
 	p->resolved = NULL;
 	if (p->n == p->cap)
 	{
@@ -294,7 +294,7 @@ fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
 }
 
 fs_status
-fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err)
+fs_vpool_merge(fs_vpool *dst, const fs_vpool *src, fs_error *err)
 {
 	uint32_t i;
 
@@ -304,7 +304,7 @@ fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err)
 		fs_status st;
 
 		FS_POLL(i);
-		st = fs_pool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels, v->nlabels,
+		st = fs_vpool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels, v->nlabels,
 		                 v->indirect, v->nindirect, err);
 		if (st != FS_OK)
 			return st;
@@ -328,7 +328,7 @@ vnode_order(const void *x, const void *y, void *ctx)
 }
 
 fs_status
-fs_pool_prepare(fs_pool *p, fs_error *err)
+fs_vpool_prepare(fs_vpool *p, fs_error *err)
 {
 	uint32_t i;
 	bool sorted = true;
@@ -352,19 +352,19 @@ fs_pool_prepare(fs_pool *p, fs_error *err)
 }
 
 uint32_t
-fs_pool_count(const fs_pool *p)
+fs_vpool_count(const fs_vpool *p)
 {
 	return p->n;
 }
 
 const fs_vnode *
-fs_pool_vnode(const fs_pool *p, uint32_t i)
+fs_vpool_vnode(const fs_vpool *p, uint32_t i)
 {
 	return &p->v[i];
 }
 
 uint32_t
-fs_pool_find(const fs_pool *p, const char *name, size_t namelen)
+fs_vpool_find(const fs_vpool *p, const char *name, size_t namelen)
 {
 	uint32_t lo = 0, hi = p->n;
 
@@ -384,7 +384,7 @@ fs_pool_find(const fs_pool *p, const char *name, size_t namelen)
 }
 
 static bool
-pool_has_indirect(const fs_pool *p)
+vpool_has_indirect(const fs_vpool *p)
 {
 	uint32_t i;
 
@@ -408,7 +408,7 @@ available_error(const char *text, size_t len, size_t at, const char *what, fs_er
 }
 
 fs_status
-fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
+fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
                         fs_indirect **ind, size_t *nind, fs_error *err)
 {
 	size_t b = 0, e = len, i, start, n = 0, cap = 4, rvlen;
@@ -500,7 +500,7 @@ fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uin
 }
 
 void
-fs_pool_format_available(fs_sb *sb, const fs_vnode *v)
+fs_vpool_format_available(fs_sb *sb, const fs_vnode *v)
 {
 	size_t k;
 
@@ -526,12 +526,12 @@ fs_pool_format_available(fs_sb *sb, const fs_vnode *v)
  * bytes.
  */
 size_t
-fs_pool_flat_size(const fs_pool *p)
+fs_vpool_flat_size(const fs_vpool *p)
 {
 	size_t size = 5;
 	uint32_t i;
 	size_t k;
-	bool ind = pool_has_indirect(p);
+	bool ind = vpool_has_indirect(p);
 
 	for (i = 0; i < p->n; i++)
 	{
@@ -572,11 +572,11 @@ put8(uint8_t *o, size_t v)
 }
 
 void
-fs_pool_flatten(const fs_pool *p, uint8_t *out)
+fs_vpool_flatten(const fs_vpool *p, uint8_t *out)
 {
 	uint32_t i;
 	size_t k;
-	bool ind = pool_has_indirect(p);
+	bool ind = vpool_has_indirect(p);
 
 	*out++ = ind ? FLAT_VERSION_INDIRECT : FLAT_VERSION;
 	out = put32(out, p->n);
@@ -661,13 +661,13 @@ value_ok(const uint8_t *s, size_t len)
 }
 
 fs_status
-fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
                   fs_error *err)
 {
 	fs_reader r = {data, data + len};
 	const uint8_t *at;
 	size_t n, i;
-	fs_pool *p;
+	fs_vpool *p;
 	fs_label *labels = NULL;
 	fs_status st = FS_OK;
 
@@ -682,7 +682,7 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 	v2 = at[0] == FLAT_VERSION_INDIRECT;
 	if (n > len / 15)
 		return corrupt(err, "bad vnode count");
-	p = fs_pool_new(a);
+	p = fs_vpool_new(a);
 	for (i = 0; i < n && st == FS_OK; i++)
 	{
 		size_t namelen, alen, slen, nl, k, ni = 0;
@@ -754,7 +754,7 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 		}
 		nind_total += ni;
 		if (st == FS_OK)
-			st = fs_pool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, ind, ni,
+			st = fs_vpool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, ind, ni,
 			                 err);
 		a->release(a->ctx, labels);
 		a->release(a->ctx, ind);
@@ -764,10 +764,10 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 	if (st == FS_OK && v2 && nind_total == 0)
 		st = corrupt(err, "version 2 without indirect resources is not canonical");
 	if (st == FS_OK)
-		st = fs_pool_prepare(p, err);
+		st = fs_vpool_prepare(p, err);
 	if (st != FS_OK)
 	{
-		fs_pool_free(p);
+		fs_vpool_free(p);
 		return st;
 	}
 	*out = p;
@@ -789,12 +789,12 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 #define BINARY_VERSION_INDIRECT 2
 
 size_t
-fs_pool_binary_size(const fs_pool *p)
+fs_vpool_binary_size(const fs_vpool *p)
 {
 	size_t size = 5;
 	uint32_t i;
 	size_t k;
-	bool ind = pool_has_indirect(p);
+	bool ind = vpool_has_indirect(p);
 
 	for (i = 0; i < p->n; i++)
 	{
@@ -813,11 +813,11 @@ fs_pool_binary_size(const fs_pool *p)
 }
 
 void
-fs_pool_to_binary(const fs_pool *p, uint8_t *out)
+fs_vpool_to_binary(const fs_vpool *p, uint8_t *out)
 {
 	uint32_t i;
 	size_t k;
-	bool ind = pool_has_indirect(p);
+	bool ind = vpool_has_indirect(p);
 
 	*out++ = ind ? BINARY_VERSION_INDIRECT : BINARY_VERSION;
 	out = fs_put_be(out, p->n, 4);
@@ -885,7 +885,7 @@ str_from_binary(fs_reader *r, fs_sb *flat)
 }
 
 fs_status
-fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+fs_vpool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
                     fs_error *err)
 {
 	fs_reader r = {data, data + len};
@@ -893,7 +893,7 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 	uint64_t n, nl;
 	uint32_t i, n32;
 	fs_sb flat;
-	fs_pool *p = NULL;
+	fs_vpool *p = NULL;
 	fs_status st = FS_OK;
 
 	if (!fs_read_span(&r, 1, &at) || !fs_read_be(&r, 4, &n))
@@ -964,25 +964,25 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 	if (st == FS_OK && r.p != r.end)
 		st = corrupt(err, "trailing bytes");
 	if (st == FS_OK)
-		st = fs_pool_from_flat(a, (const uint8_t *) flat.data, flat.len, &p, err);
+		st = fs_vpool_from_flat(a, (const uint8_t *) flat.data, flat.len, &p, err);
 	a->release(a->ctx, flat.data);
 	if (st != FS_OK)
 		return st;
 	/* accept only the canonical bytes, so that receive then send gives the input back */
-	if (fs_pool_binary_size(p) != len)
+	if (fs_vpool_binary_size(p) != len)
 		st = corrupt(err, "value is not in canonical form");
 	else
 	{
 		uint8_t *again = a->alloc(a->ctx, len);
 
-		fs_pool_to_binary(p, again);
+		fs_vpool_to_binary(p, again);
 		if (memcmp(again, data, len) != 0)
 			st = corrupt(err, "value is not in canonical form");
 		a->release(a->ctx, again);
 	}
 	if (st != FS_OK)
 	{
-		fs_pool_free(p);
+		fs_vpool_free(p);
 		return st;
 	}
 	*out = p;
@@ -1147,7 +1147,7 @@ label_points(const fs_label *l)
 }
 
 static bool
-pool_points(const fs_pool *p)
+vpool_points(const fs_vpool *p)
 {
 	uint32_t i;
 	size_t k;
@@ -1166,12 +1166,12 @@ pool_points(const fs_pool *p)
 
 /* The vnode that vnode `from` takes `what` from; an unknown vnode or itself is an error. */
 static fs_status
-find_target(const fs_pool *p, uint32_t from, const char *what, size_t whatlen, const char *tname,
+find_target(const fs_vpool *p, uint32_t from, const char *what, size_t whatlen, const char *tname,
             size_t tlen, uint32_t *t, fs_error *err)
 {
 	const fs_vnode *v = &p->v[from];
 
-	*t = fs_pool_find(p, tname, tlen);
+	*t = fs_vpool_find(p, tname, tlen);
 	if (*t == UINT32_MAX)
 	{
 		fs_fail(err, FS_ERR_VALUE,
@@ -1194,7 +1194,7 @@ find_target(const fs_pool *p, uint32_t from, const char *what, size_t whatlen, c
 }
 
 static fs_status
-chained(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
+chained(const fs_vpool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
         const char *next, size_t nextlen, fs_error *err)
 {
 	const fs_vnode *v = &p->v[from], *tv = &p->v[t];
@@ -1212,7 +1212,7 @@ chained(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t wh
 }
 
 static fs_status
-lacking(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
+lacking(const fs_vpool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
         fs_error *err)
 {
 	const fs_vnode *v = &p->v[from], *tv = &p->v[t];
@@ -1256,7 +1256,7 @@ fs_vnode_indirect(const fs_vnode *v, const char *res, size_t reslen)
 
 /* Check every indirect resource; collect the assigned amounts the pointing vnodes hand over. */
 static fs_status
-check_resources(const fs_pool *p, transfer **out, size_t *nout, fs_error *err)
+check_resources(const fs_vpool *p, transfer **out, size_t *nout, fs_error *err)
 {
 	size_t n = 0, cap = 16;
 	transfer *tr = p->a.alloc(p->a.ctx, sizeof(transfer) * cap);
@@ -1309,7 +1309,7 @@ check_resources(const fs_pool *p, transfer **out, size_t *nout, fs_error *err)
 				tr = grown;
 				cap *= 2;
 			}
-			tr[n].target = fs_pool_find(p, e->vnode, e->vnodelen);
+			tr[n].target = fs_vpool_find(p, e->vnode, e->vnodelen);
 			tr[n++].item = item;
 		}
 	}
@@ -1324,7 +1324,7 @@ check_resources(const fs_pool *p, transfer **out, size_t *nout, fs_error *err)
  * from another vnode, plus what the vnodes that take from it hand over (tr[*next...]).
  */
 static fs_status
-resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, size_t *next,
+resolved_assigned(const fs_vpool *p, uint32_t i, const transfer *tr, size_t ntr, size_t *next,
                   uint8_t **out, fs_error *err)
 {
 	const fs_vnode *v = &p->v[i];
@@ -1388,7 +1388,7 @@ resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, 
 
 /* Vnode i's labels with every "@vnode" value replaced by that vnode's values for the key. */
 static fs_status
-resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_error *err)
+resolved_labels(const fs_vpool *p, uint32_t i, fs_label **out, size_t *nout, fs_error *err)
 {
 	const fs_vnode *v = &p->v[i];
 	size_t k = 0, n = 0, cap = v->nlabels + 4;
@@ -1494,15 +1494,15 @@ resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_e
 }
 
 fs_status
-fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
+fs_vpool_resolve(fs_vpool *p, const fs_vpool **out, fs_error *err)
 {
 	transfer *tr = NULL;
 	size_t ntr = 0, next = 0;
-	fs_pool *q;
+	fs_vpool *q;
 	uint32_t i;
 	fs_status st;
 
-	if (p->resolved == NULL && !pool_points(p))
+	if (p->resolved == NULL && !vpool_points(p))
 		p->resolved = p;
 	if (p->resolved)
 	{
@@ -1512,7 +1512,7 @@ fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
 	st = check_resources(p, &tr, &ntr, err);
 	if (st != FS_OK)
 		return st;
-	q = fs_pool_new(&p->a);
+	q = fs_vpool_new(&p->a);
 	for (i = 0; i < p->n && st == FS_OK; i++)
 	{
 		const fs_vnode *v = &p->v[i];
@@ -1525,7 +1525,7 @@ fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
 		if (st == FS_OK)
 			st = resolved_assigned(p, i, tr, ntr, &next, &assigned, err);
 		if (st == FS_OK)
-			st = fs_pool_add(q, v->name, v->namelen, v->avail, assigned, labels, nl, v->indirect,
+			st = fs_vpool_add(q, v->name, v->namelen, v->avail, assigned, labels, nl, v->indirect,
 			                 v->nindirect, err);
 		if (st == FS_OK && v->nindirect > 0)
 		{
@@ -1533,7 +1533,7 @@ fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
 
 			w->targets = p->a.alloc(p->a.ctx, sizeof(uint32_t) * w->nindirect);
 			for (k = 0; k < w->nindirect; k++)
-				w->targets[k] = fs_pool_find(p, w->indirect[k].vnode, w->indirect[k].vnodelen);
+				w->targets[k] = fs_vpool_find(p, w->indirect[k].vnode, w->indirect[k].vnodelen);
 		}
 		if (labels)
 			p->a.release(p->a.ctx, labels);
@@ -1542,10 +1542,10 @@ fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
 	}
 	p->a.release(p->a.ctx, tr);
 	if (st == FS_OK)
-		st = fs_pool_prepare(q, err);
+		st = fs_vpool_prepare(q, err);
 	if (st != FS_OK)
 	{
-		fs_pool_free(q);
+		fs_vpool_free(q);
 		return st;
 	}
 	q->resolved = q;
@@ -1567,7 +1567,7 @@ typedef struct set_index
 typedef struct builder
 {
 	const fs_allocator *a;
-	const fs_pool *pool;
+	const fs_vpool *pool;
 	size_t nkeys;
 	const char *const *keys;
 	const size_t *keylens;
@@ -1936,7 +1936,7 @@ sum_item(const fs_allocator *a, uint8_t **acc, const uint8_t *rv, const char *na
  * not in the set), each counted once: marks[v] == s + 1 for the set's vnodes.
  */
 static fs_status
-add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t *const *unused,
+add_shared(const fs_vpool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t *const *unused,
            const fs_allocator *a, fs_error *err)
 {
 	size_t n = 0, cap = 0, i, k;
@@ -1947,7 +1947,7 @@ add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t 
 		marks[ps->vnodes[i]] = (uint32_t) s + 1;
 	for (i = 0; i < ps->nvnodes; i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(pool, ps->vnodes[i]);
+		const fs_vnode *v = fs_vpool_vnode(pool, ps->vnodes[i]);
 
 		FS_POLL(i);
 		for (k = 0; k < v->nindirect; k++)
@@ -1976,7 +1976,7 @@ add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t 
 	fs_sort(refs, n, sizeof(shared_ref), shared_ref_cmp, NULL, a);
 	for (i = 0; i < n && st == FS_OK; i++)
 	{
-		const fs_vnode *t = fs_pool_vnode(pool, refs[i].target);
+		const fs_vnode *t = fs_vpool_vnode(pool, refs[i].target);
 
 		FS_POLL(i);
 		if (i > 0 && shared_ref_cmp(&refs[i - 1], &refs[i], NULL) == 0)
@@ -1994,9 +1994,9 @@ add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t 
 
 /* total, assigned and unused of each set (a shared amount once per set). */
 static fs_status
-set_totals(const fs_pool *pool, fs_pset *sets, size_t nsets, const fs_allocator *a, fs_error *err)
+set_totals(const fs_vpool *pool, fs_pset *sets, size_t nsets, const fs_allocator *a, fs_error *err)
 {
-	uint32_t n = fs_pool_count(pool), made = 0, i;
+	uint32_t n = fs_vpool_count(pool), made = 0, i;
 	uint8_t **unused = a->alloc(a->ctx, sizeof(uint8_t *) * (n + 1));
 	uint32_t *marks = NULL;
 	fs_status st = FS_OK;
@@ -2005,11 +2005,11 @@ set_totals(const fs_pool *pool, fs_pset *sets, size_t nsets, const fs_allocator 
 	while (made < n && st == FS_OK)
 	{
 		FS_POLL(made);
-		st = vnode_unused(a, fs_pool_vnode(pool, made), &unused[made], err);
+		st = vnode_unused(a, fs_vpool_vnode(pool, made), &unused[made], err);
 		if (st == FS_OK)
 			made++;
 	}
-	if (st == FS_OK && pool_has_indirect(pool))
+	if (st == FS_OK && vpool_has_indirect(pool))
 	{
 		marks = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 		memset(marks, 0, sizeof(uint32_t) * (n + 1));
@@ -2024,7 +2024,7 @@ set_totals(const fs_pool *pool, fs_pset *sets, size_t nsets, const fs_allocator 
 		ps->unused = copy_rv(a, NULL);
 		for (i = 0; i < ps->nvnodes && st == FS_OK; i++)
 		{
-			const fs_vnode *v = fs_pool_vnode(pool, ps->vnodes[i]);
+			const fs_vnode *v = fs_vpool_vnode(pool, ps->vnodes[i]);
 
 			FS_POLL(i);
 			st = sum_into(a, &ps->total, v->avail, ps, err);
@@ -2045,12 +2045,12 @@ set_totals(const fs_pool *pool, fs_pset *sets, size_t nsets, const fs_allocator 
 }
 
 fs_status
-fs_pool_all_set(fs_pool *pool, const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
+fs_vpool_all_set(fs_vpool *pool, const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
 {
-	const fs_pool *view;
+	const fs_vpool *view;
 	fs_pset *ps;
 	uint32_t i;
-	fs_status st = fs_pool_resolve(pool, &view, err);
+	fs_status st = fs_vpool_resolve(pool, &view, err);
 
 	if (st != FS_OK)
 		return st;
@@ -2061,7 +2061,7 @@ fs_pool_all_set(fs_pool *pool, const fs_allocator *a, fs_pset **out, size_t *n, 
 	ps->namelen = 3;
 	ps->values = a->alloc(a->ctx, sizeof(char *));
 	ps->valuelens = a->alloc(a->ctx, sizeof(size_t));
-	ps->nvnodes = fs_pool_count(view);
+	ps->nvnodes = fs_vpool_count(view);
 	ps->vnodes = a->alloc(a->ctx, sizeof(uint32_t) * (ps->nvnodes + 1));
 	for (i = 0; i < ps->nvnodes; i++)
 	{
@@ -2108,18 +2108,18 @@ fs_place_first(const fs_pset *sets, size_t n, const uint8_t *request, size_t *pi
 	return FS_OK;
 }
 
-static fs_status build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens,
+static fs_status build_sets(const fs_vpool *pool, const char *const *keys, const size_t *keylens,
                             size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
                             bool only_explicit, const fs_allocator *a, fs_pset **out, size_t *n,
                             fs_error *err);
 
 fs_status
-fs_placement_sets(fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
+fs_placement_sets(fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
                   const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
                   const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
 {
-	const fs_pool *view;
-	fs_status st = fs_pool_resolve(pool, &view, err);
+	const fs_vpool *view;
+	fs_status st = fs_vpool_resolve(pool, &view, err);
 
 	if (st != FS_OK)
 		return st;
@@ -2128,7 +2128,7 @@ fs_placement_sets(fs_pool *pool, const char *const *keys, const size_t *keylens,
 }
 
 static fs_status
-build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
+build_sets(const fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
            const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
            const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
 {
@@ -2194,9 +2194,9 @@ build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, 
 	odo = a->alloc(a->ctx, sizeof(size_t) * nkeys);
 	pick = a->alloc(a->ctx, sizeof(char *) * nkeys);
 	picklen = a->alloc(a->ctx, sizeof(size_t) * nkeys);
-	for (i = 0; i < fs_pool_count(pool) && st == FS_OK; i++)
+	for (i = 0; i < fs_vpool_count(pool) && st == FS_OK; i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(pool, i);
+		const fs_vnode *v = fs_vpool_vnode(pool, i);
 		bool all = true;
 
 		FS_POLL(i);

@@ -42,17 +42,17 @@ typedef struct fs_vnode
 	uint32_t *targets; /* in a resolved pool: the pool position of each indirect entry's vnode */
 } fs_vnode;
 
-typedef struct fs_pool fs_pool;
+typedef struct fs_vpool fs_vpool;
 
-fs_pool *fs_pool_new(const fs_allocator *a);
-void fs_pool_free(fs_pool *p);
+fs_vpool *fs_vpool_new(const fs_allocator *a);
+void fs_vpool_free(fs_vpool *p);
 
 /*
  * Add a vnode (everything is copied). Empty label values are dropped, duplicates merged. A label
  * value "@vn" and the indirect resources name another vnode; they are checked when the pool is
- * resolved (fs_pool_resolve), because that vnode may join the pool later.
+ * resolved (fs_vpool_resolve), because that vnode may join the pool later.
  */
-fs_status fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
+fs_status fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint8_t *avail,
                       const uint8_t *assigned, const fs_label *labels, size_t nlabels,
                       const fs_indirect *indirect, size_t nindirect, fs_error *err);
 
@@ -60,44 +60,44 @@ fs_status fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_
  * A vnode's available resources as text, "ncpus=4,scratch=@n07": the amounts as an encoded
  * resvec, the "@vnode" entries as indirect resources pointing into `text` (*ind is allocated).
  */
-fs_status fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
+fs_status fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
                                   fs_indirect **ind, size_t *nind, fs_error *err);
 /* The same text back: the resvec's canonical text, then ",res=@vnode" in resource order. */
-void fs_pool_format_available(fs_sb *sb, const fs_vnode *v);
-fs_status fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err);
+void fs_vpool_format_available(fs_sb *sb, const fs_vnode *v);
+fs_status fs_vpool_merge(fs_vpool *dst, const fs_vpool *src, fs_error *err);
 
 /* Sort the vnodes by name and reject a name given twice; the accessors below follow. */
-fs_status fs_pool_prepare(fs_pool *p, fs_error *err);
+fs_status fs_vpool_prepare(fs_vpool *p, fs_error *err);
 
 /*
- * The pool as PBS's scheduler sees it, after fs_pool_prepare: every "@vn" resolved (an unknown
+ * The pool as PBS's scheduler sees it, after fs_vpool_prepare: every "@vn" resolved (an unknown
  * vnode, a vnode that lacks the value, a pointer to a pointer or to itself are errors, as the PBS
  * server refuses them). Labels take the named vnode's values; an indirect resource is dropped
  * from the pointing vnode's amounts (the named vnode holds it, with the assigned amounts of every
  * vnode that points at it added to its own). The resolved pool is cached in p and freed with it;
  * *out is p itself when nothing points anywhere.
  */
-fs_status fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err);
+fs_status fs_vpool_resolve(fs_vpool *p, const fs_vpool **out, fs_error *err);
 /* The position of the vnode with this name, or UINT32_MAX. */
-uint32_t fs_pool_find(const fs_pool *p, const char *name, size_t namelen);
+uint32_t fs_vpool_find(const fs_vpool *p, const char *name, size_t namelen);
 /* The vnode's indirect entry for this resource, or NULL. */
 const fs_indirect *fs_vnode_indirect(const fs_vnode *v, const char *res, size_t reslen);
-uint32_t fs_pool_count(const fs_pool *p);
-const fs_vnode *fs_pool_vnode(const fs_pool *p, uint32_t i);
+uint32_t fs_vpool_count(const fs_vpool *p);
+const fs_vnode *fs_vpool_vnode(const fs_vpool *p, uint32_t i);
 
-/* Flat form (the stored value), after fs_pool_prepare; reading it checks every byte. */
-size_t fs_pool_flat_size(const fs_pool *p);
-void fs_pool_flatten(const fs_pool *p, uint8_t *out);
-fs_status fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+/* Flat form (the stored value), after fs_vpool_prepare; reading it checks every byte. */
+size_t fs_vpool_flat_size(const fs_vpool *p);
+void fs_vpool_flatten(const fs_vpool *p, uint8_t *out);
+fs_status fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
                             fs_error *err);
 
 /*
  * Binary form (send/recv): field by field in network byte order (described in placement.c);
- * reading accepts only the canonical bytes that fs_pool_to_binary writes.
+ * reading accepts only the canonical bytes that fs_vpool_to_binary writes.
  */
-size_t fs_pool_binary_size(const fs_pool *p);
-void fs_pool_to_binary(const fs_pool *p, uint8_t *out);
-fs_status fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_pool **out,
+size_t fs_vpool_binary_size(const fs_vpool *p);
+void fs_vpool_to_binary(const fs_vpool *p, uint8_t *out);
+fs_status fs_vpool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
                               fs_error *err);
 
 /* One node_group_sort_key line: "<resource> HIGH|LOW [total|assigned|unused]" [all|prime|non_prime]
@@ -151,12 +151,12 @@ typedef struct fs_pset
 /*
  * The placement sets of a prepared pool, in order: more dimensions first, then the sort keys in
  * turn (a set lacking the key's value or resource after those that have it), then key order,
- * then name. The pool is resolved first (fs_pool_resolve); the sets' vnode positions and values
+ * then name. The pool is resolved first (fs_vpool_resolve); the sets' vnode positions and values
  * refer to the resolved pool, which lives as long as `pool`. A shared (indirect) amount counts
  * once in a set's totals: through the vnode that holds it if that vnode is in the set, else
  * through the first vnode of the set that points at it.
  */
-fs_status fs_placement_sets(fs_pool *pool, const char *const *keys, const size_t *keylens,
+fs_status fs_placement_sets(fs_vpool *pool, const char *const *keys, const size_t *keylens,
                             size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
                             bool only_explicit, const fs_allocator *a, fs_pset **out, size_t *n,
                             fs_error *err);
@@ -165,7 +165,7 @@ fs_status fs_placement_sets(fs_pool *pool, const char *const *keys, const size_t
 void fs_psets_free(fs_pset *sets, size_t n, const fs_allocator *a);
 
 /* One set "all" of every vnode of the resolved pool (PBS's set when no node_group_key is set). */
-fs_status fs_pool_all_set(fs_pool *pool, const fs_allocator *a, fs_pset **out, size_t *n,
+fs_status fs_vpool_all_set(fs_vpool *pool, const fs_allocator *a, fs_pset **out, size_t *n,
                           fs_error *err);
 
 /*
@@ -258,7 +258,7 @@ typedef struct fs_chunk_placement
 	bool now;   /* on the free amounts now; false: only once the set's vnodes are free */
 	fs_piece *pieces;
 	size_t npieces;
-	const fs_pool *resolved; /* the pool the vnode positions refer to */
+	const fs_vpool *resolved; /* the pool the vnode positions refer to */
 } fs_chunk_placement;
 
 /*
@@ -267,7 +267,7 @@ typedef struct fs_chunk_placement
  * chunk fits on the vnodes' free amounts, else the first where it would fit were the set's vnodes
  * free, else none. The rules are PBS's (see placement_select.c and the README).
  */
-fs_status fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens,
+fs_status fs_place_select(fs_vpool *pool, const char *const *keys, const size_t *keylens,
                           size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
                           bool only_explicit, const fs_select *sel, const fs_place *pl,
                           const fs_allocator *a, fs_chunk_placement *out, fs_error *err);

@@ -524,8 +524,8 @@ fs_select_free(fs_select *s, const fs_allocator *a)
 /* What a call keeps across the sets it tries. */
 typedef struct fitter
 {
-	const fs_pool *view; /* resolved: labels and shared amounts as placement sees them */
-	const fs_pool *raw;  /* as given: which vnodes have jobs (own assigned amounts) */
+	const fs_vpool *view; /* resolved: labels and shared amounts as placement sees them */
+	const fs_vpool *raw;  /* as given: which vnodes have jobs (own assigned amounts) */
 	const fs_select *sel;
 	const fs_place *pl;
 	const fs_allocator *a;
@@ -589,7 +589,7 @@ static fs_status
 init_hosts(fitter *f, fs_error *err)
 {
 	const fs_allocator *a = f->a;
-	uint32_t n = fs_pool_count(f->view), i, nslots = 16, *slots, *count;
+	uint32_t n = fs_vpool_count(f->view), i, nslots = 16, *slots, *count;
 
 	while (nslots < 2 * n)
 		nslots *= 2;
@@ -604,7 +604,7 @@ init_hosts(fitter *f, fs_error *err)
 	f->multi = false;
 	for (i = 0; i < n; i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(f->view, i);
+		const fs_vnode *v = fs_vpool_vnode(f->view, i);
 		size_t k, found = 0;
 		uint32_t s;
 
@@ -630,7 +630,7 @@ init_hosts(fitter *f, fs_error *err)
 			a->release(a->ctx, count);
 			return FS_ERR_VALUE;
 		}
-		f->busy[i] = vnode_busy(fs_pool_vnode(f->raw, i));
+		f->busy[i] = vnode_busy(fs_vpool_vnode(f->raw, i));
 		for (s = (uint32_t) fs_hash(f->hostname[i], f->hostnamelen[i]) & (nslots - 1); slots[s];
 		     s = (s + 1) & (nslots - 1))
 		{
@@ -717,7 +717,7 @@ init_resources(fitter *f, fs_error *err)
 static bool
 matches(const fitter *f, const fs_chunk_spec *term, uint32_t u)
 {
-	const fs_vnode *v = fs_pool_vnode(f->view, u);
+	const fs_vnode *v = fs_vpool_vnode(f->view, u);
 	size_t k, j;
 
 	for (k = 0; k < term->nmatch; k++)
@@ -756,7 +756,7 @@ matches(const fitter *f, const fs_chunk_spec *term, uint32_t u)
 static fs_status
 free_amount(const fitter *f, uint32_t u, size_t r, double *out, fs_error *err)
 {
-	const fs_vnode *v = fs_pool_vnode(f->view, u);
+	const fs_vnode *v = fs_vpool_vnode(f->view, u);
 	fs_rv_item item, used;
 	char shown[220];
 
@@ -814,7 +814,7 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	f->slot = a->alloc(a->ctx, sizeof(uint32_t) * (f->m * f->nres + 1));
 	for (j = 0; j < f->m; j++)
 	{
-		const fs_vnode *v = fs_pool_vnode(f->view, ps->vnodes[j]);
+		const fs_vnode *v = fs_vpool_vnode(f->view, ps->vnodes[j]);
 
 		FS_POLL(j);
 		for (r = 0; r < f->nres; r++)
@@ -1257,7 +1257,7 @@ fitter_free(fitter *f)
 }
 
 fs_status
-fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
+fs_place_select(fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
                 const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
                 const fs_select *sel, const fs_place *pl, const fs_allocator *a,
                 fs_chunk_placement *out, fs_error *err)
@@ -1272,7 +1272,7 @@ fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, s
 	memset(out, 0, sizeof(*out));
 	out->set = SIZE_MAX;
 	memset(&f, 0, sizeof(f));
-	st = fs_pool_resolve(pool, &f.view, err);
+	st = fs_vpool_resolve(pool, &f.view, err);
 	if (st != FS_OK)
 		return st;
 	out->resolved = f.view;
@@ -1281,7 +1281,7 @@ fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, s
 		st = fs_placement_sets(pool, &group, &pl->grouplen, 1, sk, nsk, prime_time, only_explicit,
 		                       a, &out->sets, &out->nsets, err);
 	else if (nkeys == 0)
-		st = fs_pool_all_set(pool, a, &out->sets, &out->nsets, err);
+		st = fs_vpool_all_set(pool, a, &out->sets, &out->nsets, err);
 	else
 		st = fs_placement_sets(pool, keys, keylens, nkeys, sk, nsk, prime_time, only_explicit, a,
 		                       &out->sets, &out->nsets, err);
@@ -1291,7 +1291,7 @@ fs_place_select(fs_pool *pool, const char *const *keys, const size_t *keylens, s
 	f.sel = sel;
 	f.pl = pl;
 	f.a = a;
-	n = fs_pool_count(f.view);
+	n = fs_vpool_count(f.view);
 	st = init_resources(&f, err);
 	if (st == FS_OK)
 		st = init_hosts(&f, err);

@@ -20,39 +20,39 @@
 #include "resvec.h"
 
 static fs_status
-pool_prepare(void *obj, fs_error *err)
+vpool_prepare(void *obj, fs_error *err)
 {
-	return fs_pool_prepare(obj, err);
+	return fs_vpool_prepare(obj, err);
 }
 
 static size_t
-pool_flat_size(const void *obj)
+vpool_flat_size(const void *obj)
 {
-	return fs_pool_flat_size(obj);
+	return fs_vpool_flat_size(obj);
 }
 
 static void
-pool_flatten(const void *obj, uint8_t *out)
+vpool_flatten(const void *obj, uint8_t *out)
 {
-	fs_pool_flatten(obj, out);
+	fs_vpool_flatten(obj, out);
 }
 
 static fs_status
-pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **out, fs_error *err)
+vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **out, fs_error *err)
 {
-	return fs_pool_from_flat(a, data, len, (fs_pool **) out, err);
+	return fs_vpool_from_flat(a, data, len, (fs_vpool **) out, err);
 }
 
-static const fs_pg_object_kind pool_kind = {"fairsched vnodepool", pool_prepare, pool_flat_size,
-                                            pool_flatten, pool_from_flat};
+static const fs_pg_object_kind vpool_kind = {"fairsched vnodepool", vpool_prepare, vpool_flat_size,
+                                            vpool_flatten, vpool_from_flat};
 
-static fs_pool *
-read_pool(Datum d)
+static fs_vpool *
+read_vpool(Datum d)
 {
-	fs_pool *p = fs_pg_read_object(d, &pool_kind);
+	fs_vpool *p = fs_pg_read_object(d, &vpool_kind);
 	fs_error err;
 
-	fs_pg_check(fs_pool_prepare(p, &err), &err);
+	fs_pg_check(fs_vpool_prepare(p, &err), &err);
 	return p;
 }
 
@@ -149,14 +149,14 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 }
 
 static void
-pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail, const fs_indirect *ind,
+vpool_add(fs_vpool *p, const char *vnode, int vnodelen, const uint8_t *avail, const fs_indirect *ind,
          size_t nind, const uint8_t *assigned, JsonbContainer *labels)
 {
 	int n = 0;
 	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n) : NULL;
 	fs_error err;
 
-	fs_pg_check(fs_pool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err), &err);
+	fs_pg_check(fs_vpool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err), &err);
 }
 
 /* Available resources as text: amounts, and "res=@vnode" for those another vnode holds. */
@@ -166,7 +166,7 @@ parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind)
 	uint8_t *rv;
 	fs_error err;
 
-	fs_pg_check(fs_pool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err), &err);
+	fs_pg_check(fs_vpool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err), &err);
 	return rv;
 }
 
@@ -182,11 +182,11 @@ vnode_pool_accum(PG_FUNCTION_ARGS)
 
 	if (PG_ARGISNULL(1))
 		return fs_pg_keep_state(fcinfo);
-	e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	e = fs_pg_agg_state(fcinfo, &vpool_kind, &fresh);
 	if (fresh)
-		e->obj = fs_pool_new(&e->alloc);
+		e->obj = fs_vpool_new(&e->alloc);
 	name = PG_GETARG_TEXT_PP(1);
-	pool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name),
+	vpool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name),
 	         PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)), NULL,
 	         0, PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
 	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
@@ -213,11 +213,11 @@ vnode_pool_accum_text(PG_FUNCTION_ARGS)
 
 		avail = parse_available(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ind, &nind);
 	}
-	e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	e = fs_pg_agg_state(fcinfo, &vpool_kind, &fresh);
 	if (fresh)
-		e->obj = fs_pool_new(&e->alloc);
+		e->obj = fs_vpool_new(&e->alloc);
 	name = PG_GETARG_TEXT_PP(1);
-	pool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), avail, ind, nind,
+	vpool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), avail, ind, nind,
 	         PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
 	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
@@ -227,14 +227,14 @@ PG_FUNCTION_INFO_V1(vnode_pool_combine);
 Datum
 vnode_pool_combine(PG_FUNCTION_ARGS)
 {
-	fs_pool *other = fs_pg_read_object(PG_GETARG_DATUM(1), &pool_kind);
+	fs_vpool *other = fs_pg_read_object(PG_GETARG_DATUM(1), &vpool_kind);
 	bool fresh;
-	fs_pg_expanded *e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	fs_pg_expanded *e = fs_pg_agg_state(fcinfo, &vpool_kind, &fresh);
 	fs_error err;
 
 	if (fresh)
-		e->obj = fs_pool_new(&e->alloc);
-	fs_pg_check(fs_pool_merge(e->obj, other, &err), &err);
+		e->obj = fs_vpool_new(&e->alloc);
+	fs_pg_check(fs_vpool_merge(e->obj, other, &err), &err);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
@@ -261,15 +261,15 @@ PG_FUNCTION_INFO_V1(vnodepool_out);
 Datum
 vnodepool_out(PG_FUNCTION_ARGS)
 {
-	fs_pool *p = read_pool(PG_GETARG_DATUM(0));
+	fs_vpool *p = read_vpool(PG_GETARG_DATUM(0));
 	StringInfoData buf;
 	uint32 i;
 
 	initStringInfo(&buf);
 	appendStringInfoChar(&buf, '[');
-	for (i = 0; i < fs_pool_count(p); i++)
+	for (i = 0; i < fs_vpool_count(p); i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(p, i);
+		const fs_vnode *v = fs_vpool_vnode(p, i);
 		size_t k;
 
 		appendStringInfoString(&buf, i ? ", {\"vnode\": " : "{\"vnode\": ");
@@ -279,7 +279,7 @@ vnodepool_out(PG_FUNCTION_ARGS)
 			fs_sb sb;
 
 			fs_sb_init(&sb, &fs_pg_alloc, 32);
-			fs_pool_format_available(&sb, v);
+			fs_vpool_format_available(&sb, v);
 			escape_json(&buf, sb.data);
 		}
 		appendStringInfoString(&buf, ", \"assigned\": ");
@@ -337,7 +337,7 @@ Datum
 vnodepool_in(PG_FUNCTION_ARGS)
 {
 	Jsonb *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, PG_GETARG_DATUM(0)));
-	fs_pool *p = fs_pool_new(&fs_pg_alloc);
+	fs_vpool *p = fs_vpool_new(&fs_pg_alloc);
 	JsonbIterator *it;
 	JsonbValue v;
 	JsonbIteratorToken tok;
@@ -373,16 +373,16 @@ vnodepool_in(PG_FUNCTION_ARGS)
 		if (labels && labels->type != jbvNull && labels->type != jbvBinary)
 			bad_labels(vname, "The labels are not a JSON object.");
 		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind);
-		pool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind,
+		vpool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind,
 		         rv_field(v.val.binary.data, "assigned", vname, NULL, NULL),
 		         labels && labels->type == jbvBinary ? labels->val.binary.data : NULL);
 	}
-	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
+	PG_RETURN_POINTER(fs_pg_flat_object(p, &vpool_kind));
 }
 
 /*
  * Binary form: field by field in network byte order, starting with a version byte (see
- * fs_pool_to_binary). Receiving accepts only canonical bytes whose strings the text form can
+ * fs_vpool_to_binary). Receiving accepts only canonical bytes whose strings the text form can
  * carry: valid in the database encoding, without NUL.
  */
 PG_FUNCTION_INFO_V1(vnodepool_recv);
@@ -390,18 +390,18 @@ Datum
 vnodepool_recv(PG_FUNCTION_ARGS)
 {
 	StringInfo buf = (StringInfo) PG_GETARG_POINTER(0);
-	fs_pool *p;
+	fs_vpool *p;
 	fs_error err;
 	uint32 i;
 	size_t k;
 
-	fs_pg_check(fs_pool_from_binary(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
+	fs_pg_check(fs_vpool_from_binary(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
 	                                buf->len - buf->cursor, &p, &err),
 	            &err);
 	buf->cursor = buf->len;
-	for (i = 0; i < fs_pool_count(p); i++)
+	for (i = 0; i < fs_vpool_count(p); i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(p, i);
+		const fs_vnode *v = fs_vpool_vnode(p, i);
 
 		FS_POLL(i);
 		pg_verifymbstr(v->name, (int) v->namelen, false);
@@ -413,18 +413,18 @@ vnodepool_recv(PG_FUNCTION_ARGS)
 		for (k = 0; k < v->nindirect; k++)
 			pg_verifymbstr(v->indirect[k].vnode, (int) v->indirect[k].vnodelen, false);
 	}
-	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
+	PG_RETURN_POINTER(fs_pg_flat_object(p, &vpool_kind));
 }
 
 PG_FUNCTION_INFO_V1(vnodepool_send);
 Datum
 vnodepool_send(PG_FUNCTION_ARGS)
 {
-	fs_pool *p = read_pool(PG_GETARG_DATUM(0));
-	size_t size = fs_pool_binary_size(p);
+	fs_vpool *p = read_vpool(PG_GETARG_DATUM(0));
+	size_t size = fs_vpool_binary_size(p);
 	bytea *out = palloc(add_size(VARHDRSZ, size));
 
-	fs_pool_to_binary(p, (uint8_t *) VARDATA(out));
+	fs_vpool_to_binary(p, (uint8_t *) VARDATA(out));
 	SET_VARSIZE(out, VARHDRSZ + size);
 	PG_RETURN_BYTEA_P(out);
 }
@@ -433,7 +433,7 @@ vnodepool_send(PG_FUNCTION_ARGS)
 
 typedef struct pset_args
 {
-	fs_pool *pool;
+	fs_vpool *pool;
 	const char **keys;
 	size_t *keylens;
 	int nkeys;
@@ -448,7 +448,7 @@ read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 	bool *nulls;
 	int n, i;
 
-	pa->pool = read_pool(PG_GETARG_DATUM(0));
+	pa->pool = read_vpool(PG_GETARG_DATUM(0));
 	fs_pg_check_1d(PG_GETARG_ARRAYTYPE_P(1), "group_keys");
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(1), TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls,
 	                  &n);
@@ -543,7 +543,7 @@ placement_sets(PG_FUNCTION_ARGS)
 		appendStringInfoChar(&lj, '}');
 		for (j = 0; j < ps->nvnodes; j++)
 		{
-			const fs_vnode *v = fs_pool_vnode(pa.pool, ps->vnodes[j]);
+			const fs_vnode *v = fs_vpool_vnode(pa.pool, ps->vnodes[j]);
 
 			names[j] = PointerGetDatum(cstring_to_text_with_len(v->name, (int) v->namelen));
 		}
@@ -635,7 +635,7 @@ place_select(PG_FUNCTION_ARGS)
 	for (i = 0; i < cp.npieces && cp.set != SIZE_MAX; i++)
 	{
 		const fs_pset *ps = &cp.sets[cp.set];
-		const fs_vnode *v = fs_pool_vnode(cp.resolved, cp.pieces[i].vnode);
+		const fs_vnode *v = fs_vpool_vnode(cp.resolved, cp.pieces[i].vnode);
 		Datum values[6];
 		bool nulls[6] = {false, false, false, false, false, false};
 

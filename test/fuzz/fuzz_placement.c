@@ -12,46 +12,46 @@
 #include <string.h>
 
 static uint8_t *
-flat_of(const fs_pool *p, size_t *n)
+flat_of(const fs_vpool *p, size_t *n)
 {
 	uint8_t *flat;
 
-	*n = fs_pool_flat_size(p);
+	*n = fs_vpool_flat_size(p);
 	flat = malloc(*n);
-	fs_pool_flatten(p, flat);
+	fs_vpool_flatten(p, flat);
 	return flat;
 }
 
 static uint8_t *
-binary_of(const fs_pool *p, size_t *n)
+binary_of(const fs_vpool *p, size_t *n)
 {
 	uint8_t *bin;
 
-	*n = fs_pool_binary_size(p);
+	*n = fs_vpool_binary_size(p);
 	bin = malloc(*n);
-	fs_pool_to_binary(p, bin);
+	fs_vpool_to_binary(p, bin);
 	return bin;
 }
 
 /* An accepted pool reads back from its flat and its binary form to the same bytes. */
 static void
-check_pool(const fs_pool *p)
+check_pool(const fs_vpool *p)
 {
 	fs_error err;
-	fs_pool *q;
+	fs_vpool *q;
 	uint8_t *flat, *flat2, *bin, *bin2;
 	size_t n, n2, b, b2;
 
 	flat = flat_of(p, &n);
 	bin = binary_of(p, &b);
-	if (fs_pool_from_flat(&fz, flat, n, &q, &err) != FS_OK)
+	if (fs_vpool_from_flat(&fz, flat, n, &q, &err) != FS_OK)
 		abort();
 	flat2 = flat_of(q, &n2);
 	if (n2 != n || memcmp(flat, flat2, n) != 0)
 		abort();
 	free(flat2);
-	fs_pool_free(q);
-	if (fs_pool_from_binary(&fz, bin, b, &q, &err) != FS_OK)
+	fs_vpool_free(q);
+	if (fs_vpool_from_binary(&fz, bin, b, &q, &err) != FS_OK)
 		abort();
 	flat2 = flat_of(q, &n2);
 	bin2 = binary_of(q, &b2);
@@ -59,7 +59,7 @@ check_pool(const fs_pool *p)
 		abort();
 	free(flat2);
 	free(bin2);
-	fs_pool_free(q);
+	fs_vpool_free(q);
 	free(flat);
 	free(bin);
 }
@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fs_sort_key k;
 	fs_error err;
-	fs_pool *p;
+	fs_vpool *p;
 
 	if (fs_sort_key_parse((const char *) data, size, &k, &err) == FS_OK)
 	{
@@ -79,7 +79,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	else if (err.status != FS_ERR_SYNTAX || err.detail[0] == '\0')
 		abort();
-	if (fs_pool_from_flat(&fz, data, size, &p, &err) == FS_OK)
+	if (fs_vpool_from_flat(&fz, data, size, &p, &err) == FS_OK)
 	{
 		uint8_t *flat;
 		size_t n;
@@ -90,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(flat);
 		check_pool(p);
-		fs_pool_free(p);
+		fs_vpool_free(p);
 	}
 	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&
 	         err.status != FS_ERR_RANGE)
@@ -98,7 +98,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "flat input fails with status %d: %s\n", err.status, err.message);
 		abort();
 	}
-	if (fs_pool_from_binary(&fz, data, size, &p, &err) == FS_OK)
+	if (fs_vpool_from_binary(&fz, data, size, &p, &err) == FS_OK)
 	{
 		uint8_t *bin;
 		size_t n;
@@ -109,7 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(bin);
 		check_pool(p);
-		fs_pool_free(p);
+		fs_vpool_free(p);
 	}
 	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&
 	         err.status != FS_ERR_KIND && err.status != FS_ERR_RANGE)

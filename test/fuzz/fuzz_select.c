@@ -64,36 +64,36 @@ check_place(const char *s, size_t n)
 }
 
 /* available text: accepted text formats to a text that reads back to the same vnode */
-static fs_pool *
+static fs_vpool *
 check_available(const char *s, size_t n)
 {
 	uint8_t *rv, *rv2;
 	fs_indirect *ind, *ind2;
 	size_t nind, nind2;
 	fs_error err;
-	fs_pool *p;
+	fs_vpool *p;
 	fs_sb sb;
 
-	if (fs_pool_parse_available(s, n, &fz, &rv, &ind, &nind, &err) != FS_OK)
+	if (fs_vpool_parse_available(s, n, &fz, &rv, &ind, &nind, &err) != FS_OK)
 		return NULL;
-	p = fs_pool_new(&fz);
-	if (fs_pool_add(p, "v", 1, rv, NULL, NULL, 0, ind, nind, &err) != FS_OK)
+	p = fs_vpool_new(&fz);
+	if (fs_vpool_add(p, "v", 1, rv, NULL, NULL, 0, ind, nind, &err) != FS_OK)
 	{
 		free(rv);
 		free(ind);
-		fs_pool_free(p);
+		fs_vpool_free(p);
 		return NULL;
 	}
 	free(rv);
 	free(ind);
 	fs_sb_init(&sb, &fz, 32);
-	fs_pool_format_available(&sb, fs_pool_vnode(p, 0));
-	if (fs_pool_parse_available(sb.data, sb.len, &fz, &rv2, &ind2, &nind2, &err) != FS_OK)
+	fs_vpool_format_available(&sb, fs_vpool_vnode(p, 0));
+	if (fs_vpool_parse_available(sb.data, sb.len, &fz, &rv2, &ind2, &nind2, &err) != FS_OK)
 	{
 		fprintf(stderr, "formatted text \"%s\" does not read back: %s\n", sb.data, err.message);
 		abort();
 	}
-	if (fs_rv_cmp(rv2, fs_pool_vnode(p, 0)->avail) != 0 || nind2 != fs_pool_vnode(p, 0)->nindirect)
+	if (fs_rv_cmp(rv2, fs_vpool_vnode(p, 0)->avail) != 0 || nind2 != fs_vpool_vnode(p, 0)->nindirect)
 		abort();
 	free(rv2);
 	free(ind2);
@@ -103,7 +103,7 @@ check_available(const char *s, size_t n)
 
 /* place the spec on a pool of the parsed vnode and two others; it must not break its rules */
 static void
-check_placement(fs_pool *p, const char *sel_text, size_t sel_len, const char *pl_text,
+check_placement(fs_vpool *p, const char *sel_text, size_t sel_len, const char *pl_text,
                 size_t pl_len)
 {
 	static const fs_label host = {"host", 4, "v", 1};
@@ -119,11 +119,11 @@ check_placement(fs_pool *p, const char *sel_text, size_t sel_len, const char *pl
 	if (fs_rv_parse("ncpus=4,mem=8gb", 15, &fz, 0, &rv, &rvlen, &err) != FS_OK)
 		abort();
 	/* a second vnode of the same host, and one of its own */
-	if (fs_pool_add(p, "w", 1, rv, NULL, &host, 1, NULL, 0, &err) != FS_OK ||
-	    fs_pool_add(p, "x", 1, rv, rv, NULL, 0, NULL, 0, &err) != FS_OK)
+	if (fs_vpool_add(p, "w", 1, rv, NULL, &host, 1, NULL, 0, &err) != FS_OK ||
+	    fs_vpool_add(p, "x", 1, rv, rv, NULL, 0, NULL, 0, &err) != FS_OK)
 		abort();
 	free(rv);
-	if (fs_pool_prepare(p, &err) != FS_OK)
+	if (fs_vpool_prepare(p, &err) != FS_OK)
 		abort();
 	if (fs_place_parse(pl_text, pl_len, &pl, &err) != FS_OK ||
 	    fs_select_parse(sel_text, sel_len, NULL, &fz, &sel, &err) != FS_OK)
@@ -139,7 +139,7 @@ check_placement(fs_pool *p, const char *sel_text, size_t sel_len, const char *pl
 			abort();
 		for (i = 0; i < cp.npieces; i++)
 			if (cp.pieces[i].chunk < 1 || cp.pieces[i].chunk > sel->total ||
-			    cp.pieces[i].vnode >= fs_pool_count(cp.resolved))
+			    cp.pieces[i].vnode >= fs_vpool_count(cp.resolved))
 				abort();
 		fs_chunk_placement_free(&cp, &fz);
 	}
@@ -155,7 +155,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *nul1 = memchr(s, '\0', size), *nul2;
 	size_t n1 = nul1 ? (size_t) (nul1 - s) : size, n2, n3;
 	const char *place, *avail;
-	fs_pool *p;
+	fs_vpool *p;
 
 	check_select(s, size);
 	check_place(s, size);
@@ -172,7 +172,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (p)
 	{
 		check_placement(p, s, n1, place, n2);
-		fs_pool_free(p);
+		fs_vpool_free(p);
 	}
 	return 0;
 }

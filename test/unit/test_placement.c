@@ -71,10 +71,10 @@ split(const char *key, const char *values, fs_label *out, size_t at)
 	}
 }
 
-static fs_pool *
+static fs_vpool *
 seed_pool(void)
 {
-	fs_pool *p = fs_pool_new(&unit_alloc);
+	fs_vpool *p = fs_vpool_new(&unit_alloc);
 	fs_error err;
 	size_t i;
 
@@ -87,11 +87,11 @@ seed_pool(void)
 
 		n = split("switch", seed003[i].sw, labels, n);
 		fs_rv_parse(seed003[i].res, strlen(seed003[i].res), &unit_alloc, 0, &rv, &len, &err);
-		CHECK(fs_pool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL, 0,
+		CHECK(fs_vpool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL, 0,
 		                  &err) == FS_OK);
 		free(rv);
 	}
-	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	return p;
 }
 
@@ -134,7 +134,7 @@ amount(const uint8_t *rv, const char *name)
 static void
 test_seed003(void)
 {
-	fs_pool *pool = seed_pool();
+	fs_vpool *pool = seed_pool();
 	fs_sort_key sk[8];
 	size_t nsk = fs_sort_key_defaults(sk), n, i;
 	fs_pset *sets;
@@ -176,7 +176,7 @@ test_seed003(void)
 			CHECK(amount(sets[i].total, "ncpus") == 58 && sets[i].nvnodes == 12);
 	}
 	fs_psets_free(sets, n, &unit_alloc);
-	fs_pool_free(pool);
+	fs_vpool_free(pool);
 }
 
 static void
@@ -220,7 +220,7 @@ test_sort_keys(void)
 static void
 test_pool_edges(void)
 {
-	fs_pool *p = fs_pool_new(&unit_alloc), *back;
+	fs_vpool *p = fs_vpool_new(&unit_alloc), *back;
 	fs_label l[3] = {{"router", 6, "r1", 2}, {"router", 6, "", 0}, {"router", 6, "r1", 2}};
 	uint8_t *flat;
 	size_t size, cut;
@@ -230,10 +230,10 @@ test_pool_edges(void)
 	fs_sort_key sk[4];
 	size_t nsk = fs_sort_key_defaults(sk);
 
-	CHECK(fs_pool_add(p, "a", 1, NULL, NULL, l, 3, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_vnode(p, 0)->nlabels == 1); /* empty dropped, duplicate merged */
-	CHECK(fs_pool_add(p, "b", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	CHECK(fs_vpool_add(p, "a", 1, NULL, NULL, l, 3, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_vnode(p, 0)->nlabels == 1); /* empty dropped, duplicate merged */
+	CHECK(fs_vpool_add(p, "b", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	/* b has no router: it joins router's empty-value set, unless only explicit values count */
 	CHECK(fs_placement_sets(p, keys, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
@@ -245,20 +245,20 @@ test_pool_edges(void)
 	fs_psets_free(sets, n, &unit_alloc);
 	CHECK(fs_placement_sets(p, keys, keylens, 0, sk, nsk, false, true, &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_VALUE);
-	size = fs_pool_flat_size(p);
+	size = fs_vpool_flat_size(p);
 	flat = malloc(size);
-	fs_pool_flatten(p, flat);
-	CHECK(fs_pool_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
-	CHECK(fs_pool_count(back) == 2 && fs_pool_flat_size(back) == size);
-	fs_pool_free(back);
+	fs_vpool_flatten(p, flat);
+	CHECK(fs_vpool_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	CHECK(fs_vpool_count(back) == 2 && fs_vpool_flat_size(back) == size);
+	fs_vpool_free(back);
 	for (cut = 0; cut < size; cut++)
-		if (!CHECK(fs_pool_from_flat(&unit_alloc, flat, cut, &back, &err) != FS_OK))
-			fs_pool_free(back);
+		if (!CHECK(fs_vpool_from_flat(&unit_alloc, flat, cut, &back, &err) != FS_OK))
+			fs_vpool_free(back);
 	free(flat);
-	CHECK(fs_pool_add(p, "a", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_prepare(p, &err) == FS_ERR_VALUE);
+	CHECK(fs_vpool_add(p, "a", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "vnode \"a\" appears twice") != NULL);
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 static uint8_t *
@@ -275,7 +275,7 @@ rv_of(const char *text)
 static void
 test_limits(void)
 {
-	fs_pool *p = fs_pool_new(&unit_alloc);
+	fs_vpool *p = fs_vpool_new(&unit_alloc);
 	fs_label labels[6 * 10];
 	char values[10][4];
 	const char *keys[FS_PSET_KEYS_MAX + 1];
@@ -297,8 +297,8 @@ test_limits(void)
 			labels[i * 10 + j].value = values[j];
 			labels[i * 10 + j].valuelen = strlen(values[j]);
 		}
-	CHECK(fs_pool_add(p, "vn1", 3, NULL, NULL, labels, 60, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	CHECK(fs_vpool_add(p, "vn1", 3, NULL, NULL, labels, 60, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	for (i = 0; i < 6; i++)
 	{
 		keys[i] = names[i];
@@ -324,16 +324,16 @@ test_limits(void)
 	}
 	CHECK(fs_placement_sets(p, keys, keylens, FS_PSET_KEYS_MAX + 1, sk, nsk, false, false,
 	                        &unit_alloc, &sets, &n, &err) == FS_ERR_LIMIT);
-	fs_pool_free(p);
+	fs_vpool_free(p);
 
-	p = fs_pool_new(&unit_alloc);
-	CHECK(fs_pool_add(p, "vn1", 3, avail, assigned, labels, 1, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_prepare(p, &err) == FS_OK);
+	p = fs_vpool_new(&unit_alloc);
+	CHECK(fs_vpool_add(p, "vn1", 3, avail, assigned, labels, 1, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	CHECK(fs_placement_sets(p, names, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_KIND);
 	CHECK_STR(err.context,
 	          "while subtracting the assigned from the available amounts of vnode \"vn1\"");
-	fs_pool_free(p);
+	fs_vpool_free(p);
 	free(avail);
 	free(assigned);
 }
@@ -347,7 +347,7 @@ test_pool_binary(void)
 	                            " 00000001 00 05 6e63707573 4010000000000000"
 	                            " 00000000"
 	                            " 0001 0002 7377 0001 61";
-	fs_pool *p = fs_pool_new(&unit_alloc), *back;
+	fs_vpool *p = fs_vpool_new(&unit_alloc), *back;
 	fs_label l[1] = {{"sw", 2, "a", 1}};
 	uint8_t want[128], bad[128], *got;
 	uint8_t *rv;
@@ -355,57 +355,57 @@ test_pool_binary(void)
 	fs_error err;
 
 	CHECK(fs_rv_parse("ncpus=4", 7, &unit_alloc, 0, &rv, &rvlen, &err) == FS_OK);
-	CHECK(fs_pool_add(p, "n1", 2, rv, NULL, l, 1, NULL, 0, &err) == FS_OK);
-	CHECK(fs_pool_prepare(p, &err) == FS_OK);
-	size = fs_pool_binary_size(p);
+	CHECK(fs_vpool_add(p, "n1", 2, rv, NULL, l, 1, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
+	size = fs_vpool_binary_size(p);
 	got = malloc(size);
-	fs_pool_to_binary(p, got);
+	fs_vpool_to_binary(p, got);
 	CHECK(size == n && memcmp(got, want, n) == 0);
-	if (CHECK(fs_pool_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK))
+	if (CHECK(fs_vpool_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK))
 	{
-		CHECK(fs_pool_count(back) == 1 && fs_pool_vnode(back, 0)->nlabels == 1);
-		CHECK(fs_rv_size(fs_pool_vnode(back, 0)->avail) == rvlen &&
-		      memcmp(fs_pool_vnode(back, 0)->avail, rv, rvlen) == 0);
-		fs_pool_free(back);
+		CHECK(fs_vpool_count(back) == 1 && fs_vpool_vnode(back, 0)->nlabels == 1);
+		CHECK(fs_rv_size(fs_vpool_vnode(back, 0)->avail) == rvlen &&
+		      memcmp(fs_vpool_vnode(back, 0)->avail, rv, rvlen) == 0);
+		fs_vpool_free(back);
 	}
 	for (i = 0; i < n; i++)
-		if (!CHECK(fs_pool_from_binary(&unit_alloc, want, i, &back, &err) == FS_ERR_BINARY))
-			fs_pool_free(back);
+		if (!CHECK(fs_vpool_from_binary(&unit_alloc, want, i, &back, &err) == FS_ERR_BINARY))
+			fs_vpool_free(back);
 	memcpy(bad, want, n);
 	bad[0] = 3;
-	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
 	CHECK(strstr(err.message, "unsupported binary format version 3") != NULL);
 	bad[0] = 2; /* version 2 carries indirect resources after the labels: truncated here */
-	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
 	/* what the JSON text cannot say: a NUL in a name, a comma or edge space in a value */
 	memcpy(bad, want, n);
 	bad[8] = 0; /* "n1" -> "n\0" */
-	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
 	memcpy(bad, want, n);
 	bad[n - 1] = ',';
-	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
 	CHECK(strstr(err.message, "a label the text form cannot express") != NULL);
 	memcpy(bad, want, n);
 	bad[n - 1] = ' ';
-	CHECK(fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_ERR_BINARY);
 	/* flipped bytes: refused, or read as a value that sends exactly those bytes */
 	for (i = 0; i < n; i++)
 	{
 		memcpy(bad, want, n);
 		bad[i] ^= 0x21;
-		if (fs_pool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_OK)
+		if (fs_vpool_from_binary(&unit_alloc, bad, n, &back, &err) == FS_OK)
 		{
 			uint8_t again[128];
 
-			CHECK(fs_pool_binary_size(back) == n);
-			fs_pool_to_binary(back, again);
+			CHECK(fs_vpool_binary_size(back) == n);
+			fs_vpool_to_binary(back, again);
 			CHECK(memcmp(again, bad, n) == 0);
-			fs_pool_free(back);
+			fs_vpool_free(back);
 		}
 	}
 	free(got);
 	free(rv);
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 /* ---------------------------------------------------------------- select and place specs */
@@ -547,10 +547,10 @@ typedef struct row
 	const char *name, *avail, *assigned, *labels;
 } row;
 
-static fs_pool *
-pool_of(const row *rows, size_t n, fs_error *err)
+static fs_vpool *
+vpool_of(const row *rows, size_t n, fs_error *err)
 {
-	fs_pool *p = fs_pool_new(&unit_alloc);
+	fs_vpool *p = fs_vpool_new(&unit_alloc);
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -593,23 +593,23 @@ pool_of(const row *rows, size_t n, fs_error *err)
 			}
 			l = *end ? end + 1 : end;
 		}
-		st = fs_pool_parse_available(rows[i].avail, strlen(rows[i].avail), &unit_alloc, &avail,
+		st = fs_vpool_parse_available(rows[i].avail, strlen(rows[i].avail), &unit_alloc, &avail,
 		                             &ind, &nind, err);
 		if (st == FS_OK)
-			st = fs_pool_add(p, rows[i].name, strlen(rows[i].name), avail, assigned, labels, nl,
+			st = fs_vpool_add(p, rows[i].name, strlen(rows[i].name), avail, assigned, labels, nl,
 			                 ind, nind, err);
 		free(avail);
 		free(ind);
 		free(assigned);
 		if (st != FS_OK)
 		{
-			fs_pool_free(p);
+			fs_vpool_free(p);
 			return NULL;
 		}
 	}
-	if (fs_pool_prepare(p, err) != FS_OK)
+	if (fs_vpool_prepare(p, err) != FS_OK)
 	{
-		fs_pool_free(p);
+		fs_vpool_free(p);
 		return NULL;
 	}
 	return p;
@@ -617,7 +617,7 @@ pool_of(const row *rows, size_t n, fs_error *err)
 
 /* place_select's answer as text: "set rank now|later: chunk@vnode(amounts) ...", or "none". */
 static fs_status
-placed(fs_pool *p, const char *key, const char *sel_text, const char *place_text,
+placed(fs_vpool *p, const char *key, const char *sel_text, const char *place_text,
        const char *defaults, char *out, size_t cap, fs_error *err)
 {
 	fs_select *sel;
@@ -648,7 +648,7 @@ placed(fs_pool *p, const char *key, const char *sel_text, const char *place_text
 		              cp.set + 1, cp.now ? "now" : "later");
 	for (i = 0; i < cp.npieces; i++)
 	{
-		const fs_vnode *v = fs_pool_vnode(cp.resolved, cp.pieces[i].vnode);
+		const fs_vnode *v = fs_vpool_vnode(cp.resolved, cp.pieces[i].vnode);
 
 		fs_sb_appendf(&sb, " %u@%.*s(", cp.pieces[i].chunk, (int) v->namelen, v->name);
 		fs_rv_format(&sb, cp.pieces[i].amounts);
@@ -661,7 +661,7 @@ placed(fs_pool *p, const char *key, const char *sel_text, const char *place_text
 }
 
 static void
-check_placed(fs_pool *p, const char *key, const char *sel, const char *place, const char *dc,
+check_placed(fs_vpool *p, const char *key, const char *sel, const char *place, const char *dc,
              const char *want)
 {
 	char got[1024];
@@ -680,7 +680,7 @@ check_placed(fs_pool *p, const char *key, const char *sel, const char *place, co
 static void
 test_select_seed003(void)
 {
-	fs_pool *pool = seed_pool();
+	fs_vpool *pool = seed_pool();
 	fs_sort_key sk[5];
 	size_t nsk = fs_sort_key_defaults(sk);
 	fs_select *sel;
@@ -696,8 +696,8 @@ test_select_seed003(void)
 	if (cp.set == 7 && cp.npieces == 2)
 	{
 		CHECK(memcmp(cp.sets[7].name, "rt1-sw2", 7) == 0);
-		CHECK(memcmp(fs_pool_vnode(cp.resolved, cp.pieces[0].vnode)->name, "vn14", 4) == 0 &&
-		      memcmp(fs_pool_vnode(cp.resolved, cp.pieces[1].vnode)->name, "vn52", 4) == 0);
+		CHECK(memcmp(fs_vpool_vnode(cp.resolved, cp.pieces[0].vnode)->name, "vn14", 4) == 0 &&
+		      memcmp(fs_vpool_vnode(cp.resolved, cp.pieces[1].vnode)->name, "vn52", 4) == 0);
 		CHECK(cp.pieces[0].chunk == 1 && cp.pieces[1].chunk == 2);
 	}
 	fs_chunk_placement_free(&cp, &unit_alloc);
@@ -716,7 +716,7 @@ test_select_seed003(void)
 	             "rt4 2 now: 1@vn42(mem=8gb,ncpus=4) 2@vn42(mem=8gb,ncpus=4)");
 	check_placed(pool, "switch", "1:ncpus=2:mem=2gb", "free:group=router", "ncpus=1",
 	             "rt2 1 now: 1@vn20(mem=2gb,ncpus=2)");
-	fs_pool_free(pool);
+	fs_vpool_free(pool);
 }
 
 static const row job_rows[] = {
@@ -743,7 +743,7 @@ static void
 test_select_rules(void)
 {
 	fs_error err;
-	fs_pool *p = pool_of(job_rows, 4, &err);
+	fs_vpool *p = vpool_of(job_rows, 4, &err);
 	char got[256];
 
 	/* first fit, in select order, no look-ahead (sql/placement.sql has the derivations) */
@@ -763,9 +763,9 @@ test_select_rules(void)
 	/* a chunk of another kind than the vnodes' */
 	CHECK(placed(p, NULL, "1:mem=4", "free", "", got, sizeof(got), &err) == FS_ERR_KIND);
 	CHECK_STR(err.context, "while comparing the select spec with placement set \"all\"");
-	fs_pool_free(p);
+	fs_vpool_free(p);
 
-	p = pool_of(host_rows, 3, &err);
+	p = vpool_of(host_rows, 3, &err);
 	/* split across one host's vnodes; vscatter never splits; exclhost and excl */
 	check_placed(p, NULL, "1:ncpus=7:mem=8gb", "free", "",
 	             "all 1 now: 1@m1[0](mem=8gb,ncpus=4) 1@m1[1](ncpus=3)");
@@ -784,9 +784,9 @@ test_select_rules(void)
 	             "all 1 later: 1@m1[0](ncpus=4) 1@m1[1](ncpus=4)");
 	check_placed(p, NULL, "1:ncpus=2:host=m2", "free", "", "all 1 now: 1@m2(ncpus=2)");
 	check_placed(p, NULL, "1:ncpus=1:vnode=m1[1]", "free", "", "all 1 now: 1@m1[1](ncpus=1)");
-	fs_pool_free(p);
+	fs_vpool_free(p);
 
-	p = pool_of(shared_rows, 4, &err);
+	p = vpool_of(shared_rows, 4, &err);
 	check_placed(p, "switch", "1:ncpus=11:scratch=60gb", "free", "",
 	             "sw1 3 now: 1@h1(ncpus=8,scratch=60gb) 1@h1[0](ncpus=3)");
 	check_placed(p, "switch", "2:scratch=40gb", "free", "",
@@ -795,7 +795,7 @@ test_select_rules(void)
 	             "all 1 later: 1@h1(scratch=40gb) 2@h1(scratch=40gb) 3@h2(scratch=40gb)");
 	check_placed(p, NULL, "2:scratch=35gb", "free", "",
 	             "all 1 now: 1@h1(scratch=35gb) 2@h1(scratch=35gb)");
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 /* Indirect resources: text, resolution, totals once per set, and every refusal. */
@@ -803,25 +803,25 @@ static void
 check_resolve(const row *rows, size_t n, const char *needle)
 {
 	fs_error err;
-	fs_pool *p = pool_of(rows, n, &err);
-	const fs_pool *view;
+	fs_vpool *p = vpool_of(rows, n, &err);
+	const fs_vpool *view;
 
 	if (!CHECK(p != NULL))
 		return;
-	if (CHECK(fs_pool_resolve(p, &view, &err) == FS_ERR_VALUE))
+	if (CHECK(fs_vpool_resolve(p, &view, &err) == FS_ERR_VALUE))
 	{
 		if (!CHECK(strstr(err.message, needle) != NULL))
 			printf("     %s\n", err.message);
 	}
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 static void
 test_indirect(void)
 {
 	fs_error err;
-	fs_pool *p = pool_of(shared_rows, 4, &err), *back;
-	const fs_pool *view;
+	fs_vpool *p = vpool_of(shared_rows, 4, &err), *back;
+	const fs_vpool *view;
 	fs_pset *sets;
 	size_t n, i, size;
 	fs_sort_key sk[4];
@@ -846,17 +846,17 @@ test_indirect(void)
 		return;
 	/* the text form reads back */
 	fs_sb_init(&sb, &unit_alloc, 64);
-	fs_pool_format_available(&sb, fs_pool_vnode(p, 1));
+	fs_vpool_format_available(&sb, fs_vpool_vnode(p, 1));
 	CHECK_STR(sb.data, "ncpus=4,scratch=@h1");
 	free(sb.data);
 	/* resolution: h1[0] takes switch sw1 from h1; h1 holds h1[0]'s 10gb of scratch too */
-	CHECK(fs_pool_resolve(p, &view, &err) == FS_OK && view != p);
-	CHECK(fs_pool_vnode(view, 1)->nlabels == 2 &&
-	      memcmp(fs_pool_vnode(view, 1)->labels[1].value, "sw1", 3) == 0);
-	CHECK(amount(fs_pool_vnode(view, 0)->assigned, "scratch") == 30.0 * (1 << 30));
-	CHECK(amount(fs_pool_vnode(view, 1)->assigned, "scratch") == -1);
-	CHECK(amount(fs_pool_vnode(view, 1)->assigned, "ncpus") == 1);
-	CHECK(fs_pool_vnode(view, 1)->targets[0] == 0);
+	CHECK(fs_vpool_resolve(p, &view, &err) == FS_OK && view != p);
+	CHECK(fs_vpool_vnode(view, 1)->nlabels == 2 &&
+	      memcmp(fs_vpool_vnode(view, 1)->labels[1].value, "sw1", 3) == 0);
+	CHECK(amount(fs_vpool_vnode(view, 0)->assigned, "scratch") == 30.0 * (1 << 30));
+	CHECK(amount(fs_vpool_vnode(view, 1)->assigned, "scratch") == -1);
+	CHECK(amount(fs_vpool_vnode(view, 1)->assigned, "ncpus") == 1);
+	CHECK(fs_vpool_vnode(view, 1)->targets[0] == 0);
 	/* totals: the shared 100gb once per set, through h1[1] in sw3 */
 	CHECK(fs_placement_sets(p, &key, &keylen, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
@@ -874,29 +874,29 @@ test_indirect(void)
 	}
 	fs_psets_free(sets, n, &unit_alloc);
 	/* flat and binary forms carry the pointers: version 2, and read back */
-	size = fs_pool_flat_size(p);
+	size = fs_vpool_flat_size(p);
 	flat = malloc(size);
-	fs_pool_flatten(p, flat);
+	fs_vpool_flatten(p, flat);
 	CHECK(flat[0] == 2);
-	CHECK(fs_pool_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	CHECK(fs_vpool_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
 	if (back)
 	{
-		CHECK(fs_pool_vnode(back, 2)->nindirect == 1 && fs_pool_flat_size(back) == size);
-		fs_pool_free(back);
+		CHECK(fs_vpool_vnode(back, 2)->nindirect == 1 && fs_vpool_flat_size(back) == size);
+		fs_vpool_free(back);
 	}
 	for (i = 0; i < size; i++)
-		if (!CHECK(fs_pool_from_flat(&unit_alloc, flat, i, &back, &err) != FS_OK))
-			fs_pool_free(back);
+		if (!CHECK(fs_vpool_from_flat(&unit_alloc, flat, i, &back, &err) != FS_OK))
+			fs_vpool_free(back);
 	free(flat);
-	size = fs_pool_binary_size(p);
+	size = fs_vpool_binary_size(p);
 	bin = malloc(size);
-	fs_pool_to_binary(p, bin);
+	fs_vpool_to_binary(p, bin);
 	CHECK(bin[0] == 2);
-	CHECK(fs_pool_from_binary(&unit_alloc, bin, size, &back, &err) == FS_OK);
+	CHECK(fs_vpool_from_binary(&unit_alloc, bin, size, &back, &err) == FS_OK);
 	if (back)
-		fs_pool_free(back);
+		fs_vpool_free(back);
 	free(bin);
-	fs_pool_free(p);
+	fs_vpool_free(p);
 
 	check_resolve(bad_unknown, 2, "from vnode \"zz\", which is not in the pool");
 	check_resolve(bad_self, 1, "takes \"x\" from itself");
@@ -907,10 +907,10 @@ test_indirect(void)
 	check_resolve(bad_label_lacks, 2, "which has no \"k\"");
 	check_resolve(bad_label_mixed, 2, "mixes \"@b\" with other values");
 	check_resolve(bad_label_empty, 1, "has \"@\" without a vnode name");
-	p = pool_of(bad_kinds, 2, &err);
-	CHECK(p && fs_pool_resolve(p, &view, &err) == FS_ERR_KIND);
+	p = vpool_of(bad_kinds, 2, &err);
+	CHECK(p && fs_vpool_resolve(p, &view, &err) == FS_ERR_KIND);
 	if (p)
-		fs_pool_free(p);
+		fs_vpool_free(p);
 }
 
 /* The golden binary form of a pool with one indirect resource (version 2, by hand). */
@@ -924,28 +924,28 @@ test_indirect_binary(void)
 	uint8_t want[128], *got;
 	size_t n = unit_unhex(golden, want), size;
 	fs_error err;
-	fs_pool *p = pool_of(rows, 2, &err), *back;
+	fs_vpool *p = vpool_of(rows, 2, &err), *back;
 
 	if (!CHECK(p != NULL))
 		return;
-	size = fs_pool_binary_size(p);
+	size = fs_vpool_binary_size(p);
 	got = malloc(size);
-	fs_pool_to_binary(p, got);
+	fs_vpool_to_binary(p, got);
 	CHECK(size == n && memcmp(got, want, n) == 0);
 	free(got);
-	CHECK(fs_pool_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK);
+	CHECK(fs_vpool_from_binary(&unit_alloc, want, n, &back, &err) == FS_OK);
 	if (back)
-		fs_pool_free(back);
+		fs_vpool_free(back);
 	/* a version 2 value without any indirect resource is not canonical */
 	{
 		static const char *v2plain = "02 00000001 0001 63 00000000 00000000 0000 0000";
 		uint8_t b[64];
 		size_t bn = unit_unhex(v2plain, b);
 
-		CHECK(fs_pool_from_binary(&unit_alloc, b, bn, &back, &err) == FS_ERR_BINARY);
+		CHECK(fs_vpool_from_binary(&unit_alloc, b, bn, &back, &err) == FS_ERR_BINARY);
 		CHECK(strstr(err.message, "not canonical") != NULL);
 	}
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 static void
@@ -955,8 +955,8 @@ check_available(const char *text, fs_status want, const char *expect)
 	fs_indirect *ind;
 	size_t nind;
 	fs_error err;
-	fs_status st = fs_pool_parse_available(text, strlen(text), &unit_alloc, &rv, &ind, &nind, &err);
-	fs_pool *p;
+	fs_status st = fs_vpool_parse_available(text, strlen(text), &unit_alloc, &rv, &ind, &nind, &err);
+	fs_vpool *p;
 
 	if (!CHECK(st == want))
 	{
@@ -974,18 +974,18 @@ check_available(const char *text, fs_status want, const char *expect)
 			printf("     \"%s\": %s / %s\n", text, err.message, err.detail);
 		return;
 	}
-	p = fs_pool_new(&unit_alloc);
-	st = fs_pool_add(p, "v", 1, rv, NULL, NULL, 0, ind, nind, &err);
+	p = fs_vpool_new(&unit_alloc);
+	st = fs_vpool_add(p, "v", 1, rv, NULL, NULL, 0, ind, nind, &err);
 	if (CHECK(st == FS_OK))
 	{
 		fs_sb sb;
 
 		fs_sb_init(&sb, &unit_alloc, 32);
-		fs_pool_format_available(&sb, fs_pool_vnode(p, 0));
+		fs_vpool_format_available(&sb, fs_vpool_vnode(p, 0));
 		CHECK_STR(sb.data, expect);
 		free(sb.data);
 	}
-	fs_pool_free(p);
+	fs_vpool_free(p);
 	free(rv);
 	free(ind);
 }
@@ -1011,7 +1011,7 @@ static void
 test_place_first(void)
 {
 	fs_error err;
-	fs_pool *p = pool_of(job_rows, 4, &err);
+	fs_vpool *p = vpool_of(job_rows, 4, &err);
 	fs_pset *sets;
 	size_t n, pick;
 	bool now;
@@ -1034,7 +1034,7 @@ test_place_first(void)
 	free(r16);
 	free(r40);
 	free(bad);
-	fs_pool_free(p);
+	fs_vpool_free(p);
 }
 
 /*
@@ -1063,7 +1063,7 @@ test_select_properties(void)
 		    "free:excl", "pack:exclhost", "scatter:excl", "vscatter:exclhost"};
 		const char *place = places[unit_rand(&seed) % 8];
 		fs_error err;
-		fs_pool *p;
+		fs_vpool *p;
 		fs_select *sel;
 		fs_place pl;
 		fs_chunk_placement cp;
@@ -1114,7 +1114,7 @@ test_select_properties(void)
 				len += (size_t) snprintf(sel_text + len, sizeof(sel_text) - len, ":rack=r%d",
 				                         want_rack[t]);
 		}
-		p = pool_of(rows, (size_t) nv, &err);
+		p = vpool_of(rows, (size_t) nv, &err);
 		if (!CHECK(p != NULL))
 		{
 			bad++;
@@ -1127,7 +1127,7 @@ test_select_properties(void)
 		{
 			printf("     %s / %s: %s\n", sel_text, place, err.message);
 			fs_select_free(sel, &unit_alloc);
-			fs_pool_free(p);
+			fs_vpool_free(p);
 			bad++;
 			continue;
 		}
@@ -1229,7 +1229,7 @@ test_select_properties(void)
 		CHECK(placed(p, use_key ? key : NULL, sel_text, place, "", again, sizeof(again), &err) ==
 		      FS_OK);
 		CHECK(strcmp(got, again) == 0);
-		fs_pool_free(p);
+		fs_vpool_free(p);
 	}
 	/* the cases are all there: placed now, only once free, not at all, split across vnodes */
 	if (!CHECK(now > 100 && later > 20 && none > 50 && split > 10))

@@ -109,6 +109,13 @@ SELECT * FROM place('[{"vnode": "a", "available": "mem=8gb"}]', ARRAY['rack'], '
 SELECT '{"vnode": "a"}'::vnodepool;
 SELECT '[{"available": "ncpus=1"}]'::vnodepool;
 SELECT '[{"vnode": "a", "available": 4}]'::vnodepool;
+SELECT '[{"vnode": "a", "labels": ["r1"]}]'::vnodepool;
+SELECT '[{"vnode": "a"}, {"vnode": "a"}]'::vnodepool;
+-- a label string is split at commas, and each item loses the whitespace around it (space, tab,
+-- newline, carriage return, vertical tab, form feed: the one set every text form uses);
+-- empty items are dropped
+SELECT '[{"vnode": "a", "labels": {"rack": " r1\t,\fr2\n, \u000b,r 3\r"}}]'::vnodepool;
+SELECT vnode_pool('a', NULL, NULL, '{"rack": ["\fr1\u000b", " "]}');
 
 -- vnodepool binary form: field by field in network byte order (golden bytes): version 1,
 -- 1 vnode; name (length 2, "n1"); available: 1 entry (kind 0, name length 5, "ncpus", 4.0);

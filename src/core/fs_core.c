@@ -191,6 +191,24 @@ fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len,
 	return FS_ERR_SYNTAX;
 }
 
+fs_status
+fs_error_as_input(fs_error *err, const char *type, const char *text, size_t len)
+{
+	char shown[220];
+	fs_error was = *err;
+
+	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type %s: \"%s\"", type, shown);
+	was.message[0] = fs_ascii_upper(was.message[0]);
+	if (was.detail[0])
+		fs_error_detail(err, "%s. %s", was.message, was.detail);
+	else
+		fs_error_detail(err, "%s.", was.message);
+	memcpy(err->hint, was.hint, sizeof(err->hint));
+	memcpy(err->context, was.context, sizeof(err->context));
+	return FS_ERR_SYNTAX;
+}
+
 /* Bytes of the whole characters of s[0..len) that fit in `max` bytes. */
 static size_t
 char_boundary(const char *s, size_t len, size_t max)

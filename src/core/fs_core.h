@@ -110,6 +110,13 @@ void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 fs_status fs_fail_syntax(fs_error *err, const char *subject, const char *text, size_t len,
                          size_t at, const char *problem, const char *hint);
 /*
+ * Recast `err` as an error in the text input of `type`, the one primary message every type's
+ * input function gives: "invalid input syntax for type <type>: "<text, cut at 200 bytes>"". The
+ * former message becomes the first sentence of the detail, before the former detail; hint and
+ * context stay.
+ */
+fs_status fs_error_as_input(fs_error *err, const char *type, const char *text, size_t len);
+/*
  * Copy at most `max` bytes of `s` into `dst` (size `cap`), marking a cut with "..."; the cut falls
  * on a character boundary of the database encoding.
  */

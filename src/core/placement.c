@@ -293,6 +293,43 @@ fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint8_t *avail
 	return FS_OK;
 }
 
+void
+fs_labels_append(const char *key, size_t keylen, const char *s, size_t len, const fs_allocator *a,
+                 fs_label **labels, size_t *n, size_t *cap)
+{
+	size_t start = 0, i;
+
+	for (i = 0; i <= len; i++)
+	{
+		size_t b = start, e = i;
+
+		if (i < len && s[i] != ',')
+			continue;
+		FS_POLL(*n);
+		while (b < e && fs_is_space(s[b]))
+			b++;
+		while (e > b && fs_is_space(s[e - 1]))
+			e--;
+		if (*n == *cap)
+		{
+			size_t grown_cap = *cap ? *cap * 2 : 8;
+			fs_label *grown = a->alloc(a->ctx, sizeof(fs_label) * grown_cap);
+
+			if (*n)
+				memcpy(grown, *labels, sizeof(fs_label) * *n);
+			if (*labels)
+				a->release(a->ctx, *labels);
+			*labels = grown;
+			*cap = grown_cap;
+		}
+		(*labels)[*n].key = key;
+		(*labels)[*n].keylen = keylen;
+		(*labels)[*n].value = s + b;
+		(*labels)[(*n)++].valuelen = e - b;
+		start = i + 1;
+	}
+}
+
 fs_status
 fs_vpool_merge(fs_vpool *dst, const fs_vpool *src, fs_error *err)
 {
@@ -650,14 +687,14 @@ has_nul(const uint8_t *s, size_t len)
 }
 
 /*
- * A label value the text form can express: the JSON text splits values at commas and trims
- * spaces and tabs, and drops empty ones.
+ * A label value the text form can express: fs_labels_append splits values at commas, trims
+ * whitespace and the pool drops empty ones.
  */
 static bool
 value_ok(const uint8_t *s, size_t len)
 {
-	return len > 0 && memchr(s, ',', len) == NULL && s[0] != ' ' && s[0] != '\t' &&
-	       s[len - 1] != ' ' && s[len - 1] != '\t';
+	return len > 0 && memchr(s, ',', len) == NULL && !fs_is_space((char) s[0]) &&
+	       !fs_is_space((char) s[len - 1]);
 }
 
 fs_status

@@ -57,6 +57,15 @@ fs_status fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint
                       const fs_indirect *indirect, size_t nindirect, fs_error *err);
 
 /*
+ * The labels one string gives a key, as PBS reads resources_available.<key> = "sw1, sw2": its
+ * comma-separated items without the whitespace around them (fs_is_space), appended to *labels
+ * (*n used of *cap, grown through the allocator; start with NULL, 0, 0). Empty items are kept:
+ * fs_vpool_add drops them. The labels point into key and s.
+ */
+void fs_labels_append(const char *key, size_t keylen, const char *s, size_t len,
+                      const fs_allocator *a, fs_label **labels, size_t *n, size_t *cap);
+
+/*
  * A vnode's available resources as text, "ncpus=4,scratch=@n07": the amounts as an encoded
  * resvec, the "@vnode" entries as indirect resources pointing into `text` (*ind is allocated).
  */

@@ -58,62 +58,45 @@ read_vpool(Datum d)
 
 /* ---------------------------------------------------------------- labels from jsonb */
 
+/*
+ * Raise a core error; in the text input of a vnodepool (input not NULL) as a syntax error of
+ * that text, the one primary message of a type's input.
+ */
 static void
-bad_labels(const char *vnode, const char *why)
+raise_in(fs_error *err, const char *input)
 {
-	ereport(ERROR,
-	        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-	         errmsg("labels of vnode \"%s\" must be an object of strings or string arrays", vnode),
-	         errdetail("%s", why),
-	         errhint("Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
-	                 "comma inside a string also separates values.")));
+	if (input)
+		fs_error_as_input(err, "vnodepool", input, strlen(input));
+	fs_pg_raise(err);
 }
 
-/* Append the comma-separated items of one string as labels of `key`. */
 static void
-add_items(const char *key, int keylen, const char *s, int len, fs_label **labels, int *n, int *cap)
+bad_labels(const char *vnode, const char *why, const char *input)
 {
-	int start = 0, i;
+	fs_error err;
 
-	for (i = 0; i <= len; i++)
-	{
-		if (i < len && s[i] != ',')
-			continue;
-		{
-			int b = start, e = i;
-
-			while (b < e && (s[b] == ' ' || s[b] == '\t'))
-				b++;
-			while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
-				e--;
-			if (*n == *cap)
-			{
-				*cap *= 2;
-				*labels = repalloc(*labels, sizeof(fs_label) * *cap);
-			}
-			(*labels)[*n].key = key;
-			(*labels)[*n].keylen = keylen;
-			(*labels)[*n].value = s + b;
-			(*labels)[(*n)++].valuelen = e - b; /* empty items are dropped by the core */
-		}
-		start = i + 1;
-	}
+	fs_fail(&err, FS_ERR_VALUE, "labels of vnode \"%s\" must be an object of strings or string arrays",
+	        vnode);
+	fs_error_detail(&err, "%s", why);
+	fs_error_hint(&err, "Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
+	                    "comma inside a string also separates values.");
+	raise_in(&err, input);
 }
 
 static fs_label *
-labels_from(JsonbContainer *c, const char *vnode, int *n)
+labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 {
 	JsonbIterator *it;
 	JsonbValue v;
 	JsonbIteratorToken tok;
-	int cap = 8;
-	fs_label *labels = palloc(sizeof(fs_label) * cap);
+	size_t cap = 0;
+	fs_label *labels = NULL;
 	char *key = NULL;
 	int keylen = 0;
 
 	*n = 0;
 	if (!JsonContainerIsObject(c))
-		bad_labels(vnode, "The labels are not a JSON object.");
+		bad_labels(vnode, "The labels are not a JSON object.", input);
 	it = JsonbIteratorInit(c);
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
@@ -125,11 +108,13 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 		else if ((tok == WJB_VALUE || tok == WJB_ELEM) && key)
 		{
 			if (v.type != jbvString)
-				bad_labels(vnode, psprintf("The value of \"%.*s\" is not a string.", keylen, key));
-			add_items(key, keylen, v.val.string.val, v.val.string.len, &labels, n, &cap);
+				bad_labels(vnode, psprintf("The value of \"%.*s\" is not a string.", keylen, key),
+				           input);
+			fs_labels_append(key, keylen, v.val.string.val, v.val.string.len, &fs_pg_alloc,
+			                 &labels, n, &cap);
 		}
 		else if (tok == WJB_BEGIN_OBJECT && key)
-			bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key));
+			bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key), input);
 		else if (tok == WJB_BEGIN_ARRAY && key)
 		{
 			/* the elements come as WJB_ELEM; nested arrays are refused below */
@@ -140,8 +125,10 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 			{
 				if (t != WJB_ELEM || e.type != jbvString)
 					bad_labels(vnode,
-					           psprintf("An element of \"%.*s\" is not a string.", keylen, key));
-				add_items(key, keylen, e.val.string.val, e.val.string.len, &labels, n, &cap);
+					           psprintf("An element of \"%.*s\" is not a string.", keylen, key),
+					           input);
+				fs_labels_append(key, keylen, e.val.string.val, e.val.string.len, &fs_pg_alloc,
+				                 &labels, n, &cap);
 			}
 		}
 	}
@@ -149,24 +136,27 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 }
 
 static void
-vpool_add(fs_vpool *p, const char *vnode, int vnodelen, const uint8_t *avail, const fs_indirect *ind,
-         size_t nind, const uint8_t *assigned, JsonbContainer *labels)
+vpool_add(fs_vpool *p, const char *vnode, int vnodelen, const uint8_t *avail,
+          const fs_indirect *ind, size_t nind, const uint8_t *assigned, JsonbContainer *labels,
+          const char *input)
 {
-	int n = 0;
-	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n) : NULL;
+	size_t n = 0;
+	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n, input) : NULL;
 	fs_error err;
 
-	fs_pg_check(fs_vpool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err), &err);
+	if (fs_vpool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err) != FS_OK)
+		raise_in(&err, input);
 }
 
 /* Available resources as text: amounts, and "res=@vnode" for those another vnode holds. */
 static const uint8_t *
-parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind)
+parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind, const char *input)
 {
 	uint8_t *rv;
 	fs_error err;
 
-	fs_pg_check(fs_vpool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err), &err);
+	if (fs_vpool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err) != FS_OK)
+		raise_in(&err, input);
 	return rv;
 }
 
@@ -187,9 +177,9 @@ vnode_pool_accum(PG_FUNCTION_ARGS)
 		e->obj = fs_vpool_new(&e->alloc);
 	name = PG_GETARG_TEXT_PP(1);
 	vpool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name),
-	         PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)), NULL,
-	         0, PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
-	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
+	          PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)), NULL,
+	          0, PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
+	          PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root, NULL);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
@@ -211,15 +201,15 @@ vnode_pool_accum_text(PG_FUNCTION_ARGS)
 	{
 		text *t = PG_GETARG_TEXT_PP(2);
 
-		avail = parse_available(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ind, &nind);
+		avail = parse_available(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ind, &nind, NULL);
 	}
 	e = fs_pg_agg_state(fcinfo, &vpool_kind, &fresh);
 	if (fresh)
 		e->obj = fs_vpool_new(&e->alloc);
 	name = PG_GETARG_TEXT_PP(1);
 	vpool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), avail, ind, nind,
-	         PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
-	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
+	          PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
+	          PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root, NULL);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
 }
 
@@ -307,9 +297,22 @@ vnodepool_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(buf.data);
 }
 
+/* The text input of a vnodepool failed: `problem` says how (a sentence). */
+static void
+bad_input(const char *input, const char *problem)
+{
+	fs_error err;
+
+	fs_fail(&err, FS_ERR_SYNTAX, "%s", problem);
+	fs_error_hint(&err, "A vnodepool reads [{\"vnode\": \"vn1\", \"available\": \"ncpus=4\", "
+	                    "\"assigned\": \"\", \"labels\": {\"switch\": [\"sw1\"]}}, ...].");
+	raise_in(&err, input);
+}
+
 /* A resvec field of the text form; "available" may also name other vnodes (ind not NULL). */
 static const uint8_t *
-rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **ind, size_t *nind)
+rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **ind, size_t *nind,
+         const char *input)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
 	uint8_t *out;
@@ -319,16 +322,19 @@ rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **in
 	if (v == NULL || v->type == jbvNull)
 		return NULL;
 	if (v->type != jbvString)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-		         errmsg("invalid input syntax for type vnodepool: \"%s\" of vnode \"%s\" is "
-		                "not a string",
-		                key, vnode),
-		         errhint("Write resources as a resvec string, for example \"ncpus=4,mem=8gb\".")));
+	{
+		fs_fail(&err, FS_ERR_SYNTAX, "\"%s\" of vnode \"%s\" is not a string", key, vnode);
+		fs_error_hint(&err, "Write resources as a resvec string, for example \"ncpus=4,mem=8gb\".");
+		raise_in(&err, input);
+	}
 	if (ind)
-		return parse_available(v->val.string.val, v->val.string.len, ind, nind);
-	fs_pg_check(
-	    fs_rv_parse(v->val.string.val, v->val.string.len, &fs_pg_alloc, 0, &out, &len, &err), &err);
+		return parse_available(v->val.string.val, v->val.string.len, ind, nind, input);
+	if (fs_rv_parse(v->val.string.val, v->val.string.len, &fs_pg_alloc, 0, &out, &len, &err) !=
+	    FS_OK)
+	{
+		fs_error_context(&err, "in the \"%s\" of vnode \"%s\"", key, vnode);
+		raise_in(&err, input);
+	}
 	return out;
 }
 
@@ -336,18 +342,17 @@ PG_FUNCTION_INFO_V1(vnodepool_in);
 Datum
 vnodepool_in(PG_FUNCTION_ARGS)
 {
-	Jsonb *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, PG_GETARG_DATUM(0)));
+	const char *input = PG_GETARG_CSTRING(0);
+	Jsonb *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(input)));
 	fs_vpool *p = fs_vpool_new(&fs_pg_alloc);
 	JsonbIterator *it;
 	JsonbValue v;
 	JsonbIteratorToken tok;
+	int element = 0;
+	fs_error err;
 
 	if (!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb))
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-		         errmsg("invalid input syntax for type vnodepool: not a JSON array"),
-		         errhint("A vnodepool reads [{\"vnode\": \"vn1\", \"available\": \"ncpus=4\", "
-		                 "\"assigned\": \"\", \"labels\": {\"switch\": [\"sw1\"]}}, ...].")));
+		bad_input(input, "The value is not a JSON array");
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
@@ -359,24 +364,23 @@ vnodepool_in(PG_FUNCTION_ARGS)
 
 		if (tok != WJB_ELEM)
 			continue;
+		element++;
 		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-			ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			                errmsg("invalid input syntax for type vnodepool: an element is not an "
-			                       "object")));
+			bad_input(input, psprintf("Element %d of the array is not a JSON object", element));
 		name = getKeyJsonValueFromContainer(v.val.binary.data, "vnode", 5, NULL);
 		if (name == NULL || name->type != jbvString)
-			ereport(ERROR, (errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-			                errmsg("invalid input syntax for type vnodepool: an element has no "
-			                       "\"vnode\" name")));
+			bad_input(input, psprintf("Element %d of the array has no \"vnode\" name", element));
 		vname = pnstrdup(name->val.string.val, name->val.string.len);
 		labels = getKeyJsonValueFromContainer(v.val.binary.data, "labels", 6, NULL);
 		if (labels && labels->type != jbvNull && labels->type != jbvBinary)
-			bad_labels(vname, "The labels are not a JSON object.");
-		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind);
+			bad_labels(vname, "The labels are not a JSON object.", input);
+		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind, input);
 		vpool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind,
-		         rv_field(v.val.binary.data, "assigned", vname, NULL, NULL),
-		         labels && labels->type == jbvBinary ? labels->val.binary.data : NULL);
+		          rv_field(v.val.binary.data, "assigned", vname, NULL, NULL, input),
+		          labels && labels->type == jbvBinary ? labels->val.binary.data : NULL, input);
 	}
+	if (fs_vpool_prepare(p, &err) != FS_OK)
+		raise_in(&err, input);
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &vpool_kind));
 }
 

@@ -1,8 +1,10 @@
 /*
- * fuzz_placement.c: libFuzzer harness for the node_group_sort_key parser and the vnode pool's
- * flat and binary readers. A parsed line has a non-empty resource and valid words; accepted flat
- * or binary bytes are exactly what the pool writes back, and each form of an accepted pool reads
- * back to the same pool. (The text form, JSON, is read by the server and tested there.)
+ * fuzz_placement.c: libFuzzer harness for the node_group_sort_key parser, the splitting of label
+ * strings and the vnode pool's flat and binary readers. A parsed line has a non-empty resource
+ * and valid words; split labels are the comma-separated items without whitespace around them, and
+ * a pool of them writes forms that read back; accepted flat or binary bytes are exactly what the
+ * pool writes back, and each form of an accepted pool reads back to the same pool. (The text
+ * form, JSON, is read by the server and tested there.)
  */
 #include "placement.h"
 #include "fuzz_alloc.h"
@@ -64,6 +66,49 @@ check_pool(const fs_vpool *p)
 	free(bin);
 }
 
+/* The input as one label string: items between commas, trimmed, in order. */
+static void
+check_labels(const uint8_t *data, size_t size)
+{
+	const char *s = (const char *) data;
+	fs_label *labels = NULL;
+	size_t n = 0, cap = 0, i, commas = 0, at = 0;
+	fs_error err;
+	fs_vpool *p;
+
+	for (i = 0; i < size; i++)
+		commas += s[i] == ',';
+	fs_labels_append("k", 1, s, size, &fz, &labels, &n, &cap);
+	if (n != commas + 1)
+		abort();
+	for (i = 0; i < n; i++)
+	{
+		const fs_label *l = &labels[i];
+
+		/* inside the item that starts at `at`, without a comma or whitespace at either end */
+		if (l->value < s + at || l->value + l->valuelen > s + size ||
+		    (l->valuelen > 0 && (memchr(l->value, ',', l->valuelen) != NULL ||
+		                         fs_is_space(l->value[0]) ||
+		                         fs_is_space(l->value[l->valuelen - 1]))))
+			abort();
+		while (at < size && s[at] != ',')
+			at++;
+		at++;
+	}
+	/* a pool of them writes forms that read back (PostgreSQL text never holds a NUL byte) */
+	if (memchr(s, '\0', size) != NULL)
+	{
+		free(labels);
+		return;
+	}
+	p = fs_vpool_new(&fz);
+	if (fs_vpool_add(p, "v", 1, NULL, NULL, labels, n, NULL, 0, &err) == FS_OK &&
+	    fs_vpool_prepare(p, &err) == FS_OK)
+		check_pool(p);
+	fs_vpool_free(p);
+	free(labels);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -79,6 +124,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	else if (err.status != FS_ERR_SYNTAX || err.detail[0] == '\0')
 		abort();
+	check_labels(data, size);
 	if (fs_vpool_from_flat(&fz, data, size, &p, &err) == FS_OK)
 	{
 		uint8_t *flat;

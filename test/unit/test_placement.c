@@ -1006,6 +1006,89 @@ test_available_text(void)
 	check_available("x=@b,ncpus=abc", FS_ERR_SYNTAX, "at character 12");
 }
 
+/* Label strings: items at commas, whitespace (the fs_is_space set) around each one dropped. */
+static void
+check_labels(const char *text, const char *want)
+{
+	fs_label *labels = NULL;
+	size_t n = 0, cap = 0, i;
+	char got[256] = "";
+
+	fs_labels_append("k", 1, text, strlen(text), &unit_alloc, &labels, &n, &cap);
+	for (i = 0; i < n; i++)
+	{
+		CHECK(labels[i].keylen == 1 && labels[i].key[0] == 'k');
+		strcat(got, i ? "|" : "");
+		strncat(got, labels[i].value, labels[i].valuelen);
+	}
+	if (!CHECK_STR(got, want))
+		fprintf(stderr, "  labels of \"%s\"\n", text);
+	free(labels);
+}
+
+static void
+test_label_strings(void)
+{
+	fs_label *labels = NULL;
+	size_t n = 0, cap = 0, i;
+	fs_vpool *p;
+	fs_error err;
+	char many[64 * 2 + 1];
+
+	check_labels("sw1", "sw1");
+	check_labels(" sw1 , sw2 ", "sw1|sw2");
+	check_labels("\tsw1\f,\vsw2\r\n", "sw1|sw2");
+	check_labels("a b, c", "a b|c");
+	/* empty items stay here; the pool drops them */
+	check_labels("", "");
+	check_labels(",a,, ,", "|a|||");
+	/* appended to what is there, growing past the first capacity */
+	memset(many, ',', sizeof(many) - 1);
+	many[sizeof(many) - 1] = '\0';
+	for (i = 0; i < sizeof(many) - 1; i += 2)
+		many[i] = (char) ('a' + i / 2 % 26);
+	fs_labels_append("rack", 4, "r1", 2, &unit_alloc, &labels, &n, &cap);
+	fs_labels_append("sw", 2, many, strlen(many), &unit_alloc, &labels, &n, &cap);
+	CHECK(n == 1 + 65);
+	CHECK(labels[0].keylen == 4 && labels[0].valuelen == 2);
+	CHECK(labels[1].keylen == 2 && labels[1].valuelen == 1 && labels[1].value[0] == 'a');
+	CHECK(labels[65].valuelen == 0);
+	p = fs_vpool_new(&unit_alloc);
+	CHECK(fs_vpool_add(p, "v", 1, NULL, NULL, labels, n, NULL, 0, &err) == FS_OK);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
+	/* "r1" and 26 distinct letters; the empty last item is gone */
+	CHECK(fs_vpool_vnode(p, 0)->nlabels == 1 + 26);
+	fs_vpool_free(p);
+	free(labels);
+}
+
+/* The input of a type: one primary message, the problem first in the detail. */
+static void
+test_input_errors(void)
+{
+	fs_error err;
+	char long_text[300];
+
+	fs_error_clear(&err);
+	fs_fail(&err, FS_ERR_VALUE, "vnode \"%s\" appears twice in the pool", "a");
+	fs_error_hint(&err, "Give each vnode once.");
+	fs_error_context(&err, "in element %d", 2);
+	CHECK(fs_error_as_input(&err, "vnodepool", "[{}]", 4) == FS_ERR_SYNTAX);
+	CHECK(err.status == FS_ERR_SYNTAX);
+	CHECK_STR(err.message, "invalid input syntax for type vnodepool: \"[{}]\"");
+	CHECK_STR(err.detail, "Vnode \"a\" appears twice in the pool.");
+	CHECK_STR(err.hint, "Give each vnode once.");
+	CHECK_STR(err.context, "in element 2");
+	fs_fail(&err, FS_ERR_SYNTAX, "invalid amount \"x\"");
+	fs_error_detail(&err, "An amount is a number.");
+	memset(long_text, 'j', sizeof(long_text));
+	fs_error_as_input(&err, "vnodepool", long_text, sizeof(long_text));
+	CHECK_STR(err.detail, "Invalid amount \"x\". An amount is a number.");
+	/* the text is cut at 200 bytes */
+	CHECK(strlen(err.message) == strlen("invalid input syntax for type vnodepool: \"\"") + 203);
+	CHECK_STR(err.context, "");
+}
+
 /* place(): the first set whose unused amounts hold the request, else whose totals do. */
 static void
 test_place_first(void)
@@ -1251,6 +1334,8 @@ test_placement(void)
 	test_indirect();
 	test_indirect_binary();
 	test_available_text();
+	test_label_strings();
+	test_input_errors();
 	test_place_first();
 	test_select_properties();
 }

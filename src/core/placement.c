@@ -2145,215 +2145,295 @@ fs_place_first(const fs_pset *sets, size_t n, const uint8_t *request, size_t *pi
 	return FS_OK;
 }
 
-static fs_status build_sets(const fs_vpool *pool, const char *const *keys, const size_t *keylens,
-                            size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
-                            bool only_explicit, const fs_allocator *a, fs_pset **out, size_t *n,
-                            fs_error *err);
-
-fs_status
-fs_placement_sets(fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
-                  const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
-                  const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
-{
-	const fs_vpool *view;
-	fs_status st = fs_vpool_resolve(pool, &view, err);
-
-	if (st != FS_OK)
-		return st;
-	return build_sets(view, keys, keylens, nkeys, sk, nsk, prime_time, only_explicit, a, out, n,
-	                  err);
-}
+/* ---------------------------------------------------------------- forming the sets */
 
 static fs_status
-build_sets(const fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
-           const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
-           const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
+check_group_keys(const fs_pset_spec *spec, fs_error *err)
 {
-	builder b;
-	const char ***vals;
-	size_t **lens, *counts, *odo;
-	const char **pick;
-	size_t *picklen;
-	uint32_t i;
 	size_t k, s;
-	fs_status st = FS_OK;
-	fs_sort_key *active;
-	int *key_of;
-	size_t nactive = 0;
-	order_ctx oc;
 
-	if (nkeys == 0)
+	if (spec->nkeys == 0)
 	{
 		fs_fail(err, FS_ERR_VALUE, "group_keys must not be empty");
 		fs_error_hint(err, "Name the vnode labels that define placement sets, as in "
 		                   "node_group_key, for example ARRAY['router', 'switch'].");
 		return FS_ERR_VALUE;
 	}
-	if (nkeys > FS_PSET_KEYS_MAX)
+	if (spec->nkeys > FS_PSET_KEYS_MAX)
 	{
 		fs_fail(err, FS_ERR_LIMIT, "too many group keys");
-		fs_error_detail(err, "%zu keys were given; at most %d are allowed.", nkeys,
+		fs_error_detail(err, "%zu keys were given; at most %d are allowed.", spec->nkeys,
 		                FS_PSET_KEYS_MAX);
 		fs_error_hint(err, "Name only the labels that node_group_key lists.");
 		return FS_ERR_LIMIT;
 	}
-	for (k = 0; k < nkeys; k++)
+	for (k = 0; k < spec->nkeys; k++)
 		for (s = 0; s < k; s++)
-			if (fs_bytes_cmp(keys[s], keylens[s], keys[k], keylens[k]) == 0)
+			if (fs_bytes_cmp(spec->keys[s], spec->keylens[s], spec->keys[k], spec->keylens[k]) ==
+			    0)
 			{
 				fs_fail(err, FS_ERR_VALUE, "group key \"%.*s\" appears more than once",
-				        (int) (keylens[k] < 200 ? keylens[k] : 200), keys[k]);
+				        (int) (spec->keylens[k] < 200 ? spec->keylens[k] : 200), spec->keys[k]);
 				fs_error_detail(err, "group_keys[%zu] and group_keys[%zu] are the same key.", s + 1,
 				                k + 1);
 				fs_error_hint(err, "Name each label once, as node_group_key does.");
 				return FS_ERR_VALUE;
 			}
-	memset(&b, 0, sizeof(b));
-	b.a = a;
-	b.pool = pool;
-	b.nkeys = nkeys;
-	b.keys = keys;
-	b.keylens = keylens;
-	b.capsets = 8;
-	b.sets = a->alloc(a->ctx, sizeof(fs_pset) * b.capsets);
-	b.vcap = a->alloc(a->ctx, sizeof(uint32_t) * b.capsets);
-	b.idx.ids = a->alloc(a->ctx, sizeof(uint8_t *) * b.capsets);
-	b.idx.idlens = a->alloc(a->ctx, sizeof(size_t) * b.capsets);
-	b.idx.nslots = (uint32_t) b.capsets * 2;
-	b.idx.slots = a->alloc(a->ctx, sizeof(uint32_t) * b.idx.nslots);
-	memset(b.idx.slots, 0, sizeof(uint32_t) * b.idx.nslots);
-	b.scratchcap = 64;
-	b.scratch = a->alloc(a->ctx, b.scratchcap);
+	return FS_OK;
+}
 
-	vals = a->alloc(a->ctx, sizeof(char **) * nkeys);
-	lens = a->alloc(a->ctx, sizeof(size_t *) * nkeys);
-	counts = a->alloc(a->ctx, sizeof(size_t) * nkeys);
-	odo = a->alloc(a->ctx, sizeof(size_t) * nkeys);
-	pick = a->alloc(a->ctx, sizeof(char *) * nkeys);
-	picklen = a->alloc(a->ctx, sizeof(size_t) * nkeys);
-	for (i = 0; i < fs_vpool_count(pool) && st == FS_OK; i++)
+static void
+builder_init(builder *b, const fs_vpool *pool, const fs_pset_spec *spec, const fs_allocator *a)
+{
+	memset(b, 0, sizeof(*b));
+	b->a = a;
+	b->pool = pool;
+	b->nkeys = spec->nkeys;
+	b->keys = spec->keys;
+	b->keylens = spec->keylens;
+	b->capsets = 8;
+	b->sets = a->alloc(a->ctx, sizeof(fs_pset) * b->capsets);
+	b->vcap = a->alloc(a->ctx, sizeof(uint32_t) * b->capsets);
+	b->idx.ids = a->alloc(a->ctx, sizeof(uint8_t *) * b->capsets);
+	b->idx.idlens = a->alloc(a->ctx, sizeof(size_t) * b->capsets);
+	b->idx.nslots = (uint32_t) b->capsets * 2;
+	b->idx.slots = a->alloc(a->ctx, sizeof(uint32_t) * b->idx.nslots);
+	memset(b->idx.slots, 0, sizeof(uint32_t) * b->idx.nslots);
+	b->scratchcap = 64;
+	b->scratch = a->alloc(a->ctx, b->scratchcap);
+}
+
+/* Once the sets are formed, the identity index is no longer needed. */
+static void
+builder_release_index(builder *b)
+{
+	size_t s;
+
+	for (s = 0; s < b->nsets; s++)
+		b->a->release(b->a->ctx, b->idx.ids[s]);
+	b->a->release(b->a->ctx, b->idx.ids);
+	b->a->release(b->a->ctx, b->idx.idlens);
+	b->a->release(b->a->ctx, b->idx.slots);
+	b->a->release(b->a->ctx, b->vcap);
+	b->a->release(b->a->ctx, b->scratch);
+}
+
+/*
+ * One vnode's values for each group key, vals[k][0..counts[k]), and room for the combination
+ * being joined (odo counts through the values, pick holds them).
+ */
+typedef struct key_values
+{
+	const char ***vals;
+	size_t **lens;
+	size_t *counts;
+	size_t *odo;
+	const char **pick;
+	size_t *picklen;
+} key_values;
+
+static void
+key_values_init(key_values *kv, size_t nkeys, const fs_allocator *a)
+{
+	kv->vals = a->alloc(a->ctx, sizeof(char **) * nkeys);
+	kv->lens = a->alloc(a->ctx, sizeof(size_t *) * nkeys);
+	kv->counts = a->alloc(a->ctx, sizeof(size_t) * nkeys);
+	kv->odo = a->alloc(a->ctx, sizeof(size_t) * nkeys);
+	kv->pick = a->alloc(a->ctx, sizeof(char *) * nkeys);
+	kv->picklen = a->alloc(a->ctx, sizeof(size_t) * nkeys);
+}
+
+static void
+key_values_release(key_values *kv, const fs_allocator *a)
+{
+	a->release(a->ctx, kv->vals);
+	a->release(a->ctx, kv->lens);
+	a->release(a->ctx, kv->counts);
+	a->release(a->ctx, kv->odo);
+	a->release(a->ctx, kv->pick);
+	a->release(a->ctx, kv->picklen);
+}
+
+/*
+ * Read vnode v's values for each key (labels are sorted: each key's run is contiguous); a key
+ * the vnode lacks gives the empty value, or none with only_explicit. True when every key has a
+ * value. Release with vnode_values_release.
+ */
+static bool
+vnode_values(key_values *kv, const fs_vnode *v, const fs_pset_spec *spec, const fs_allocator *a)
+{
+	bool all = true;
+	size_t k, j;
+
+	for (k = 0; k < spec->nkeys; k++)
 	{
-		const fs_vnode *v = fs_vpool_vnode(pool, i);
-		bool all = true;
+		kv->vals[k] = a->alloc(a->ctx, sizeof(char *) * (v->nlabels + 1));
+		kv->lens[k] = a->alloc(a->ctx, sizeof(size_t) * (v->nlabels + 1));
+		kv->counts[k] = 0;
+		for (j = 0; j < v->nlabels; j++)
+		{
+			if (fs_bytes_cmp(v->labels[j].key, v->labels[j].keylen, spec->keys[k],
+			                 spec->keylens[k]) == 0)
+			{
+				kv->vals[k][kv->counts[k]] = v->labels[j].value;
+				kv->lens[k][kv->counts[k]++] = v->labels[j].valuelen;
+			}
+		}
+		if (kv->counts[k] == 0 && !spec->only_explicit)
+		{
+			kv->vals[k][0] = "";
+			kv->lens[k][0] = 0;
+			kv->counts[k] = 1;
+		}
+		if (kv->counts[k] == 0)
+			all = false;
+	}
+	return all;
+}
+
+static void
+vnode_values_release(key_values *kv, size_t nkeys, const fs_allocator *a)
+{
+	size_t k;
+
+	for (k = 0; k < nkeys; k++)
+	{
+		a->release(a->ctx, kv->vals[k]);
+		a->release(a->ctx, kv->lens[k]);
+	}
+}
+
+/* Vnode i joins the flat set of each of its values of each key. */
+static fs_status
+join_flat_sets(builder *b, key_values *kv, uint32_t i, fs_error *err)
+{
+	size_t k, j, m;
+	fs_status st = FS_OK;
+
+	for (k = 0; k < b->nkeys && st == FS_OK; k++)
+	{
+		for (m = 0; m < b->nkeys; m++)
+			kv->pick[m] = NULL;
+		for (j = 0; j < kv->counts[k] && st == FS_OK; j++)
+		{
+			kv->pick[k] = kv->vals[k][j];
+			kv->picklen[k] = kv->lens[k][j];
+			st = join_set(b, (int) k, 1, kv->pick, kv->picklen, i, err);
+		}
+	}
+	return st;
+}
+
+/* Vnode i joins the multi-dimensional set of every combination of values found on it. */
+static fs_status
+join_combined_sets(builder *b, key_values *kv, uint32_t i, fs_error *err)
+{
+	size_t k, combos = 0;
+	fs_status st;
+
+	memset(kv->odo, 0, sizeof(size_t) * b->nkeys);
+	for (;;)
+	{
+		FS_POLL(combos++);
+		for (k = 0; k < b->nkeys; k++)
+		{
+			kv->pick[k] = kv->vals[k][kv->odo[k]];
+			kv->picklen[k] = kv->lens[k][kv->odo[k]];
+		}
+		st = join_set(b, 0, (int) b->nkeys, kv->pick, kv->picklen, i, err);
+		if (st != FS_OK)
+			return st;
+		for (k = b->nkeys; k-- > 0;)
+		{
+			if (++kv->odo[k] < kv->counts[k])
+				break;
+			kv->odo[k] = 0;
+		}
+		if (k == (size_t) -1)
+			return FS_OK;
+	}
+}
+
+/* The first pass: every vnode joins its flat and multi-dimensional sets. */
+static fs_status
+form_sets(builder *b, const fs_pset_spec *spec, fs_error *err)
+{
+	key_values kv;
+	uint32_t i;
+	fs_status st = FS_OK;
+
+	key_values_init(&kv, spec->nkeys, b->a);
+	for (i = 0; i < fs_vpool_count(b->pool) && st == FS_OK; i++)
+	{
+		bool all;
 
 		FS_POLL(i);
-		/* this vnode's values for each key (labels are sorted: each key's run is contiguous) */
-		for (k = 0; k < nkeys; k++)
-		{
-			size_t j;
-
-			vals[k] = a->alloc(a->ctx, sizeof(char *) * (v->nlabels + 1));
-			lens[k] = a->alloc(a->ctx, sizeof(size_t) * (v->nlabels + 1));
-			counts[k] = 0;
-			for (j = 0; j < v->nlabels; j++)
-			{
-				if (fs_bytes_cmp(v->labels[j].key, v->labels[j].keylen, keys[k], keylens[k]) == 0)
-				{
-					vals[k][counts[k]] = v->labels[j].value;
-					lens[k][counts[k]++] = v->labels[j].valuelen;
-				}
-			}
-			if (counts[k] == 0 && !only_explicit)
-			{
-				vals[k][0] = "";
-				lens[k][0] = 0;
-				counts[k] = 1;
-			}
-			if (counts[k] == 0)
-				all = false;
-		}
-		/* flat sets */
-		for (k = 0; k < nkeys; k++)
-		{
-			size_t j, m;
-
-			for (m = 0; m < nkeys; m++)
-				pick[m] = NULL;
-			for (j = 0; j < counts[k] && st == FS_OK; j++)
-			{
-				pick[k] = vals[k][j];
-				picklen[k] = lens[k][j];
-				st = join_set(&b, (int) k, 1, pick, picklen, i, err);
-			}
-		}
-		/* every combination of values found together on the vnode */
-		if (nkeys >= 2 && all && st == FS_OK)
-		{
-			size_t combos = 0;
-
-			memset(odo, 0, sizeof(size_t) * nkeys);
-			for (;;)
-			{
-				FS_POLL(combos++);
-				for (k = 0; k < nkeys; k++)
-				{
-					pick[k] = vals[k][odo[k]];
-					picklen[k] = lens[k][odo[k]];
-				}
-				st = join_set(&b, 0, (int) nkeys, pick, picklen, i, err);
-				if (st != FS_OK)
-					break;
-				for (k = nkeys; k-- > 0;)
-				{
-					if (++odo[k] < counts[k])
-						break;
-					odo[k] = 0;
-				}
-				if (k == (size_t) -1)
-					break;
-			}
-		}
-		for (k = 0; k < nkeys; k++)
-		{
-			a->release(a->ctx, vals[k]);
-			a->release(a->ctx, lens[k]);
-		}
+		all = vnode_values(&kv, fs_vpool_vnode(b->pool, i), spec, b->a);
+		st = join_flat_sets(b, &kv, i, err);
+		if (spec->nkeys >= 2 && all && st == FS_OK)
+			st = join_combined_sets(b, &kv, i, err);
+		vnode_values_release(&kv, spec->nkeys, b->a);
 	}
-	a->release(a->ctx, vals);
-	a->release(a->ctx, lens);
-	a->release(a->ctx, counts);
-	a->release(a->ctx, odo);
-	a->release(a->ctx, pick);
-	a->release(a->ctx, picklen);
+	key_values_release(&kv, b->a);
+	return st;
+}
 
-	if (st == FS_OK)
-		st = set_totals(pool, b.sets, b.nsets, a, err);
-	/* the identity index is no longer needed */
-	for (s = 0; s < b.nsets; s++)
-		a->release(a->ctx, b.idx.ids[s]);
-	a->release(a->ctx, b.idx.ids);
-	a->release(a->ctx, b.idx.idlens);
-	a->release(a->ctx, b.idx.slots);
-	a->release(a->ctx, b.vcap);
-	a->release(a->ctx, b.scratch);
-	if (st != FS_OK)
-	{
-		fs_psets_free(b.sets, b.nsets, a);
-		return st;
-	}
+/* The last pass: the order of the sort keys that apply at this time (prime or not). */
+static void
+order_sets(fs_pset *sets, size_t n, const fs_pset_spec *spec, const fs_allocator *a)
+{
+	fs_sort_key *active = a->alloc(a->ctx, sizeof(fs_sort_key) * (spec->nsk + 1));
+	int *key_of = a->alloc(a->ctx, sizeof(int) * (spec->nsk + 1));
+	size_t s, k, nactive = 0;
+	order_ctx oc;
 
-	/* order */
-	active = a->alloc(a->ctx, sizeof(fs_sort_key) * (nsk + 1));
-	key_of = a->alloc(a->ctx, sizeof(int) * (nsk + 1));
-	for (s = 0; s < nsk; s++)
+	for (s = 0; s < spec->nsk; s++)
 	{
-		if (sk[s].prime == FS_PRIME_PRIME && !prime_time)
+		const fs_sort_key *sk = &spec->sk[s];
+
+		if (sk->prime == FS_PRIME_PRIME && !spec->prime_time)
 			continue;
-		if (sk[s].prime == FS_PRIME_NON_PRIME && prime_time)
+		if (sk->prime == FS_PRIME_NON_PRIME && spec->prime_time)
 			continue;
-		active[nactive] = sk[s];
+		active[nactive] = *sk;
 		key_of[nactive] = -1;
-		for (k = 0; k < nkeys; k++)
-			if (fs_bytes_cmp(keys[k], keylens[k], sk[s].resource, sk[s].reslen) == 0)
+		for (k = 0; k < spec->nkeys; k++)
+			if (fs_bytes_cmp(spec->keys[k], spec->keylens[k], sk->resource, sk->reslen) == 0)
 				key_of[nactive] = (int) k;
 		nactive++;
 	}
 	oc.sk = active;
 	oc.nsk = nactive;
 	oc.key_of = key_of;
-	fs_sort(b.sets, b.nsets, sizeof(fs_pset), pset_cmp, &oc, a);
+	fs_sort(sets, n, sizeof(fs_pset), pset_cmp, &oc, a);
 	a->release(a->ctx, active);
 	a->release(a->ctx, key_of);
+}
+
+fs_status
+fs_placement_sets(fs_vpool *pool, const fs_pset_spec *spec, const fs_allocator *a, fs_pset **out,
+                  size_t *n, fs_error *err)
+{
+	const fs_vpool *view;
+	builder b;
+	fs_status st = fs_vpool_resolve(pool, &view, err);
+
+	if (st == FS_OK)
+		st = check_group_keys(spec, err);
+	if (st != FS_OK)
+		return st;
+	builder_init(&b, view, spec, a);
+	/* three passes: the flat and combined sets, their totals, their order */
+	st = form_sets(&b, spec, err);
+	if (st == FS_OK)
+		st = set_totals(view, b.sets, b.nsets, a, err);
+	builder_release_index(&b);
+	if (st != FS_OK)
+	{
+		fs_psets_free(b.sets, b.nsets, a);
+		return st;
+	}
+	order_sets(b.sets, b.nsets, spec, a);
 	*out = b.sets;
 	*n = b.nsets;
 	return FS_OK;

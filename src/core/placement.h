@@ -153,6 +153,23 @@ typedef struct fs_pset
 	uint8_t *total, *assigned, *unused; /* encoded resvecs */
 } fs_pset;
 
+/*
+ * What forms and orders the placement sets, the parameters that travel together: the group keys
+ * (node_group_key), the node_group_sort_key lines, whether it is prime time (which lines apply)
+ * and only_explicit (a vnode without a key's label joins no set of that key, rather than the
+ * set of the empty value).
+ */
+typedef struct fs_pset_spec
+{
+	const char *const *keys;
+	const size_t *keylens;
+	size_t nkeys;
+	const fs_sort_key *sk;
+	size_t nsk;
+	bool prime_time;
+	bool only_explicit;
+} fs_pset_spec;
+
 /* The most placement sets one call forms, and the most group keys (54000 beyond). */
 #define FS_PSETS_MAX     100000
 #define FS_PSET_KEYS_MAX 32
@@ -165,10 +182,8 @@ typedef struct fs_pset
  * once in a set's totals: through the vnode that holds it if that vnode is in the set, else
  * through the first vnode of the set that points at it.
  */
-fs_status fs_placement_sets(fs_vpool *pool, const char *const *keys, const size_t *keylens,
-                            size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
-                            bool only_explicit, const fs_allocator *a, fs_pset **out, size_t *n,
-                            fs_error *err);
+fs_status fs_placement_sets(fs_vpool *pool, const fs_pset_spec *spec, const fs_allocator *a,
+                            fs_pset **out, size_t *n, fs_error *err);
 
 /* Free what fs_placement_sets returned. */
 void fs_psets_free(fs_pset *sets, size_t n, const fs_allocator *a);
@@ -276,10 +291,9 @@ typedef struct fs_chunk_placement
  * chunk fits on the vnodes' free amounts, else the first where it would fit were the set's vnodes
  * free, else none. The rules are PBS's (see placement_select.c and the README).
  */
-fs_status fs_place_select(fs_vpool *pool, const char *const *keys, const size_t *keylens,
-                          size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
-                          bool only_explicit, const fs_select *sel, const fs_place *pl,
-                          const fs_allocator *a, fs_chunk_placement *out, fs_error *err);
+fs_status fs_place_select(fs_vpool *pool, const fs_pset_spec *spec, const fs_select *sel,
+                          const fs_place *pl, const fs_allocator *a, fs_chunk_placement *out,
+                          fs_error *err);
 void fs_chunk_placement_free(fs_chunk_placement *cp, const fs_allocator *a);
 
 #endif

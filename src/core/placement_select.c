@@ -1257,13 +1257,12 @@ fitter_free(fitter *f)
 }
 
 fs_status
-fs_place_select(fs_vpool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
-                const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
-                const fs_select *sel, const fs_place *pl, const fs_allocator *a,
-                fs_chunk_placement *out, fs_error *err)
+fs_place_select(fs_vpool *pool, const fs_pset_spec *spec, const fs_select *sel, const fs_place *pl,
+                const fs_allocator *a, fs_chunk_placement *out, fs_error *err)
 {
 	fitter f;
 	const char *group = pl->group;
+	fs_pset_spec by_group = *spec;
 	uint32_t n, t;
 	uint8_t *total = NULL;
 	size_t pass, s;
@@ -1277,14 +1276,15 @@ fs_place_select(fs_vpool *pool, const char *const *keys, const size_t *keylens, 
 		return st;
 	out->resolved = f.view;
 	/* group=<resource> forms the sets from that resource alone; no keys: one set of all vnodes */
+	by_group.keys = &group;
+	by_group.keylens = &pl->grouplen;
+	by_group.nkeys = 1;
 	if (pl->grouplen > 0)
-		st = fs_placement_sets(pool, &group, &pl->grouplen, 1, sk, nsk, prime_time, only_explicit,
-		                       a, &out->sets, &out->nsets, err);
-	else if (nkeys == 0)
+		st = fs_placement_sets(pool, &by_group, a, &out->sets, &out->nsets, err);
+	else if (spec->nkeys == 0)
 		st = fs_vpool_all_set(pool, a, &out->sets, &out->nsets, err);
 	else
-		st = fs_placement_sets(pool, keys, keylens, nkeys, sk, nsk, prime_time, only_explicit, a,
-		                       &out->sets, &out->nsets, err);
+		st = fs_placement_sets(pool, spec, a, &out->sets, &out->nsets, err);
 	if (st != FS_OK)
 		return st;
 	f.raw = pool;

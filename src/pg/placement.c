@@ -438,13 +438,16 @@ vnodepool_send(PG_FUNCTION_ARGS)
 typedef struct pset_args
 {
 	fs_vpool *pool;
+	fs_pset_spec spec;
 	const char **keys;
 	size_t *keylens;
-	int nkeys;
 	fs_sort_key *sk;
-	size_t nsk;
 } pset_args;
 
+/*
+ * The pool (argument 0), group_keys (1), sort_keys (sk_arg, NULL for PBS's defaults), prime_time
+ * (sk_arg + 1) and only_explicit (sk_arg + 2) of placement_sets, place and place_select.
+ */
 static void
 read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 {
@@ -466,18 +469,24 @@ read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 		pa->keys[i] = VARDATA_ANY(DatumGetPointer(elems[i]));
 		pa->keylens[i] = VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i]));
 	}
-	pa->nkeys = n;
+	pa->spec.keys = pa->keys;
+	pa->spec.keylens = pa->keylens;
+	pa->spec.nkeys = (size_t) n;
+	pa->spec.prime_time = !PG_ARGISNULL(sk_arg + 1) && PG_GETARG_BOOL(sk_arg + 1);
+	pa->spec.only_explicit = !PG_ARGISNULL(sk_arg + 2) && PG_GETARG_BOOL(sk_arg + 2);
 	if (PG_ARGISNULL(sk_arg))
 	{
 		pa->sk = palloc(sizeof(fs_sort_key) * 4);
-		pa->nsk = fs_sort_key_defaults(pa->sk);
+		pa->spec.sk = pa->sk;
+		pa->spec.nsk = fs_sort_key_defaults(pa->sk);
 		return;
 	}
 	fs_pg_check_1d(PG_GETARG_ARRAYTYPE_P(sk_arg), "sort_keys");
 	deconstruct_array(PG_GETARG_ARRAYTYPE_P(sk_arg), TEXTOID, -1, false, TYPALIGN_INT, &elems,
 	                  &nulls, &n);
 	pa->sk = palloc(sizeof(fs_sort_key) * (n + 1));
-	pa->nsk = 0;
+	pa->spec.sk = pa->sk;
+	pa->spec.nsk = 0;
 	for (i = 0; i < n; i++)
 	{
 		fs_error err;
@@ -486,20 +495,18 @@ read_args(FunctionCallInfo fcinfo, int sk_arg, pset_args *pa)
 			continue;
 		fs_pg_check(fs_sort_key_parse(VARDATA_ANY(DatumGetPointer(elems[i])),
 		                              VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i])),
-		                              &pa->sk[pa->nsk++], &err),
+		                              &pa->sk[pa->spec.nsk++], &err),
 		            &err);
 	}
 }
 
 static fs_pset *
-compute(pset_args *pa, bool prime_time, bool only_explicit, size_t *n)
+compute(pset_args *pa, size_t *n)
 {
 	fs_pset *sets;
 	fs_error err;
 
-	fs_pg_check(fs_placement_sets(pa->pool, pa->keys, pa->keylens, pa->nkeys, pa->sk, pa->nsk,
-	                              prime_time, only_explicit, &fs_pg_alloc, &sets, n, &err),
-	            &err);
+	fs_pg_check(fs_placement_sets(pa->pool, &pa->spec, &fs_pg_alloc, &sets, n, &err), &err);
 	return sets;
 }
 
@@ -517,8 +524,7 @@ placement_sets(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return (Datum) 0;
 	read_args(fcinfo, 2, &pa);
-	sets = compute(&pa, !PG_ARGISNULL(3) && PG_GETARG_BOOL(3),
-	               !PG_ARGISNULL(4) && PG_GETARG_BOOL(4), &n);
+	sets = compute(&pa, &n);
 	for (i = 0; i < n; i++)
 	{
 		const fs_pset *ps = &sets[i];
@@ -533,7 +539,7 @@ placement_sets(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 		initStringInfo(&lj);
 		appendStringInfoChar(&lj, '{');
-		for (k = 0; k < pa.nkeys; k++)
+		for (k = 0; k < (int) pa.spec.nkeys; k++)
 		{
 			if (!ps->values[k])
 				continue;
@@ -583,8 +589,7 @@ place_job(PG_FUNCTION_ARGS)
 		return (Datum) 0;
 	request = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
 	read_args(fcinfo, 3, &pa);
-	sets = compute(&pa, !PG_ARGISNULL(4) && PG_GETARG_BOOL(4),
-	               !PG_ARGISNULL(5) && PG_GETARG_BOOL(5), &n);
+	sets = compute(&pa, &n);
 	fs_pg_check(fs_place_first(sets, n, request, &pick, &now, &err), &err);
 	if (pick != SIZE_MAX)
 	{
@@ -631,11 +636,7 @@ place_select(PG_FUNCTION_ARGS)
 	                PG_ARGISNULL(7) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(7)),
 	                &fs_pg_alloc, &sel, &err),
 	            &err);
-	fs_pg_check(fs_place_select(pa.pool, pa.keys, pa.keylens, pa.nkeys, pa.sk, pa.nsk,
-	                            !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
-	                            !PG_ARGISNULL(6) && PG_GETARG_BOOL(6), sel, &pl, &fs_pg_alloc, &cp,
-	                            &err),
-	            &err);
+	fs_pg_check(fs_place_select(pa.pool, &pa.spec, sel, &pl, &fs_pg_alloc, &cp, &err), &err);
 	for (i = 0; i < cp.npieces && cp.set != SIZE_MAX; i++)
 	{
 		const fs_pset *ps = &cp.sets[cp.set];

@@ -113,6 +113,7 @@ check_placement(fs_vpool *p, const char *sel_text, size_t sel_len, const char *p
 	fs_error err;
 	fs_sort_key sk[4];
 	size_t nsk = fs_sort_key_defaults(sk), i;
+	fs_pset_spec spec = {NULL, NULL, 0, sk, nsk, false, false};
 	uint8_t *rv;
 	size_t rvlen;
 
@@ -133,7 +134,7 @@ check_placement(fs_vpool *p, const char *sel_text, size_t sel_len, const char *p
 		fs_select_free(sel, &fz);
 		return;
 	}
-	if (fs_place_select(p, NULL, NULL, 0, sk, nsk, false, false, sel, &pl, &fz, &cp, &err) == FS_OK)
+	if (fs_place_select(p, &spec, sel, &pl, &fz, &cp, &err) == FS_OK)
 	{
 		if (cp.set != SIZE_MAX && (cp.npieces < sel->total || cp.set >= cp.nsets))
 			abort();

@@ -7,6 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The group and sort keys of a placement call, as one fs_pset_spec (a C99 compound literal). */
+#define SPEC(keys, keylens, nkeys, sk, nsk, prime_time, only_explicit)                             \
+	(&(fs_pset_spec){(keys), (keylens), (nkeys), (sk), (nsk), (prime_time), (only_explicit)})
+
 /* Seed 003's vnode table: ncpus, mem, router, switch (labels as written, "sw4," included). */
 static const struct
 {
@@ -146,7 +150,7 @@ test_seed003(void)
 	    "rt4",     "rt3",     "rt2",     "rt1",     "sw1",     "sw3",     "sw2",     "sw4"};
 
 	/* the seed's "current behaviour": the flat sets under the default keys */
-	CHECK(fs_placement_sets(pool, keys, keylens, 2, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(n == 24);
 	check_order(sets, n, 1, current, 8);
@@ -154,7 +158,7 @@ test_seed003(void)
 	/* "router HIGH" and then the defaults: the 24 sets in the seed's last table */
 	CHECK(fs_sort_key_parse("\"router HIGH\" all", 17, &sk[0], &err) == FS_OK);
 	nsk = 1 + fs_sort_key_defaults(sk + 1);
-	CHECK(fs_placement_sets(pool, keys, keylens, 2, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	check_order(sets, n, 0, router_high, 24);
 	/* the seed's totals */
@@ -235,15 +239,15 @@ test_pool_edges(void)
 	CHECK(fs_vpool_add(p, "b", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	/* b has no router: it joins router's empty-value set, unless only explicit values count */
-	CHECK(fs_placement_sets(p, keys, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(n == 2);
 	fs_psets_free(sets, n, &unit_alloc);
-	CHECK(fs_placement_sets(p, keys, keylens, 1, sk, nsk, false, true, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 1, sk, nsk, false, true), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(n == 1);
 	fs_psets_free(sets, n, &unit_alloc);
-	CHECK(fs_placement_sets(p, keys, keylens, 0, sk, nsk, false, true, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 0, sk, nsk, false, true), &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_VALUE);
 	size = fs_vpool_flat_size(p);
 	flat = malloc(size);
@@ -304,16 +308,16 @@ test_limits(void)
 		keys[i] = names[i];
 		keylens[i] = 2;
 	}
-	CHECK(fs_placement_sets(p, keys, keylens, 6, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 6, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_LIMIT);
 	CHECK(strstr(err.detail, "more than 100000 placement sets") != NULL);
 	/* three keys: 1,000 combinations and 30 flat sets are fine */
-	CHECK(fs_placement_sets(p, keys, keylens, 3, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(n == 1030);
 	fs_psets_free(sets, n, &unit_alloc);
 	keys[2] = "k1";
-	CHECK(fs_placement_sets(p, keys, keylens, 3, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "group key \"k1\" appears more than once") != NULL);
 	CHECK(strstr(err.detail, "group_keys[1] and group_keys[3]") != NULL);
@@ -322,14 +326,14 @@ test_limits(void)
 		keys[i] = values[i % 10]; /* distinct enough: only the count is checked first */
 		keylens[i] = strlen(keys[i]);
 	}
-	CHECK(fs_placement_sets(p, keys, keylens, FS_PSET_KEYS_MAX + 1, sk, nsk, false, false,
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, FS_PSET_KEYS_MAX + 1, sk, nsk, false, false),
 	                        &unit_alloc, &sets, &n, &err) == FS_ERR_LIMIT);
 	fs_vpool_free(p);
 
 	p = fs_vpool_new(&unit_alloc);
 	CHECK(fs_vpool_add(p, "vn1", 3, avail, assigned, labels, 1, NULL, 0, &err) == FS_OK);
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
-	CHECK(fs_placement_sets(p, names, keylens, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(names, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_ERR_KIND);
 	CHECK_STR(err.context,
 	          "while subtracting the assigned from the available amounts of vnode \"vn1\"");
@@ -635,7 +639,7 @@ placed(fs_vpool *p, const char *key, const char *sel_text, const char *place_tex
 	free(dc);
 	if (st != FS_OK)
 		return st;
-	st = fs_place_select(p, &key, &keylen, key ? 1 : 0, sk, nsk, false, false, sel, &pl,
+	st = fs_place_select(p, SPEC(&key, &keylen, key ? 1 : 0, sk, nsk, false, false), sel, &pl,
 	                     &unit_alloc, &cp, err);
 	fs_select_free(sel, &unit_alloc);
 	if (st != FS_OK)
@@ -690,7 +694,7 @@ test_select_seed003(void)
 
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("scatter", 7, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc, &cp,
+	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl, &unit_alloc, &cp,
 	                      &err) == FS_OK);
 	CHECK(cp.set == 7 && cp.now && cp.npieces == 2 && cp.nsets == 24);
 	if (cp.set == 7 && cp.npieces == 2)
@@ -705,7 +709,7 @@ test_select_seed003(void)
 	/* pack: no vnode holds 16 ncpus: no set */
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("pack", 4, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, keys, keylens, 2, sk, nsk, false, false, sel, &pl, &unit_alloc, &cp,
+	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl, &unit_alloc, &cp,
 	                      &err) == FS_OK);
 	CHECK(cp.set == SIZE_MAX && cp.npieces == 0);
 	fs_chunk_placement_free(&cp, &unit_alloc);
@@ -858,7 +862,7 @@ test_indirect(void)
 	CHECK(amount(fs_vpool_vnode(view, 1)->assigned, "ncpus") == 1);
 	CHECK(fs_vpool_vnode(view, 1)->targets[0] == 0);
 	/* totals: the shared 100gb once per set, through h1[1] in sw3 */
-	CHECK(fs_placement_sets(p, &key, &keylen, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(n == 3);
 	for (i = 0; i < n; i++)
@@ -1105,7 +1109,7 @@ test_place_first(void)
 	uint8_t *r12 = rv_of("ncpus=12"), *r16 = rv_of("ncpus=16"), *r40 = rv_of("ncpus=40"),
 	        *bad = rv_of("ncpus=1gb");
 
-	CHECK(fs_placement_sets(p, &key, &keylen, 1, sk, nsk, false, false, &unit_alloc, &sets, &n,
+	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
 	                        &err) == FS_OK);
 	CHECK(fs_place_first(sets, n, r12, &pick, &now, &err) == FS_OK && pick == 0 && now);
 	/* r1 has 12 free: 16 goes to r2 now */
@@ -1205,7 +1209,7 @@ test_select_properties(void)
 		}
 		CHECK(fs_place_parse(place, strlen(place), &pl, &err) == FS_OK);
 		CHECK(fs_select_parse(sel_text, strlen(sel_text), NULL, &unit_alloc, &sel, &err) == FS_OK);
-		if (!CHECK(fs_place_select(p, &key, &keylen, use_key, sk, nsk, false, false, sel, &pl,
+		if (!CHECK(fs_place_select(p, SPEC(&key, &keylen, use_key, sk, nsk, false, false), sel, &pl,
 		                           &unit_alloc, &cp, &err) == FS_OK))
 		{
 			printf("     %s / %s: %s\n", sel_text, place, err.message);

@@ -245,20 +245,228 @@ check_job(const fs_msic_ojob *j, size_t i, fs_error *err)
 	return FS_OK;
 }
 
+/* What ordering the jobs works with: the queues, the jobs' ids, owner-queue pairs and keys. */
+typedef struct order_work
+{
+	fs_hindex qidx, ididx, pidx;
+	fs_str *qnames, *ids;
+	queue_info *qi; /* per FAIR_SHARE entry, and last for a queue without one */
+	pair_key *pairs;
+	size_t npairs;
+	uint32_t *pair_of, *running, *queued, *ordinal;
+	job_key *keys;
+	fs_msic_row *rows;
+	uint32_t *pend, *run; /* the pending and the running jobs, sorted in turn */
+	size_t np, nr;
+} order_work;
+
+static void
+order_work_init(order_work *w, const fs_msic_order_in *in, size_t n, const fs_allocator *a)
+{
+	memset(w, 0, sizeof(*w));
+	fs_hindex_init(&w->qidx, in->nfs, a);
+	w->qnames = a->alloc(a->ctx, sizeof(fs_str) * (in->nfs + 1));
+	w->qi = a->alloc(a->ctx, sizeof(queue_info) * (in->nfs + 1));
+	fs_hindex_init(&w->ididx, n, a);
+	fs_hindex_init(&w->pidx, n, a);
+	w->ids = a->alloc(a->ctx, sizeof(fs_str) * (n + 1));
+	w->pairs = a->alloc(a->ctx, sizeof(pair_key) * (n + 1));
+	w->pair_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->running = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->queued = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->ordinal = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->keys = a->alloc(a->ctx, sizeof(job_key) * (n + 1));
+	w->pend = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->run = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	w->rows = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
+}
+
+static void
+order_work_release(order_work *w, const fs_allocator *a)
+{
+	a->release(a->ctx, w->qidx.slots);
+	a->release(a->ctx, w->ididx.slots);
+	a->release(a->ctx, w->pidx.slots);
+	a->release(a->ctx, w->qnames);
+	a->release(a->ctx, w->qi);
+	a->release(a->ctx, w->ids);
+	a->release(a->ctx, w->pairs);
+	a->release(a->ctx, w->pair_of);
+	a->release(a->ctx, w->running);
+	a->release(a->ctx, w->queued);
+	a->release(a->ctx, w->ordinal);
+	a->release(a->ctx, w->keys);
+	a->release(a->ctx, w->pend);
+	a->release(a->ctx, w->run);
+	a->release(a->ctx, w->rows);
+}
+
+/* The owner and queue a job counts under (a job without PBS_O_QUEUE: the submit queue's). */
+static fs_status
+job_pair(const fs_msic_order_in *in, const fs_msic_ojob *j, pair_key *pk, fs_error *err)
+{
+	pk->owner.s = j->owner;
+	pk->owner.len = j->ownerlen;
+	if (j->queue != NULL)
+	{
+		pk->queue.s = j->queue;
+		pk->queue.len = j->queuelen;
+	}
+	else if (in->submit_queue != NULL)
+	{
+		/* the original reads a job without PBS_O_QUEUE as one of the submit queue */
+		pk->queue.s = in->submit_queue;
+		pk->queue.len = in->submitlen;
+	}
+	else
+		return fs_fail(err, FS_ERR_VALUE,
+		               "job \"%.*s\" has no queue and the configuration no submit queue",
+		               SHOWN(j->idlen), j->job_id);
+	return FS_OK;
+}
+
+/* Pass 1: check each job, index its id, count running and queued jobs per owner and queue. */
+static fs_status
+count_jobs(order_work *w, const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n,
+           fs_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		const fs_msic_ojob *j = &jobs[i];
+		pair_key pk;
+		uint32_t p;
+		fs_status st;
+
+		FS_POLL(i);
+		if ((st = check_job(j, i, err)) != FS_OK)
+			return st;
+		w->ids[i].s = j->job_id;
+		w->ids[i].len = j->idlen;
+		if (fs_hindex_put(&w->ididx, fs_str_hash(w->ids[i]), &w->ids[i], (uint32_t) i,
+		                  fs_str_array_eq, w->ids) != i)
+		{
+			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs", SHOWN(j->idlen),
+			             j->job_id);
+			fs_error_hint(err, "Give each job once.");
+			return st;
+		}
+		if ((st = job_pair(in, j, &pk, err)) != FS_OK)
+			return st;
+		w->pairs[w->npairs] = pk;
+		p = fs_hindex_put(&w->pidx, pair_hash(&pk), &pk, (uint32_t) w->npairs, eq_pair, w->pairs);
+		if (p == w->npairs)
+		{
+			w->running[p] = w->queued[p] = 0;
+			w->npairs++;
+		}
+		w->pair_of[i] = p;
+		if (j->state == 'R')
+			w->ordinal[i] = w->running[p]++; /* in the order given: the server's job order */
+		else
+			w->queued[p]++;
+	}
+	return FS_OK;
+}
+
+/* Pass 2: the flags of job i's row and its sort key. */
+static void
+flag_job(order_work *w, const fs_msic_order_in *in, const fs_msic_ojob *j, size_t i)
+{
+	fs_str express = {in->express_queue, in->express_queue ? in->expresslen : 0};
+	const pair_key *pk = &w->pairs[w->pair_of[i]];
+	uint32_t e =
+	    fs_hindex_get(&w->qidx, fs_str_hash(pk->queue), &pk->queue, fs_str_array_eq, w->qnames);
+	const queue_info *q = &w->qi[e == UINT32_MAX ? in->nfs : e];
+	uint32_t nrun = w->running[w->pair_of[i]];
+	fs_msic_row *r = &w->rows[i];
+	job_key *k = &w->keys[i];
+
+	r->job = i;
+	r->priority = express.len > 0 && fs_str_eq(pk->queue, express);
+	/* both times are finite timestamps: the difference fits */
+	r->waiting = in->at - j->eligible_at > in->max_wait_us && !q->over;
+	r->suspended = j->state == 'S';
+	r->chkptd = j->chkptd >= 0 ? j->chkptd == 1 : (j->state == 'Q' && j->has_exec_host);
+	r->over_share = q->over;
+	r->queue_rank = q->rank;
+	r->user_limit = q->limit;
+	r->user_running = (int) nrun;
+	if (j->state == 'R')
+	{
+		/* beyond the first `limit` running jobs, counted only for owners with queued jobs */
+		r->runlimit = w->queued[w->pair_of[i]] > 0 && w->ordinal[i] >= (uint32_t) q->limit;
+		r->chkpt_ok = q->over && !r->priority && !r->waiting;
+		w->run[w->nr++] = (uint32_t) i;
+	}
+	else
+	{
+		r->runlimit = nrun > (uint32_t) q->limit;
+		r->chkpt_ok = q->over && !r->runlimit;
+		w->pend[w->np++] = (uint32_t) i;
+	}
+	k->priority = r->priority;
+	k->promoted = r->waiting && nrun < (uint32_t) q->limit;
+	k->rank = q->rank;
+	k->exceeds = (int64_t) nrun + 1 > q->limit;
+	k->queued = w->queued[w->pair_of[i]];
+	k->suspended = r->suspended;
+	k->chkptd = r->chkptd;
+	k->walltime = j->walltime_us;
+	k->eligible = j->eligible_at;
+	k->time_left = j->walltime_us - j->used_us;
+	k->id = w->ids[i];
+}
+
+/* Pass 3: pending jobs in order, then running ones, each with the step that placed it. */
+static fs_msic_row *
+ordered_rows(order_work *w, size_t n, const fs_allocator *a)
+{
+	fs_msic_row *out;
+	size_t i;
+
+	fs_check_interrupts();
+	fs_sort(w->pend, w->np, sizeof(uint32_t), pending_order, w->keys, a);
+	fs_check_interrupts();
+	fs_sort(w->run, w->nr, sizeof(uint32_t), running_order, w->keys, a);
+	fs_check_interrupts();
+	out = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
+	for (i = 0; i < w->np; i++)
+	{
+		fs_msic_row *r = &out[i];
+		int step;
+
+		FS_POLL(i);
+		*r = w->rows[w->pend[i]];
+		r->decided_by = NULL;
+		if (i > 0)
+		{
+			pending_cmp(&w->keys[w->pend[i - 1]], &w->keys[w->pend[i]], &step);
+			r->decided_by = pending_steps[step];
+		}
+	}
+	for (i = 0; i < w->nr; i++)
+	{
+		fs_msic_row *r = &out[w->np + i];
+
+		FS_POLL(i);
+		*r = w->rows[w->run[i]];
+		if (i == 0)
+			r->decided_by = w->np > 0 ? "running" : NULL;
+		else
+			running_cmp(&w->keys[w->run[i - 1]], &w->keys[w->run[i]], &r->decided_by);
+	}
+	return out;
+}
+
 fs_status
 fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n,
                   const fs_allocator *a, fs_msic_row **out, fs_error *err)
 {
-	fs_hindex qidx, ididx, pidx;
-	fs_str *qnames, *ids;
-	queue_info *qi;
-	pair_key *pairs;
-	uint32_t *pair_of, *running, *queued, *ordinal, *pend, *run;
-	job_key *keys;
-	fs_msic_row *rows;
-	size_t i, npairs = 0, np = 0, nr = 0;
-	fs_str express = {in->express_queue, in->express_queue ? in->expresslen : 0};
-	fs_status st = FS_OK;
+	order_work w;
+	size_t i;
+	fs_status st;
 
 	fs_error_clear(err);
 	if (in->cluster_cpus < 1)
@@ -272,180 +480,25 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 	if (n > FS_MSIC_JOBS_MAX)
 		return fs_fail(err, FS_ERR_LIMIT, "too many jobs: %zu (at most %d)", n, FS_MSIC_JOBS_MAX);
 
-	fs_hindex_init(&qidx, in->nfs, a);
-	qnames = a->alloc(a->ctx, sizeof(fs_str) * (in->nfs + 1));
-	qi = a->alloc(a->ctx, sizeof(queue_info) * (in->nfs + 1));
-	st = check_fair_share(in, &qidx, qnames, err);
+	order_work_init(&w, in, n, a);
+	st = check_fair_share(in, &w.qidx, w.qnames, err);
 	if (st == FS_OK)
-		st = queue_infos(in, &qidx, qnames, qi, a, err);
+		st = queue_infos(in, &w.qidx, w.qnames, w.qi, a, err);
 	/* a queue without a FAIR_SHARE entry: the original's rank 100 (1 in share terms), limit 0 */
-	qi[in->nfs].rank = FS_MSIC_RANK_NO_ENTRY(in->rank);
-	qi[in->nfs].over = false;
-	qi[in->nfs].limit = 0;
-
-	fs_hindex_init(&ididx, n, a);
-	fs_hindex_init(&pidx, n, a);
-	ids = a->alloc(a->ctx, sizeof(fs_str) * (n + 1));
-	pairs = a->alloc(a->ctx, sizeof(pair_key) * (n + 1));
-	pair_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	running = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	queued = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	ordinal = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	keys = a->alloc(a->ctx, sizeof(job_key) * (n + 1));
-	pend = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	run = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	rows = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
-
-	/* pass 1: check each job, index its id, count running and queued jobs per owner and queue */
-	for (i = 0; i < n && st == FS_OK; i++)
-	{
-		const fs_msic_ojob *j = &jobs[i];
-		pair_key pk;
-		uint32_t p;
-
-		FS_POLL(i);
-		if ((st = check_job(j, i, err)) != FS_OK)
-			break;
-		ids[i].s = j->job_id;
-		ids[i].len = j->idlen;
-		if (fs_hindex_put(&ididx, fs_str_hash(ids[i]), &ids[i], (uint32_t) i, fs_str_array_eq, ids) != i)
-		{
-			st = fs_fail(err, FS_ERR_VALUE, "job \"%.*s\" appears twice in jobs", SHOWN(j->idlen),
-			             j->job_id);
-			fs_error_hint(err, "Give each job once.");
-			break;
-		}
-		pk.owner.s = j->owner;
-		pk.owner.len = j->ownerlen;
-		if (j->queue != NULL)
-		{
-			pk.queue.s = j->queue;
-			pk.queue.len = j->queuelen;
-		}
-		else if (in->submit_queue != NULL)
-		{
-			/* the original reads a job without PBS_O_QUEUE as one of the submit queue */
-			pk.queue.s = in->submit_queue;
-			pk.queue.len = in->submitlen;
-		}
-		else
-		{
-			st = fs_fail(err, FS_ERR_VALUE,
-			             "job \"%.*s\" has no queue and the configuration no submit queue",
-			             SHOWN(j->idlen), j->job_id);
-			break;
-		}
-		pairs[npairs] = pk;
-		p = fs_hindex_put(&pidx, pair_hash(&pk), &pk, (uint32_t) npairs, eq_pair, pairs);
-		if (p == npairs)
-		{
-			running[p] = queued[p] = 0;
-			npairs++;
-		}
-		pair_of[i] = p;
-		if (j->state == 'R')
-			ordinal[i] = running[p]++; /* in the order given: the server's job order */
-		else
-			queued[p]++;
-	}
-
-	/* pass 2: flags and sort keys */
-	for (i = 0; i < n && st == FS_OK; i++)
-	{
-		const fs_msic_ojob *j = &jobs[i];
-		const pair_key *pk = &pairs[pair_of[i]];
-		uint32_t e = fs_hindex_get(&qidx, fs_str_hash(pk->queue), &pk->queue, fs_str_array_eq, qnames);
-		const queue_info *q = &qi[e == UINT32_MAX ? in->nfs : e];
-		uint32_t nrun = running[pair_of[i]];
-		fs_msic_row *r = &rows[i];
-		job_key *k = &keys[i];
-
-		FS_POLL(i);
-		r->job = i;
-		r->priority = express.len > 0 && fs_str_eq(pk->queue, express);
-		/* both times are finite timestamps: the difference fits */
-		r->waiting = in->at - j->eligible_at > in->max_wait_us && !q->over;
-		r->suspended = j->state == 'S';
-		r->chkptd = j->chkptd >= 0 ? j->chkptd == 1 : (j->state == 'Q' && j->has_exec_host);
-		r->over_share = q->over;
-		r->queue_rank = q->rank;
-		r->user_limit = q->limit;
-		r->user_running = (int) nrun;
-		if (j->state == 'R')
-		{
-			/* beyond the first `limit` running jobs, counted only for owners with queued jobs */
-			r->runlimit = queued[pair_of[i]] > 0 && ordinal[i] >= (uint32_t) q->limit;
-			r->chkpt_ok = q->over && !r->priority && !r->waiting;
-			run[nr++] = (uint32_t) i;
-		}
-		else
-		{
-			r->runlimit = nrun > (uint32_t) q->limit;
-			r->chkpt_ok = q->over && !r->runlimit;
-			pend[np++] = (uint32_t) i;
-		}
-		k->priority = r->priority;
-		k->promoted = r->waiting && nrun < (uint32_t) q->limit;
-		k->rank = q->rank;
-		k->exceeds = (int64_t) nrun + 1 > q->limit;
-		k->queued = queued[pair_of[i]];
-		k->suspended = r->suspended;
-		k->chkptd = r->chkptd;
-		k->walltime = j->walltime_us;
-		k->eligible = j->eligible_at;
-		k->time_left = j->walltime_us - j->used_us;
-		k->id = ids[i];
-	}
-
+	w.qi[in->nfs].rank = FS_MSIC_RANK_NO_ENTRY(in->rank);
+	w.qi[in->nfs].over = false;
+	w.qi[in->nfs].limit = 0;
+	if (st == FS_OK)
+		st = count_jobs(&w, in, jobs, n, err);
 	if (st == FS_OK)
 	{
-		fs_check_interrupts();
-		fs_sort(pend, np, sizeof(uint32_t), pending_order, keys, a);
-		fs_check_interrupts();
-		fs_sort(run, nr, sizeof(uint32_t), running_order, keys, a);
-		fs_check_interrupts();
-		*out = a->alloc(a->ctx, sizeof(fs_msic_row) * (n + 1));
-		for (i = 0; i < np; i++)
+		for (i = 0; i < n; i++)
 		{
-			fs_msic_row *r = &(*out)[i];
-			int step;
-
 			FS_POLL(i);
-			*r = rows[pend[i]];
-			r->decided_by = NULL;
-			if (i > 0)
-			{
-				pending_cmp(&keys[pend[i - 1]], &keys[pend[i]], &step);
-				r->decided_by = pending_steps[step];
-			}
+			flag_job(&w, in, &jobs[i], i);
 		}
-		for (i = 0; i < nr; i++)
-		{
-			fs_msic_row *r = &(*out)[np + i];
-
-			FS_POLL(i);
-			*r = rows[run[i]];
-			if (i == 0)
-				r->decided_by = np > 0 ? "running" : NULL;
-			else
-				running_cmp(&keys[run[i - 1]], &keys[run[i]], &r->decided_by);
-		}
+		*out = ordered_rows(&w, n, a);
 	}
-
-	a->release(a->ctx, qidx.slots);
-	a->release(a->ctx, ididx.slots);
-	a->release(a->ctx, pidx.slots);
-	a->release(a->ctx, qnames);
-	a->release(a->ctx, qi);
-	a->release(a->ctx, ids);
-	a->release(a->ctx, pairs);
-	a->release(a->ctx, pair_of);
-	a->release(a->ctx, running);
-	a->release(a->ctx, queued);
-	a->release(a->ctx, ordinal);
-	a->release(a->ctx, keys);
-	a->release(a->ctx, pend);
-	a->release(a->ctx, run);
-	a->release(a->ctx, rows);
+	order_work_release(&w, a);
 	return st;
 }

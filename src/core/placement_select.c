@@ -58,6 +58,46 @@ static const char place_hint[] =
     "exclhost, shared (sharing) and group=<resource>, joined by \":\", "
     "for example \"scatter:excl\".";
 
+/* The resource of a place spec's group=<resource> word (`shown` is the whole spec). */
+static fs_status
+place_group(fs_place *out, const char *res, size_t len, const char *shown, fs_error *err)
+{
+	size_t k;
+
+	if (out->grouplen > 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" names a group twice", shown);
+		fs_error_hint(err, "Give one group=<resource>.");
+		return FS_ERR_VALUE;
+	}
+	if (len == 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" has \"group=\" without a resource", shown);
+		fs_error_hint(err, "Write group=<resource>, for example group=switch.");
+		return FS_ERR_VALUE;
+	}
+	if (len > FS_SORT_RESOURCE_MAX)
+	{
+		fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long", shown);
+		fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", len,
+		                FS_SORT_RESOURCE_MAX);
+		fs_error_hint(err, "Name a label key, for example group=switch.");
+		return FS_ERR_VALUE;
+	}
+	for (k = 0; k < len; k++)
+		if ((unsigned char) res[k] < 0x20 || res[k] == 0x7f)
+		{
+			fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" holds a control character",
+			        shown);
+			fs_error_hint(err, "Name a label key, for example group=switch.");
+			return FS_ERR_VALUE;
+		}
+	memcpy(out->group, res, len);
+	out->group[len] = '\0';
+	out->grouplen = len;
+	return FS_OK;
+}
+
 fs_status
 fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 {
@@ -80,7 +120,6 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 		size_t e = colon ? (size_t) (colon - text) : len, wl = e - i;
 		const char *w = text + i;
 		int arr = -1, share = -1;
-		size_t k;
 
 		fs_quote_excerpt(word, sizeof(word), w, wl, 60);
 		if (fs_span_eq(w, wl, "free"))
@@ -99,39 +138,8 @@ fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
 			share = FS_SHARE_SHARED;
 		else if (wl >= 6 && memcmp(w, "group=", 6) == 0)
 		{
-			if (out->grouplen > 0)
-			{
-				fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" names a group twice", shown);
-				fs_error_hint(err, "Give one group=<resource>.");
-				return FS_ERR_VALUE;
-			}
-			if (wl == 6)
-			{
-				fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" has \"group=\" without a resource",
-				        shown);
-				fs_error_hint(err, "Write group=<resource>, for example group=switch.");
-				return FS_ERR_VALUE;
-			}
-			if (wl - 6 > FS_SORT_RESOURCE_MAX)
-			{
-				fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long",
-				        shown);
-				fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", wl - 6,
-				                FS_SORT_RESOURCE_MAX);
-				fs_error_hint(err, "Name a label key, for example group=switch.");
-				return FS_ERR_VALUE;
-			}
-			for (k = 6; k < wl; k++)
-				if ((unsigned char) w[k] < 0x20 || w[k] == 0x7f)
-				{
-					fs_fail(err, FS_ERR_VALUE,
-					        "group resource in place spec \"%s\" holds a control character", shown);
-					fs_error_hint(err, "Name a label key, for example group=switch.");
-					return FS_ERR_VALUE;
-				}
-			memcpy(out->group, w + 6, wl - 6);
-			out->group[wl - 6] = '\0';
-			out->grouplen = wl - 6;
+			if (place_group(out, w + 6, wl - 6, shown, err) != FS_OK)
+				return err->status;
 		}
 		else
 		{

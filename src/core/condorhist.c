@@ -242,37 +242,32 @@ name_char(char c)
 	return name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* Read one "Name = value" (the value may go on over lines inside a string). */
+/* The "Name =" of the line [ls, le): *v is where the value starts. */
 static fs_status
-read_attr(adstate *st)
+read_name(adstate *st, size_t ls, size_t le, size_t *name, size_t *namelen, size_t *v)
 {
 	fs_ch_reader *r = st->r;
 	const char *doc = r->doc;
-	size_t ls = r->pos, le = line_end(r, ls);
-	size_t i = ls, name, namelen, v, vend, k, string_start = 0, first_close = 0;
-	int32_t line = r->lineno, cur = r->lineno;
-	bool in_string = false, first = true;
-	vtype type;
-	attr *at;
-	int c;
+	int32_t line = r->lineno;
+	size_t i = ls;
 
 	while (i < le && fs_is_space(doc[i]))
 		i++;
-	name = i;
+	*name = i;
 	if (i < le && name_start(doc[i]))
 		while (i < le && name_char(doc[i]))
 			i++;
-	namelen = i - name;
-	if (namelen == 0 || (i < le && !fs_is_space(doc[i]) && doc[i] != '='))
+	*namelen = i - *name;
+	if (*namelen == 0 || (i < le && !fs_is_space(doc[i]) && doc[i] != '='))
 	{
 		advance_line(r);
 		if (memchr(doc + ls, '|', le - ls))
-			return ad_error(st, FS_ERR_SYNTAX, line, ls, namelen ? i : name,
+			return ad_error(st, FS_ERR_SYNTAX, line, ls, *namelen ? i : *name,
 			                "This looks like condor_history -format or -af output, which has "
 			                "no attribute names: export with condor_history -l (or -json), or "
 			                "split such lines in SQL with the column list you gave -format.",
 			                "Expected an attribute name");
-		return ad_error(st, FS_ERR_SYNTAX, line, ls, namelen ? i : name,
+		return ad_error(st, FS_ERR_SYNTAX, line, ls, *namelen ? i : *name,
 		                "Each line of an ad is \"Name = value\"; ads are separated by blank "
 		                "lines or \"***\" banners.",
 		                "Expected an attribute name");
@@ -284,13 +279,30 @@ read_attr(adstate *st)
 		advance_line(r);
 		return ad_error(st, FS_ERR_SYNTAX, line, ls, i, "Each line of an ad is \"Name = value\".",
 		                "Expected \"=\" after the attribute name \"%.*s\"",
-		                (int) (namelen > 60 ? 60 : namelen), doc + name);
+		                (int) (*namelen > 60 ? 60 : *namelen), doc + *name);
 	}
 	i++;
 	while (i < le && fs_is_space(doc[i]))
 		i++;
-	v = i;
-	/* the value ends at a newline outside a string */
+	*v = i;
+	return FS_OK;
+}
+
+/*
+ * The end of the value starting at v: a newline outside a string (a string goes on over
+ * newlines). Moves the reader past it. *first_close is where the first string closes if the
+ * value starts with one.
+ */
+static fs_status
+scan_value(adstate *st, size_t ls, size_t v, size_t *end, size_t *first_close)
+{
+	fs_ch_reader *r = st->r;
+	const char *doc = r->doc;
+	int32_t line = r->lineno, cur = r->lineno;
+	size_t k, string_start = 0;
+	bool in_string = false, first = true;
+
+	*first_close = 0;
 	for (k = v;; k++)
 	{
 		FS_POLL(k);
@@ -324,7 +336,7 @@ read_attr(adstate *st)
 			{
 				in_string = false;
 				if (first)
-					first_close = k;
+					*first_close = k;
 				first = false;
 			}
 		}
@@ -336,31 +348,22 @@ read_attr(adstate *st)
 				first = false;
 		}
 	}
-	vend = k;
-	while (vend > v && fs_is_space(doc[vend - 1]))
-		vend--;
+	*end = k;
 	r->pos = k < r->len ? k + 1 : r->len;
 	r->lineno = cur + 1;
-	if (vend == v)
-		return ad_error(st, FS_ERR_SYNTAX, line, ls, v,
-		                "Write a value after \"=\" (undefined for none).",
-		                "Missing value for attribute \"%.*s\"", (int) (namelen > 60 ? 60 : namelen),
-		                doc + name);
+	return FS_OK;
+}
 
-	if (doc[v] == '"' && first_close == vend - 1 && vend - v >= 2)
-		type = V_STRING;
-	else if (fs_span_ieq(doc + v, vend - v, "true") || fs_span_ieq(doc + v, vend - v, "false"))
-		type = V_BOOL;
-	else if (fs_span_ieq(doc + v, vend - v, "undefined"))
-		type = V_UNDEFINED;
-	else
-		type = number_type(doc + v, vend - v);
+/* The value doc[v, vend) as a member of the ad's JSON object. */
+static void
+append_json(adstate *st, const char *name, size_t namelen, size_t v, size_t vend, vtype type)
+{
+	const char *doc = st->r->doc;
 
-	/* into the JSON object */
 	if (st->nattrs > 0)
 		fs_sb_append(&st->json, ",", 1);
 	fs_sb_append(&st->json, "\"", 1);
-	fs_sb_append(&st->json, doc + name, namelen);
+	fs_sb_append(&st->json, name, namelen);
 	fs_sb_append(&st->json, "\":", 2);
 	switch (type)
 	{
@@ -368,12 +371,12 @@ read_attr(adstate *st)
 		{
 			fs_sb tmp;
 
-			fs_sb_init(&tmp, r->a, vend - v);
+			fs_sb_init(&tmp, st->r->a, vend - v);
 			decode_string(&tmp, doc + v + 1, vend - v - 2);
 			fs_sb_append(&st->json, "\"", 1);
 			json_escape(&st->json, tmp.data, tmp.len);
 			fs_sb_append(&st->json, "\"", 1);
-			r->a->release(r->a->ctx, tmp.data);
+			st->r->a->release(st->r->a->ctx, tmp.data);
 			break;
 		}
 		case V_INT:
@@ -393,6 +396,43 @@ read_attr(adstate *st)
 			fs_sb_append(&st->json, "\"}", 2);
 			break;
 	}
+}
+
+/* Read one "Name = value" (the value may go on over lines inside a string). */
+static fs_status
+read_attr(adstate *st)
+{
+	fs_ch_reader *r = st->r;
+	const char *doc = r->doc;
+	size_t ls = r->pos, le = line_end(r, ls);
+	size_t name = 0, namelen = 0, v = 0, vend = 0, first_close = 0;
+	int32_t line = r->lineno;
+	vtype type;
+	attr *at;
+	int c;
+	fs_status rc = read_name(st, ls, le, &name, &namelen, &v);
+
+	if (rc == FS_OK)
+		rc = scan_value(st, ls, v, &vend, &first_close);
+	if (rc != FS_OK)
+		return rc;
+	while (vend > v && fs_is_space(doc[vend - 1]))
+		vend--;
+	if (vend == v)
+		return ad_error(st, FS_ERR_SYNTAX, line, ls, v,
+		                "Write a value after \"=\" (undefined for none).",
+		                "Missing value for attribute \"%.*s\"", (int) (namelen > 60 ? 60 : namelen),
+		                doc + name);
+
+	if (doc[v] == '"' && first_close == vend - 1 && vend - v >= 2)
+		type = V_STRING;
+	else if (fs_span_ieq(doc + v, vend - v, "true") || fs_span_ieq(doc + v, vend - v, "false"))
+		type = V_BOOL;
+	else if (fs_span_ieq(doc + v, vend - v, "undefined"))
+		type = V_UNDEFINED;
+	else
+		type = number_type(doc + v, vend - v);
+	append_json(st, doc + name, namelen, v, vend, type);
 
 	if (st->nattrs == st->cap)
 	{

@@ -410,7 +410,7 @@ add_fair_share(parser *p, const char *s, size_t n)
 		}
 		i = j + 1;
 	}
-	if (k == 0 || fl[0] != 5 || memcmp(f[0], "QUEUE", 5) != 0)
+	if (k == 0 || !fs_span_eq(f[0], fl[0], "QUEUE"))
 		return line_fail(p->err, p->line, "Unrecognized FAIR_SHARE directive: %s",
 		                 k == 0 ? "" : shown(sh, sizeof(sh), f[0], fl[0]));
 	if (k != 4)
@@ -443,7 +443,7 @@ add_fair_share(parser *p, const char *s, size_t n)
 	{
 		const char *o = cfg->strs.data + cfg->fair[i].queue;
 
-		if (strlen(o) == fl[1] && memcmp(o, f[1], fl[1]) == 0)
+		if (fs_span_eq(f[1], fl[1], o))
 		{
 			line_fail(p->err, p->line, "FAIR_SHARE queue \"%s\" is already listed", o);
 			fs_error_detail(p->err, "It was first given on line %d.", cfg->fair[i].line);
@@ -506,6 +506,69 @@ count_opt(parser *p, const char *opt, const char *s, size_t n, int *out)
 	return FS_OK;
 }
 
+/* ENFORCE_PRIME_TIME: a boolean word, or the date from which prime time is enforced. */
+static fs_status
+prime_time_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	fs_msic_config *cfg = p->cfg;
+	int b = parse_bool(s, n);
+	char sh[128];
+
+	if (b >= 0)
+	{
+		cfg->enforce_prime_time = b == 1;
+		cfg->has_prime_from = false;
+		return FS_OK;
+	}
+	if (!parse_date(s, n, &cfg->prime_from))
+	{
+		opt_fail(p->err, p->line, opt,
+		         "\"%s\" is neither a boolean word nor a date MM/DD/YYYY@HH:MM:SS.",
+		         shown(sh, sizeof(sh), s, n));
+		fs_error_hint(p->err, "For example: True, or 09/01/2000@08:00:00 to enforce prime "
+		                      "time from that local time on.");
+		return FS_ERR_SYNTAX;
+	}
+	cfg->enforce_prime_time = true;
+	cfg->has_prime_from = true;
+	return FS_OK;
+}
+
+static fs_status
+variance_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	const char *why = "";
+	char sh[128];
+
+	if (!parse_variance(s, n, &p->cfg->target_load_minus, &p->cfg->target_load_plus, &why))
+	{
+		opt_fail(p->err, p->line, opt, "\"%s\" is not a variance: %s.",
+		         shown(sh, sizeof(sh), s, n), why);
+		fs_error_hint(p->err, "The form is -mm%%,+nn%%, for example -15%%,+10%%.");
+		return FS_ERR_SYNTAX;
+	}
+	return FS_OK;
+}
+
+/* SCHED_RESTART_ACTION: one of three words, upper case as the original compares them. */
+static fs_status
+restart_action_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	static const char *const actions[] = {"NONE", "RESUBMIT", "RERUN"};
+	char sh[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (fs_span_eq(s, n, actions[i]))
+		{
+			p->cfg->sched_restart_action = actions[i];
+			return FS_OK;
+		}
+	opt_fail(p->err, p->line, opt, "\"%s\" is not a restart action.", shown(sh, sizeof(sh), s, n));
+	fs_error_hint(p->err, "Use NONE, RESUBMIT or RERUN (upper case).");
+	return FS_ERR_SYNTAX;
+}
+
 static fs_status
 set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 {
@@ -514,7 +577,7 @@ set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 	int v;
 	fs_status st;
 
-#define IS(name) (on == sizeof(name) - 1 && memcmp(o, name, on) == 0)
+#define IS(name) fs_span_eq(o, on, name)
 	shown(opt, sizeof(opt), o, on < 40 ? on : 40);
 	if (IS("SUBMIT_QUEUE"))
 		return add_queues(p, opt, s, n, true);
@@ -531,28 +594,7 @@ set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 		return FS_OK;
 	}
 	if (IS("ENFORCE_PRIME_TIME"))
-	{
-		int b = parse_bool(s, n);
-
-		if (b >= 0)
-		{
-			cfg->enforce_prime_time = b == 1;
-			cfg->has_prime_from = false;
-			return FS_OK;
-		}
-		if (!parse_date(s, n, &cfg->prime_from))
-		{
-			opt_fail(p->err, p->line, opt,
-			         "\"%s\" is neither a boolean word nor a date MM/DD/YYYY@HH:MM:SS.",
-			         shown(sh, sizeof(sh), s, n));
-			fs_error_hint(p->err, "For example: True, or 09/01/2000@08:00:00 to enforce prime "
-			                      "time from that local time on.");
-			return FS_ERR_SYNTAX;
-		}
-		cfg->enforce_prime_time = true;
-		cfg->has_prime_from = true;
-		return FS_OK;
-	}
+		return prime_time_opt(p, opt, s, n);
 	if (IS("PRIME_TIME_START"))
 		return time_opt(p, opt, s, n, &cfg->prime_start);
 	if (IS("PRIME_TIME_END"))
@@ -576,18 +618,7 @@ set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 	if (IS("MAX_USER_RUN_JOBS"))
 		return count_opt(p, opt, s, n, &cfg->max_user_run_jobs);
 	if (IS("TARGET_LOAD_VARIANCE"))
-	{
-		const char *why = "";
-
-		if (!parse_variance(s, n, &cfg->target_load_minus, &cfg->target_load_plus, &why))
-		{
-			opt_fail(p->err, p->line, opt, "\"%s\" is not a variance: %s.",
-			         shown(sh, sizeof(sh), s, n), why);
-			fs_error_hint(p->err, "The form is -mm%%,+nn%%, for example -15%%,+10%%.");
-			return FS_ERR_SYNTAX;
-		}
-		return FS_OK;
-	}
+		return variance_opt(p, opt, s, n);
 	if (IS("FORCE_REQUEUE"))
 		return bool_opt(p, opt, s, n, &cfg->force_requeue);
 	if (IS("UPDATE_COMMENTS"))
@@ -598,22 +629,7 @@ set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 		return FS_OK;
 	}
 	if (IS("SCHED_RESTART_ACTION"))
-	{
-		if (n == 4 && memcmp(s, "NONE", 4) == 0)
-			cfg->sched_restart_action = "NONE";
-		else if (n == 8 && memcmp(s, "RESUBMIT", 8) == 0)
-			cfg->sched_restart_action = "RESUBMIT";
-		else if (n == 5 && memcmp(s, "RERUN", 5) == 0)
-			cfg->sched_restart_action = "RERUN";
-		else
-		{
-			opt_fail(p->err, p->line, opt, "\"%s\" is not a restart action.",
-			         shown(sh, sizeof(sh), s, n));
-			fs_error_hint(p->err, "Use NONE, RESUBMIT or RERUN (upper case).");
-			return FS_ERR_SYNTAX;
-		}
-		return FS_OK;
-	}
+		return restart_action_opt(p, opt, s, n);
 	if (IS("SORTED_JOB_DUMPFILE"))
 	{
 		cfg->sorted_job_dumpfile = add_str(cfg, s, n, false);

@@ -327,7 +327,7 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 				return line_error(err, line, s, l,
 				                  "Line 3 holds only the day-of-week stamp, such as \"Mon\".");
 			for (i = 0; i < 7; i++)
-				if (wl[0] == 3 && memcmp(w[0], weekdays[i], 3) == 0)
+				if (fs_span_eq(w[0], wl[0], weekdays[i]))
 					out->weekday = (int) i;
 			if (out->weekday < 0)
 				return line_error(err, line, s, l,

@@ -885,6 +885,80 @@ order_keys(fs_pbs_record *rec, const fs_allocator *a)
 	}
 }
 
+/* A text or time pair (ctime=..., queue=...): true when key k is one. */
+static bool
+read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v,
+                  size_t vl)
+{
+	char b1[80];
+	int64_t n;
+	int t;
+
+	for (t = 0; t < FS_PBS_NTEXTS; t++)
+		if (fs_span_eq(k, kl, text_names[t]))
+		{
+			rec->text[t] = (long) i;
+			return true;
+		}
+	for (t = 0; t < FS_PBS_NTIMES; t++)
+	{
+		if (!fs_span_eq(k, kl, time_names[t]))
+			continue;
+		rec->has_time[t] = false;
+		if (!read_int64(v, vl, 12, &n) || n < 0)
+			note(rec, "%s \"%s\" is not an epoch time", time_names[t],
+			     shown(b1, sizeof(b1), v, vl));
+		else if (n > 0) /* 0 means "not set" (etime of a job not yet eligible, ...) */
+		{
+			rec->time[t] = n;
+			rec->has_time[t] = true;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A resources_used.<res> or Resource_List.<res> pair: an amount, or text kept as it is. */
+static void
+read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v,
+                   size_t vl, fs_rv_item *used, size_t *nused, fs_rv_item *req, size_t *nreq)
+{
+	bool is_used = k[0] == 'r';
+	size_t plen = is_used ? 15 : 14;
+	fs_rv_item it;
+	fs_error aerr;
+	fs_status st;
+	char b1[80], b2[80];
+
+	it.name = k + plen;
+	it.namelen = kl - plen;
+	it.pos = 0;
+	st = read_amount(it.name, it.namelen, v, vl, &it.amount, &it.kind, &aerr);
+	if (st == FS_OK && !valid_rv_name(it.name, it.namelen))
+	{
+		note(rec,
+		     "\"%s\" is not a resource name a resvec can hold; it is kept in attrs "
+		     "only",
+		     shown(b1, sizeof(b1), k, kl));
+		return;
+	}
+	if (st == FS_OK && odd_unit(v, vl))
+		note(rec, "%s=%s has a unit PBS does not write; read as powers of 1024 bytes",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
+	if (st == FS_OK)
+	{
+		if (is_used)
+			used[(*nused)++] = it;
+		else
+			req[(*nreq)++] = it;
+	}
+	else if (!is_used && st == FS_ERR_SYNTAX)
+		rec->req_text[rec->nreq_text++] = i; /* select, place, nodes=4:ppn=8, ... */
+	else
+		note(rec, "%s=%s is not an amount: %s", shown(b1, sizeof(b1), k, kl),
+		     shown(b2, sizeof(b2), v, vl), aerr.message);
+}
+
 fs_status
 fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec, fs_error *err)
 {
@@ -892,8 +966,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 	fs_rv_item *used, *req;
 	size_t nused = 0, nreq = 0;
 	size_t i;
-	int t;
-	char b1[80], b2[80];
+	char b1[80];
 	long exec_host = -1;
 
 	if (st != FS_OK)
@@ -908,28 +981,9 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 		const char *v = line + p->val_off;
 		size_t kl = p->key_len, vl = p->val_len;
 		int64_t n;
-		bool found = false;
 
 		FS_POLL(i);
-		for (t = 0; t < FS_PBS_NTEXTS && !found; t++)
-			if (fs_span_eq(k, kl, text_names[t]))
-				rec->text[t] = (long) i, found = true;
-		for (t = 0; t < FS_PBS_NTIMES && !found; t++)
-		{
-			if (!fs_span_eq(k, kl, time_names[t]))
-				continue;
-			found = true;
-			rec->has_time[t] = false;
-			if (!read_int64(v, vl, 12, &n) || n < 0)
-				note(rec, "%s \"%s\" is not an epoch time", time_names[t],
-				     shown(b1, sizeof(b1), v, vl));
-			else if (n > 0) /* 0 means "not set" (etime of a job not yet eligible, ...) */
-			{
-				rec->time[t] = n;
-				rec->has_time[t] = true;
-			}
-		}
-		if (found)
+		if (read_text_or_time(rec, i, k, kl, v, vl))
 			continue;
 		if (fs_span_eq(k, kl, "Exit_status") || fs_span_eq(k, kl, "run_count"))
 		{
@@ -953,40 +1007,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 		else if (fs_span_eq(k, kl, "exec_host"))
 			exec_host = (long) i;
 		else if (span_prefix(k, kl, "resources_used.") || span_prefix(k, kl, "Resource_List."))
-		{
-			bool is_used = k[0] == 'r';
-			size_t plen = is_used ? 15 : 14;
-			fs_rv_item it;
-			fs_error aerr;
-
-			it.name = k + plen;
-			it.namelen = kl - plen;
-			it.pos = 0;
-			st = read_amount(it.name, it.namelen, v, vl, &it.amount, &it.kind, &aerr);
-			if (st == FS_OK && !valid_rv_name(it.name, it.namelen))
-			{
-				note(rec,
-				     "\"%s\" is not a resource name a resvec can hold; it is kept in attrs "
-				     "only",
-				     shown(b1, sizeof(b1), k, kl));
-				continue;
-			}
-			if (st == FS_OK && odd_unit(v, vl))
-				note(rec, "%s=%s has a unit PBS does not write; read as powers of 1024 bytes",
-				     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
-			if (st == FS_OK)
-			{
-				if (is_used)
-					used[nused++] = it;
-				else
-					req[nreq++] = it;
-			}
-			else if (!is_used && st == FS_ERR_SYNTAX)
-				rec->req_text[rec->nreq_text++] = i; /* select, place, nodes=4:ppn=8, ... */
-			else
-				note(rec, "%s=%s is not an amount: %s", shown(b1, sizeof(b1), k, kl),
-				     shown(b2, sizeof(b2), v, vl), aerr.message);
-		}
+			read_resource_pair(rec, i, k, kl, v, vl, used, &nused, req, &nreq);
 		else if (span_prefix(k, kl, "Resource_Request_"))
 			rec->req_text[rec->nreq_text++] = i;
 	}
@@ -1136,6 +1157,78 @@ static const struct
                  {"log2", FN_LOG2, 1, 1}, {"pow", FN_POW, 2, 2},     {"fmod", FN_FMOD, 2, 2},
                  {"min", FN_MIN, 2, -1},  {"max", FN_MAX, 2, -1},    {"round", FN_ROUND, 1, 1}};
 
+/*
+ * Function f of usage_fns applied to its arguments (min and max: acc, the running result),
+ * checking the domain as Python's math module does.
+ */
+static fs_status
+usage_apply(usage_state *u, size_t f, const double *args, int nargs, double acc, size_t at,
+            double *v)
+{
+	switch (usage_fns[f].fn)
+	{
+		case FN_CEIL:
+			*v = ceil(args[0]);
+			break;
+		case FN_FLOOR:
+			*v = floor(args[0]);
+			break;
+		case FN_TRUNC:
+			*v = trunc(args[0]);
+			break;
+		case FN_FABS:
+		case FN_ABS:
+			*v = fabs(args[0]);
+			break;
+		case FN_SQRT:
+			if (args[0] < 0)
+				return usage_domain(u, at, "sqrt");
+			*v = sqrt(args[0]);
+			break;
+		case FN_EXP:
+			*v = exp(args[0]);
+			break;
+		case FN_LOG:
+		case FN_LOG10:
+		case FN_LOG2:
+			if (!(args[0] > 0))
+				return usage_domain(u, at, usage_fns[f].name);
+			if (usage_fns[f].fn == FN_LOG10)
+				*v = log10(args[0]);
+			else if (usage_fns[f].fn == FN_LOG2)
+				*v = log2(args[0]);
+			else if (nargs == 2)
+			{
+				if (!(args[1] > 0))
+					return usage_domain(u, at, "log");
+				if (args[1] == 1)
+					return usage_divzero(u, at);
+				*v = log(args[0]) / log(args[1]);
+			}
+			else
+				*v = log(args[0]);
+			break;
+		case FN_POW:
+			/* math.pow: a zero base with a negative exponent is a domain error there */
+			if (args[0] == 0 && args[1] < 0)
+				return usage_domain(u, at, "pow");
+			return usage_pow(u, args[0], args[1], at, v);
+		case FN_FMOD:
+			if (args[1] == 0)
+				return usage_domain(u, at, "fmod");
+			*v = fmod(args[0], args[1]);
+			break;
+		case FN_MIN:
+		case FN_MAX:
+			*v = acc;
+			break;
+		case FN_ROUND:
+			*v = nearbyint(args[0]); /* Python rounds halves to even, as the default mode does */
+			break;
+	}
+	return FS_OK;
+}
+
 static fs_status
 usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 {
@@ -1201,70 +1294,13 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 		char problem[160];
 
 		snprintf(problem, sizeof(problem), "Function \"%s\" takes at least %d %s",
-		         usage_fns[f].name, usage_fns[f].min_args, fs_plural((uint64_t) usage_fns[f].min_args, "argument", "arguments"));
+		         usage_fns[f].name, usage_fns[f].min_args,
+		         fs_plural((uint64_t) usage_fns[f].min_args, "argument", "arguments"));
 		return usage_syntax(u, at, problem);
 	}
-	switch (usage_fns[f].fn)
-	{
-		case FN_CEIL:
-			*v = ceil(args[0]);
-			break;
-		case FN_FLOOR:
-			*v = floor(args[0]);
-			break;
-		case FN_TRUNC:
-			*v = trunc(args[0]);
-			break;
-		case FN_FABS:
-		case FN_ABS:
-			*v = fabs(args[0]);
-			break;
-		case FN_SQRT:
-			if (args[0] < 0)
-				return usage_domain(u, at, "sqrt");
-			*v = sqrt(args[0]);
-			break;
-		case FN_EXP:
-			*v = exp(args[0]);
-			break;
-		case FN_LOG:
-		case FN_LOG10:
-		case FN_LOG2:
-			if (!(args[0] > 0))
-				return usage_domain(u, at, usage_fns[f].name);
-			if (usage_fns[f].fn == FN_LOG10)
-				*v = log10(args[0]);
-			else if (usage_fns[f].fn == FN_LOG2)
-				*v = log2(args[0]);
-			else if (nargs == 2)
-			{
-				if (!(args[1] > 0))
-					return usage_domain(u, at, "log");
-				if (args[1] == 1)
-					return usage_divzero(u, at);
-				*v = log(args[0]) / log(args[1]);
-			}
-			else
-				*v = log(args[0]);
-			break;
-		case FN_POW:
-			/* math.pow: a zero base with a negative exponent is a domain error there */
-			if (args[0] == 0 && args[1] < 0)
-				return usage_domain(u, at, "pow");
-			return usage_pow(u, args[0], args[1], at, v);
-		case FN_FMOD:
-			if (args[1] == 0)
-				return usage_domain(u, at, "fmod");
-			*v = fmod(args[0], args[1]);
-			break;
-		case FN_MIN:
-		case FN_MAX:
-			*v = acc;
-			break;
-		case FN_ROUND:
-			*v = nearbyint(args[0]); /* Python rounds halves to even, as the default mode does */
-			break;
-	}
+	st = usage_apply(u, f, args, nargs, acc, at, v);
+	if (st != FS_OK)
+		return st;
 	return usage_finite(u, *v, at, "The function result");
 }
 

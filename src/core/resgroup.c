@@ -214,6 +214,125 @@ tokenize(const char *s, size_t len, span *tok, span *rest)
 	return n;
 }
 
+/* A line PBS reads whole, as a C string, with the four fields; false (and e's error) if not. */
+static bool
+line_ok(const fs_allocator *a, fs_rg_entry *e, int ntok)
+{
+	const char *nul = memchr(e->text, '\0', e->textlen);
+
+	if (e->textlen > FS_RG_LINE_MAX)
+	{
+		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,
+		           "PBS would take the rest for another line: shorten the names or drop the "
+		           "fields after the fourth.",
+		           "The line is %zu bytes long, more than the %d bytes PBS reads of a line",
+		           e->textlen, FS_RG_LINE_MAX);
+		return false;
+	}
+	/* PBS reads lines as C strings and would stop there: a NUL is no part of a name */
+	if (nul != NULL)
+	{
+		line_error(a, e, FS_ERR_SYNTAX, (size_t) (nul - e->text),
+		           "Remove the NUL byte; resource_group is a text file.",
+		           "The line holds a NUL byte");
+		return false;
+	}
+	if (ntok < TOKENS_MAX)
+	{
+		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,
+		           "Write \"name id parent shares\" separated by blanks, or start the line with "
+		           "\"#\" to comment it out.",
+		           "A line needs four fields (name, id, parent, shares) and this one has %d", ntok);
+		return false;
+	}
+	return true;
+}
+
+/* The shares and id fields as PBS stores them (32-bit, shares not negative, id not 1). */
+static bool
+numbers_ok(const fs_allocator *a, fs_rg_entry *e, const span *tok, int64_t *shares, int64_t *id)
+{
+	char shown[80];
+
+	if (!integer_field(a, e, tok[3], "shares", shares) || !integer_field(a, e, tok[1], "id", id))
+		return false;
+	show_token(shown, sizeof(shown), tok[3]);
+	if (*shares > INT_MAX || *shares < INT_MIN)
+	{
+		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[3].p - e->text),
+		           "Shares must fit in a 32-bit integer, as PBS stores them.",
+		           "The shares field \"%s\" is out of range", shown);
+		return false;
+	}
+	if (*shares < 0)
+	{
+		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[3].p - e->text),
+		           "Give zero or more shares: PBS accepts a negative number but then computes "
+		           "negative percentages for the group's siblings.",
+		           "The shares field \"%s\" is negative", shown);
+		return false;
+	}
+	show_token(shown, sizeof(shown), tok[1]);
+	if (*id > INT_MAX || *id < INT_MIN)
+	{
+		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
+		           "Ids must fit in a 32-bit integer, as PBS stores them.",
+		           "The id field \"%s\" is out of range", shown);
+		return false;
+	}
+	if (*id == FS_RG_UNKNOWN_ID)
+	{
+		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
+		           "Give every group its own id.",
+		           "Id 1 is taken by the predefined group \"unknown\"");
+		return false;
+	}
+	return true;
+}
+
+/* Define group e (its name at `slot` of t) unless its id is taken or it nests too deep. */
+static void
+define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok, name_table *t,
+             size_t slot, name_table *ids, int64_t id, int64_t shares)
+{
+	size_t i = (size_t) fs_hash(&id, sizeof(id)) & ids->mask;
+	char shown[80];
+
+	for (;;)
+	{
+		int32_t v = ids->slots[i];
+
+		if (v == 0)
+			break;
+		if (all[v - 1].id == (int32_t) id)
+		{
+			show_token(shown, sizeof(shown), idtok);
+			line_error(a, e, FS_ERR_VALUE, (size_t) (idtok.p - e->text),
+			           "Give every group its own id: PBS does not check this, but an id "
+			           "names the resource group of the group's children.",
+			           "Id %s is already used by group \"%.*s\" on line %d", shown,
+			           (int) (all[v - 1].namelen > 60 ? 60 : all[v - 1].namelen), all[v - 1].name,
+			           (int) all[v - 1].line);
+			return;
+		}
+		i = (i + 1) & ids->mask;
+	}
+	e->depth = e->parent_index == FS_RG_PARENT_ROOT      ? 1
+	           : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2
+	                                                     : all[e->parent_index].depth + 1;
+	if (e->depth > FS_SP_DEPTH_MAX)
+	{
+		line_error(a, e, FS_ERR_VALUE, FS_NO_POSITION, "Flatten the tree.",
+		           "The group is nested %u levels deep, more than a sharepath holds (%d)",
+		           (unsigned) e->depth, FS_SP_DEPTH_MAX);
+		return;
+	}
+	e->id = (int32_t) id;
+	e->shares = (double) shares;
+	ids->slots[i] = (int32_t) (e - all) + 1;
+	t->slots[slot] = (int32_t) (e - all) + 1;
+}
+
 /* Check one entry line against the groups defined so far and, if good, define it. */
 static void
 read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_rg_entry *e,
@@ -226,35 +345,8 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 	size_t slot;
 	char shown[80];
 
-	if (e->textlen > FS_RG_LINE_MAX)
-	{
-		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,
-		           "PBS would take the rest for another line: shorten the names or drop the "
-		           "fields after the fourth.",
-		           "The line is %zu bytes long, more than the %d bytes PBS reads of a line",
-		           e->textlen, FS_RG_LINE_MAX);
+	if (!line_ok(a, e, ntok))
 		return;
-	}
-	{
-		const char *nul = memchr(e->text, '\0', e->textlen);
-
-		/* PBS reads lines as C strings and would stop there: a NUL is no part of a name */
-		if (nul != NULL)
-		{
-			line_error(a, e, FS_ERR_SYNTAX, (size_t) (nul - e->text),
-			           "Remove the NUL byte; resource_group is a text file.",
-			           "The line holds a NUL byte");
-			return;
-		}
-	}
-	if (ntok < TOKENS_MAX)
-	{
-		line_error(a, e, FS_ERR_SYNTAX, FS_NO_POSITION,
-		           "Write \"name id parent shares\" separated by blanks, or start the line with "
-		           "\"#\" to comment it out.",
-		           "A line needs four fields (name, id, parent, shares) and this one has %d", ntok);
-		return;
-	}
 	e->name = tok[0].p;
 	e->namelen = tok[0].len;
 	e->parent = tok[2].p;
@@ -282,7 +374,8 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 		           "Group \"%s\" is already defined on line %d", shown, (int) all[found].line);
 		return;
 	}
-	if (fs_span_eq(e->parent, e->parentlen, "root") || fs_span_eq(e->parent, e->parentlen, "TREEROOT"))
+	if (fs_span_eq(e->parent, e->parentlen, "root") ||
+	    fs_span_eq(e->parent, e->parentlen, "TREEROOT"))
 		e->parent_index = FS_RG_PARENT_ROOT;
 	else if (fs_span_eq(e->parent, e->parentlen, "unknown"))
 		e->parent_index = FS_RG_PARENT_UNKNOWN;
@@ -297,75 +390,8 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 			return;
 		}
 	}
-	if (!integer_field(a, e, tok[3], "shares", &shares) || !integer_field(a, e, tok[1], "id", &id))
-		return;
-	show_token(shown, sizeof(shown), tok[3]);
-	if (shares > INT_MAX || shares < INT_MIN)
-	{
-		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[3].p - e->text),
-		           "Shares must fit in a 32-bit integer, as PBS stores them.",
-		           "The shares field \"%s\" is out of range", shown);
-		return;
-	}
-	if (shares < 0)
-	{
-		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[3].p - e->text),
-		           "Give zero or more shares: PBS accepts a negative number but then computes "
-		           "negative percentages for the group's siblings.",
-		           "The shares field \"%s\" is negative", shown);
-		return;
-	}
-	show_token(shown, sizeof(shown), tok[1]);
-	if (id > INT_MAX || id < INT_MIN)
-	{
-		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
-		           "Ids must fit in a 32-bit integer, as PBS stores them.",
-		           "The id field \"%s\" is out of range", shown);
-		return;
-	}
-	if (id == FS_RG_UNKNOWN_ID)
-	{
-		line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
-		           "Give every group its own id.",
-		           "Id 1 is taken by the predefined group \"unknown\"");
-		return;
-	}
-	{
-		size_t i = (size_t) fs_hash(&id, sizeof(id)) & ids->mask;
-
-		for (;;)
-		{
-			int32_t v = ids->slots[i];
-
-			if (v == 0)
-				break;
-			if (all[v - 1].id == (int32_t) id)
-			{
-				line_error(a, e, FS_ERR_VALUE, (size_t) (tok[1].p - e->text),
-				           "Give every group its own id: PBS does not check this, but an id "
-				           "names the resource group of the group's children.",
-				           "Id %s is already used by group \"%.*s\" on line %d", shown,
-				           (int) (all[v - 1].namelen > 60 ? 60 : all[v - 1].namelen),
-				           all[v - 1].name, (int) all[v - 1].line);
-				return;
-			}
-			i = (i + 1) & ids->mask;
-		}
-		e->depth = e->parent_index == FS_RG_PARENT_ROOT      ? 1
-		           : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2
-		                                                     : all[e->parent_index].depth + 1;
-		if (e->depth > FS_SP_DEPTH_MAX)
-		{
-			line_error(a, e, FS_ERR_VALUE, FS_NO_POSITION, "Flatten the tree.",
-			           "The group is nested %u levels deep, more than a sharepath holds (%d)",
-			           (unsigned) e->depth, FS_SP_DEPTH_MAX);
-			return;
-		}
-		e->id = (int32_t) id;
-		e->shares = (double) shares;
-		ids->slots[i] = (int32_t) (e - all) + 1;
-		t->slots[slot] = (int32_t) (e - all) + 1;
-	}
+	if (numbers_ok(a, e, tok, &shares, &id))
+		define_group(a, all, e, tok[1], t, slot, ids, id, shares);
 }
 
 /* Blank or a comment: the first non-blank is '#' or '*' (skip_line() skips isspace()). */

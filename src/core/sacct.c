@@ -196,6 +196,72 @@ typedef enum dur_result
 } dur_result;
 
 /*
+ * The digit fields of a duration from s[*i]: D- first if there, then up to 3 fields (4 with
+ * days) separated by ":". False, with *at and *problem, on a field that is not digits.
+ */
+static bool
+duration_fields(const char *s, size_t len, size_t *i, int64_t *part, size_t *npart, bool *days,
+                size_t *at, const char **problem)
+{
+	for (;;)
+	{
+		size_t st = *i;
+		int64_t x = 0;
+
+		while (*i < len && fs_is_digit(s[*i]))
+		{
+			if (*i - st >= 15)
+			{
+				*at = st;
+				*problem = "number too long";
+				return false;
+			}
+			x = x * 10 + (s[*i] - '0');
+			(*i)++;
+		}
+		if (*i == st)
+		{
+			*at = *i;
+			*problem = "expected a digit";
+			return false;
+		}
+		part[(*npart)++] = x;
+		if (*i < len && s[*i] == '-' && *npart == 1 && !*days)
+		{
+			*days = true;
+			(*i)++;
+			continue;
+		}
+		if (*i < len && s[*i] == ':' && *npart < (*days ? 4u : 3u))
+		{
+			(*i)++;
+			continue;
+		}
+		return true;
+	}
+}
+
+/* The seconds of checked fields: D-H[:M[:S]], H:M:S or M:S. */
+static double
+duration_seconds(const int64_t *part, size_t npart, bool days)
+{
+	double v;
+
+	if (days)
+	{
+		v = (double) part[0] * 86400 + (double) part[1] * 3600;
+		if (npart > 2)
+			v += (double) part[2] * 60;
+		if (npart > 3)
+			v += (double) part[3];
+		return v;
+	}
+	if (npart == 3)
+		return (double) part[0] * 3600 + (double) part[1] * 60 + (double) part[2];
+	return (double) part[0] * 60 + (double) part[1];
+}
+
+/*
  * [D-]H:MM:SS[.f], MM:SS[.f], D-H[:MM[:SS]]; or a word that means "no value". On DUR_BAD, *at is
  * the byte offset of the problem and *problem says what it is.
  */
@@ -207,7 +273,7 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 	int64_t part[4];
 	size_t npart = 0, i = 0, k;
 	bool days = false;
-	double frac = 0, v;
+	double frac = 0;
 
 	*why = NULL;
 	if (len == 0)
@@ -221,42 +287,8 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 			*why = words[k];
 			return DUR_NULL;
 		}
-	for (;;)
-	{
-		size_t st = i;
-		int64_t x = 0;
-
-		while (i < len && fs_is_digit(s[i]))
-		{
-			if (i - st >= 15)
-			{
-				*at = st;
-				*problem = "number too long";
-				return DUR_BAD;
-			}
-			x = x * 10 + (s[i] - '0');
-			i++;
-		}
-		if (i == st)
-		{
-			*at = i;
-			*problem = "expected a digit";
-			return DUR_BAD;
-		}
-		part[npart++] = x;
-		if (i < len && s[i] == '-' && npart == 1 && !days)
-		{
-			days = true;
-			i++;
-			continue;
-		}
-		if (i < len && s[i] == ':' && npart < (days ? 4u : 3u))
-		{
-			i++;
-			continue;
-		}
-		break;
-	}
+	if (!duration_fields(s, len, &i, part, &npart, &days, at, problem))
+		return DUR_BAD;
 	if (i < len && s[i] == '.')
 	{
 		size_t st = ++i;
@@ -306,20 +338,7 @@ parse_duration(const char *s, size_t len, double *out, const char **why, size_t 
 			return DUR_BAD;
 		}
 	}
-	if (days)
-	{
-		/* D-H, D-H:M, D-H:M:S */
-		v = (double) part[0] * 86400 + (double) part[1] * 3600;
-		if (npart > 2)
-			v += (double) part[2] * 60;
-		if (npart > 3)
-			v += (double) part[3];
-	}
-	else if (npart == 3)
-		v = (double) part[0] * 3600 + (double) part[1] * 60 + (double) part[2];
-	else
-		v = (double) part[0] * 60 + (double) part[1];
-	*out = v + frac;
+	*out = duration_seconds(part, npart, days) + frac;
 	return DUR_OK;
 }
 

@@ -532,12 +532,8 @@ by_name(const void *x, const void *y, void *ctx)
 {
 	const pie_names *p = ctx;
 	size_t a = *(const size_t *) x, b = *(const size_t *) y;
-	size_t la = p->lens[a], lb = p->lens[b];
-	int c = memcmp(p->names[a], p->names[b], la < lb ? la : lb);
 
-	if (c != 0)
-		return c;
-	return la < lb ? -1 : la > lb;
+	return fs_bytes_cmp(p->names[a], p->lens[a], p->names[b], p->lens[b]);
 }
 
 fs_status

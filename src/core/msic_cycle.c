@@ -34,6 +34,19 @@ fs_msic_action_name(fs_msic_action a)
 	return action_names[a];
 }
 
+int
+fs_msic_compat_from_name(const char *name)
+{
+	static const char *const names[] = {"rank_usage", "suspend_below_threshold",
+	                                    "load_unscaled"};
+	int i;
+
+	for (i = 0; i < (int) (sizeof(names) / sizeof(names[0])); i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* A batch queue during the cycle. */
 typedef struct cq
 {

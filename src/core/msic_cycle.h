@@ -91,6 +91,19 @@ typedef enum fs_msic_action
 
 const char *fs_msic_action_name(fs_msic_action a);
 
+/* msic_cycle's compat switches: the original code's rule where it and the guide disagree. */
+typedef enum fs_msic_compat
+{
+	FS_MSIC_COMPAT_RANK_USAGE,    /* rank by raw past usage (fs_msic_order_in.rank) */
+	FS_MSIC_COMPAT_SUSPEND_BELOW, /* suspend_below_threshold (fs_msic_cycle_in.suspend_below) */
+	FS_MSIC_COMPAT_LOAD_UNSCALED  /* load_unscaled (fs_msic_cycle_in.load_unscaled) */
+} fs_msic_compat;
+
+#define FS_MSIC_COMPAT_NAMES "rank_usage, suspend_below_threshold and load_unscaled"
+
+/* The switch of that name, or -1. */
+int fs_msic_compat_from_name(const char *name);
+
 /* One decision, in the cycle's order. Strings point into the inputs or into out->text. */
 typedef struct fs_msic_decision
 {

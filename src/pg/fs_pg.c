@@ -164,11 +164,15 @@ fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char
 {
 	char *s = text_to_cstring(name);
 	int v = from_name(s);
+	char shown[220];
 
 	if (v < 0)
-		ereport(ERROR,
-		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown %s \"%s\"", what, s),
-		         errhint("Valid %s are %s.", whats, valid)));
+	{
+		fs_quote_excerpt(shown, sizeof(shown), s, strlen(s), 200);
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("unknown %s \"%s\"", what, shown),
+		                errhint("Valid %s are %s.", whats, valid)));
+	}
 	return v;
 }
 

@@ -45,8 +45,9 @@ Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 
 /*
- * A name argument read into its enum: from_name returns a negative number for an unknown name,
- * which is a 22023 error "unknown <what> "x"" with the hint "Valid <whats> are <valid>."
+ * A name argument read into its enum, the one way every module reads one: from_name returns a
+ * negative number for an unknown name, which is a 22023 error "unknown <what> "x"" (the name cut
+ * at 200 bytes) with the hint "Valid <whats> are <valid>."
  */
 typedef int (*fs_pg_name_fn)(const char *name);
 int fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char *whats,

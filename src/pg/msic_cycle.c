@@ -15,9 +15,6 @@
 
 #define NAME(s, len) pnstrdup((s), Min((len), 200))
 
-/* compat switches: the original code where the guide and the code disagree */
-#define COMPAT_VALID "rank_usage, suspend_below_threshold and load_unscaled"
-
 static void
 read_compat(ArrayType *arr, fs_msic_cycle_in *in)
 {
@@ -29,22 +26,23 @@ read_compat(ArrayType *arr, fs_msic_cycle_in *in)
 	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, &n);
 	for (i = 0; i < n; i++)
 	{
-		char *s;
-
 		if (nulls[i])
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("compat must not contain NULL")));
-		s = TextDatumGetCString(elems[i]);
-		if (strcmp(s, "rank_usage") == 0)
-			in->order.rank = FS_MSIC_RANK_USAGE;
-		else if (strcmp(s, "suspend_below_threshold") == 0)
-			in->suspend_below = true;
-		else if (strcmp(s, "load_unscaled") == 0)
-			in->load_unscaled = true;
-		else
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("unknown compat switch \"%s\"", NAME(s, strlen(s))),
-			                errhint("The switches are " COMPAT_VALID ".")));
+		switch ((fs_msic_compat) fs_pg_name_arg(DatumGetTextPP(elems[i]),
+		                                        fs_msic_compat_from_name, "compat switch",
+		                                        "compat switches", FS_MSIC_COMPAT_NAMES))
+		{
+			case FS_MSIC_COMPAT_RANK_USAGE:
+				in->order.rank = FS_MSIC_RANK_USAGE;
+				break;
+			case FS_MSIC_COMPAT_SUSPEND_BELOW:
+				in->suspend_below = true;
+				break;
+			case FS_MSIC_COMPAT_LOAD_UNSCALED:
+				in->load_unscaled = true;
+				break;
+		}
 	}
 }
 

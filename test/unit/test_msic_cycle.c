@@ -406,9 +406,22 @@ test_replay(void)
 	CHECK(fs_msic_replay(&in, subs, 3, record, &r, &unit_alloc, &err) == FS_ERR_VALUE);
 }
 
+/* The compat switches by name: exactly these three, case and all. */
+static void
+test_compat_names(void)
+{
+	CHECK(fs_msic_compat_from_name("rank_usage") == FS_MSIC_COMPAT_RANK_USAGE);
+	CHECK(fs_msic_compat_from_name("suspend_below_threshold") == FS_MSIC_COMPAT_SUSPEND_BELOW);
+	CHECK(fs_msic_compat_from_name("load_unscaled") == FS_MSIC_COMPAT_LOAD_UNSCALED);
+	CHECK(fs_msic_compat_from_name("Rank_Usage") == -1);
+	CHECK(fs_msic_compat_from_name("fast") == -1);
+	CHECK(fs_msic_compat_from_name("") == -1);
+}
+
 void
 test_msic_cycle(void)
 {
+	test_compat_names();
 	test_examples();
 	test_random_cycles();
 	test_replay();

@@ -39,6 +39,7 @@ void test_fairshare(void);
 void test_decay(void);
 void test_divide(void);
 void test_slots(void);
+void test_userprio(void);
 void test_placement(void);
 void test_sacct(void);
 void test_pbsacct(void);

@@ -113,6 +113,7 @@ main(void)
 	test_decay();
 	test_divide();
 	test_slots();
+	test_userprio();
 	test_placement();
 	test_sacct();
 	test_pbsacct();

@@ -67,14 +67,7 @@ SELECT billing('cpu=1', 'Mem=0.25Q');
 SELECT billing('cpu=1', 'cpu=1,CPU=2');
 SELECT billing('cpu=1', 'cpu=-2');
 
--- SQLSTATE of a statement, for the errors below
-CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END $$;
+\i sql/data/sqlstate_of.sql
 
 -- billing: a unit only on memory-like sizes (Mem, VMem, FS/Disk, BB); empty items are skipped
 -- as SLURM skips them, so a trailing comma and two commas in a row are alike

@@ -125,13 +125,7 @@ SELECT userprio(1, 'infinity', '1 hour');
 SELECT 'max(1,2p+3)'::userprio_state;
 
 -- issue 14
-CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END $$;
+\i sql/data/sqlstate_of.sql
 -- the combine that crashed a backend: an overflow is a 22003 error; no state holds infinity
 SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-',
 'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=1e308,began=-,last_used=-');

@@ -113,13 +113,7 @@ SELECT '1@2026-01-01T00:00:00Z/0'::decayed_usage;
 SELECT '1@2026-01-01T00:00:00Z'::decayed_usage;
 
 -- issue 14: intervals and instants past int64 microseconds neither wrap around nor overflow
-CREATE FUNCTION pg_temp.sqlstate_of(q text) RETURNS text LANGUAGE plpgsql AS $$
-BEGIN
-    EXECUTE q;
-    RETURN 'ok';
-EXCEPTION WHEN OTHERS THEN
-    RETURN SQLSTATE;
-END $$;
+\i sql/data/sqlstate_of.sql
 -- 60 half-lives: 2^-60
 SELECT decay(1, '600000 years', '10000 years') AS sixty_half_lives,
        decay(1, '600000 years', '10000 years') = 2 ^ -60 AS is_2_to_minus_60,

@@ -41,9 +41,9 @@ split_readme() {
     awk -v dir="$work/blocks" '
         function flush_directives() { nskip = ""; nwith = 0 }
         BEGIN { n = 0; flush_directives() }
-        inblock && /^```/ { inblock = 0; close(file); next }
+        inblock && /^[[:space:]]*```/ { inblock = 0; close(file); next }
         inblock { print > file; next }
-        /^```sql[[:space:]]*$/ {
+        /^[[:space:]]*```[Ss][Qq][Ll][[:space:]]*$/ {
             n++; file = sprintf("%s/%03d.sql", dir, n); inblock = 1
             printf "" > file
             withfile = sprintf("%s/%03d.with", dir, n); printf "" > withfile

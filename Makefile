@@ -12,7 +12,7 @@ GLUE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c)))
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle groupquota
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 
@@ -38,6 +38,9 @@ all:
 	@echo "which install them, or: apt-get install postgresql-15 postgresql-server-dev-15" >&2
 	@exit 1
 endif
+
+# PGXS does not track headers: every object depends on all of them (a few dozen small files)
+$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
 	cat $^ > $@

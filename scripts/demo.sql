@@ -211,6 +211,16 @@ FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vno
      (VALUES ('small', 'ncpus=4,mem=8gb'::resvec), ('wide', 'ncpus=40,mem=100gb'),
              ('waiting', 'ncpus=60')) AS j(job, request),
      LATERAL place(pool, ARRAY['router', 'switch'], request, ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p;
+\echo '    The same jobs as PBS select/place specs, chunk by chunk: the vnodes each chunk lands on'
+\echo '    (n01, n04 and n07 run jobs: "excl" avoids them, so the wide job waits for rt1; "pack" keeps'
+\echo '    every chunk on one host):'
+SELECT job, spec, p.pset, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM (SELECT vnode_pool(vnode, avail, assigned, labels) AS pool FROM cluster_vnodes) AS c,
+     (VALUES ('small', '1:ncpus=4:mem=8gb', 'free'), ('wide', '4:ncpus=8:mem=24gb', 'scatter:excl'),
+             ('packed', '3:ncpus=4:mem=16gb', 'pack')) AS j(job, spec, place),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], spec, place,
+                          ARRAY['"router HIGH"', 'ncpus LOW unused']) AS p
+ORDER BY job, chunk;
 
 \echo '12. Loading accounting records. Real PBS/TORQUE log lines (Open XDMoD''s and APEL''s test'
 \echo '    fixtures) are copied verbatim into a staging table and parsed in SQL; every line is'
@@ -368,3 +378,27 @@ SELECT w.queue,
 FROM runs AS r JOIN (SELECT (j).* FROM week) AS w USING (job_id)
 WHERE r.action IN ('suspend', 'checkpoint', 'requeue', 'end')
 GROUP BY w.queue ORDER BY w.queue;
+
+\echo
+\echo '15. HTCondor hierarchical group quotas. A pool of 100 slots; GROUP_NAMES = group_physics,'
+\echo '    group_physics.hep, group_physics.lep, group_chemistry, group_bio. chemistry has 30 slots'
+\echo '    (static) and bio 0; static quotas come first, so physics'' 0.6 (dynamic) is of the 70'
+\echo '    left: 42, split 3:1 between hep and lep. hep, lep and bio accept surplus, physics and'
+\echo '    chemistry do not. The demand is each group''s weighted running + idle jobs; 20 run'
+\echo '    outside every group (<none>). Each group is served from its own quota; what it leaves'
+\echo '    goes to those of its level that accept surplus, by quota, then equally to those with'
+\echo '    none, then up: lep''s 5.5 to hep (37), chemistry''s 18 and <none>''s 8 to bio (26).'
+SELECT repeat('  ', length(grp) - length(replace(grp, '.', ''))) || grp AS "Group",
+       round(subtree_quota::numeric, 2) AS "Subtree Quota", round(quota::numeric, 2) AS "Effective Quota",
+       requested AS "Requested", round(allocated::numeric, 2) AS allocated,
+       round(surplus::numeric, 2) AS surplus
+FROM group_quotas(ARRAY['group_physics', 'group_physics.hep', 'group_physics.lep',
+                        'group_chemistry', 'group_bio'],
+                  ARRAY[0.6, 0.75, 0.25, 30, 0], ARRAY[true, true, true, false, false],
+                  ARRAY[false, true, true, false, true], ARRAY[0, 70, 5, 12, 40], 100,
+                  none_demand => 20);
+\echo '    Each submitter''s slice of one negotiation cycle ("pie spin"), from effective user'
+\echo '    priorities: 1/EUP over the sum of 1/EUP (a user at EUP 500 gets twice the slice of one'
+\echo '    at 1000):'
+SELECT submitter, round(share::numeric, 4) AS share
+FROM pie_spin(ARRAY['alice@site', 'bob@site', 'carol@site'], ARRAY[500, 1000, 4000]);

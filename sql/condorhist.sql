@@ -1,4 +1,4 @@
--- condorhist: HTCondor job ads from condor_history -l and history files (SPEC section 10;
+-- condorhist: HTCondor job ads from condor_history -l and history files (README "Loading accounting records";
 -- reference section 3)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;

@@ -1,4 +1,4 @@
--- divide and fair_share: fair-share ratio division down a pool tree (SPEC section 6, seed 002)
+-- divide and fair_share: fair-share ratio division down a pool tree (README "Fair-share division", seed 002)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -59,6 +59,26 @@ FROM fair_share((SELECT pool_tree(p::sharepath, NULL, lo, NULL, NULL, d::resvec)
                  FROM (VALUES ('prod', 0.8, NULL), ('prod.a', 0.5, 'cpu=15'), ('prod.b', 0.5, 'cpu=15'),
                               ('other', NULL, 'cpu=100')) AS t(p, lo, d)),
                 'cpu=100');
+
+-- the root as YTsaurus's vector HDRF reports it (root => 'children'): its fair share is the sum
+-- of its children's, at most 1, and its strong guarantee the sum of theirs. a (demand 20 of 100
+-- cpu, min share 0.1) and b (demand 30, min share 0.2) are capped at their demand: 0.2 + 0.3, so
+-- the root has 0.5 (classic: 1), a guarantee of 0.1 + 0.2 = 0.3 (classic: 1), and with usage
+-- 10 + 30 = 0.4 a satisfaction of 0.4 / 0.5 = 0.8 (classic: 0.4). The pools' rows are the same.
+SELECT r.root, f.path, round(f.guaranteed_share::numeric, 12) AS guaranteed_share, f.usage_ratio,
+       f.fair_share_ratio, f.satisfaction, round(f.lower_bound::numeric, 12) AS lower_bound
+FROM (VALUES ('one'), ('children')) AS r(root),
+     fair_share('pool{=*/*/*/{}/{},a=1/0.1/*/{cpu=10}/{cpu=20},b=1/0.2/*/{cpu=30}/{cpu=30}}',
+                'cpu=100', 'clamp', r.root) AS f;
+-- demand above the cluster: the children divide all of it, and the sum is 1, never more; with
+-- the additive mode too (0.7 / 0.3 in seed 002's first example)
+SELECT m.mode, f.path, round(f.fair_share_ratio::numeric, 12) AS fair_share
+FROM (VALUES ('clamp'), ('additive')) AS m(mode),
+     fair_share('pool{=*/*/*/{}/{},A=1/0.6/*/{}/{cpu=100},B=1/0.2/*/{}/{cpu=100}}', 'cpu=100',
+                m.mode, root => 'children') AS f;
+-- a root without children has no fair share to sum: 0, and no satisfaction
+SELECT path, fair_share_ratio, guaranteed_share, satisfaction
+FROM fair_share('pool{=*/*/*/{cpu=5}/{cpu=5}}', 'cpu=10', root => 'children');
 
 -- children's min share ratios that sum past 1 are normalised to 1
 SELECT path, min_share_ratio, round(guaranteed_share::numeric, 12) AS guaranteed_share,
@@ -155,6 +175,7 @@ SELECT divide(1, '{1}', '{{0}}', '{1}');
 SELECT divide(1, '{1}', '{0}', '{{1},{1}}');
 SELECT * FROM fair_share('share{=*/0,a=1/2}', 'cpu=1');
 SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{cpu=10}}', 'cpu=1', 'fair');
+SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{cpu=10}}', 'cpu=1', 'clamp', 'sum');
 SELECT * FROM fair_share('pool{=*/*/*/{}/{},a=1/*/*/{}/{mem=10}}', 'mem=1gb');
 
 -- cancellation: three nested divisions of 3,000,000 children, held in memory, run for about 2 s

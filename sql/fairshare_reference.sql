@@ -68,7 +68,8 @@ FROM (VALUES ('a', 2, 0, false), ('a.p', 5, 1, true), ('a.p.q', NULL, 0, true),
              ('e', 3, 0, false), ('e.p', NULL, 0, true), ('e.p.w', NULL, 9, true),
              ('', NULL, 1, true), ('a.u3', NULL, 2, false), ('r', NULL, 1, false))
      AS rows(p, s, u, fp);
--- the reference's numbers, for reading: the parent nodes copy their level owner's S and E
+-- the reference's numbers, for reading: the parent nodes copy their level owner's S and E,
+-- except that those under the root (p, r) keep their own U as E, as SLURM does
 SELECT path, is_leaf, raw_usage, norm_shares, round(effective_usage::numeric, 6) AS eff,
        round(fairshare::numeric, 6) AS fairshare
 FROM pg_temp.reference_fairshare('parent_rows') ORDER BY path;

@@ -1,5 +1,5 @@
 -- msic_config: the MSIC-Cluster scheduler's configuration file, holidays file and prime time
--- (seed 004, SPEC section 9)
+-- (seed 004, README "Queue fair access")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- msic_cycle: one scheduling cycle of the MSIC scheduler (SPEC section 9, seed 004, reference
+-- msic_cycle: one scheduling cycle of the MSIC scheduler (README "Queue fair access", seed 004, reference
 -- sections 4, 6 and 7): placement, preemption, the load gate, comments, charges, resume
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;

@@ -1,4 +1,4 @@
--- msic_order: the MSIC scheduler's job flags and job order (SPEC section 9, seed 004)
+-- msic_order: the MSIC scheduler's job flags and job order (README "Queue fair access", seed 004)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

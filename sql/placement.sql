@@ -1,4 +1,4 @@
--- placement: PBS placement sets and node_group_sort_key (SPEC section 8, seed 003)
+-- placement: PBS placement sets and node_group_sort_key (README "Placement sets", seed 003)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -176,3 +176,294 @@ END
 $$;
 RESET statement_timeout;
 DROP TABLE big_pool;
+
+-- ---------------------------------------------------------------- peer parity (README "Placement sets")
+
+-- place(..., only_explicit): as in placement_sets, a vnode without a key joins no set. small_pool:
+-- a4 (ncpus=1) and a5 (ncpus=16) have no rack and no zone. By default they form "rack=-zone="
+-- (ncpus 17, rank 4 above), the first set holding ncpus=10; with only_explicit the largest set is
+-- x-x or x (ncpus 8): no row
+SELECT only_explicit, p.*
+FROM small_pool, (VALUES (false), (true)) AS o(only_explicit),
+     LATERAL place(pool, ARRAY['rack', 'zone'], 'ncpus=10', NULL, false, only_explicit) AS p;
+-- the old five-argument call still works (only_explicit defaults to false)
+SELECT p.* FROM small_pool, place(pool, ARRAY['rack', 'zone'], 'ncpus=10', NULL, false) AS p;
+
+-- place_select: a PBS select spec placed chunk by chunk. Seed 003's 36 vnodes, no jobs, default
+-- node_group_sort_key. The 2-dimensional sets come first, by total ncpus, then total mem (the
+-- seed's table): rt1-sw3 12/28gb (rank 1), rt2-sw1 14/24 (2), rt4-sw1 16/16 (3), rt2-sw3 18/32
+-- (4), then the four sets of 20 ncpus by mem: rt3-sw3 24 (5), rt2-sw2 28 and rt4-sw3 28 (6 and 7,
+-- by name), rt1-sw2 42 (8).
+--
+-- 2:ncpus=8:mem=16gb, scatter: the job's total is ncpus=16, mem=32gb. rt1-sw3, rt2-sw1 and
+-- rt4-sw1 are too small in total (ncpus 12, 14; mem 16gb); rt2-sw3 (18/32gb) is large enough in
+-- total but none of its vnodes has 8 ncpus; rt3-sw3, rt2-sw2, rt4-sw3 have less than 32gb. rt1-sw2
+-- = {vn11 2/8gb, vn14 8/16gb, vn51 2/2gb, vn52 8/16gb}: chunk 1 on vn14 (first that fits), chunk 2
+-- on another host, vn52. With free the same vnodes: vn14 has nothing left after chunk 1.
+-- pack needs one vnode with 16 ncpus and 32gb: none in the seed, now or empty: no row.
+SELECT place, p.pset, p.rank, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM pools, (VALUES ('scatter'), ('free'), ('pack')) AS pl(place),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], '2:ncpus=8:mem=16gb', place) AS p;
+-- 2:ncpus=4:mem=8gb (total ncpus=8, mem=16gb). free: rt1-sw3 = {vn10 4/8gb, vn15 4/16gb, vn17
+-- 4/4gb}: chunk 1 on vn10, chunk 2 on vn15 (vn10 is full). pack: one vnode must hold 8 ncpus and
+-- 16gb: vn14, vn34, vn37, vn42, vn52; rt1-sw3 .. rt2-sw2 (ranks 1-6) hold none of them, rt4-sw3 =
+-- {vn42, vn43, vn44} holds vn42: both chunks there, rank 7.
+SELECT place, p.pset, p.rank, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM pools, (VALUES ('free'), ('pack')) AS pl(place),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], '2:ncpus=4:mem=8gb', place) AS p;
+-- 2:ncpus=2:mem=2gb in rt1-sw3: free puts both on vn10 (4 ncpus, 8gb); scatter and vscatter one
+-- per vnode: vn10 and vn15
+SELECT place, p.pset, p.rank, p.chunk, p.vnode
+FROM pools, (VALUES ('free'), ('scatter'), ('vscatter')) AS pl(place),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], '2:ncpus=2:mem=2gb', place) AS p
+ORDER BY place, chunk;
+-- default_chunk: PBS adds default_chunk.ncpus = 1 (the server's out-of-the-box setting) to a
+-- chunk that does not name ncpus; 1:mem=16gb then asks ncpus=1,mem=16gb: vn15 in rt1-sw3 (vn10
+-- has 8gb). default_chunk => '' adds nothing.
+SELECT d.dc, p.pset, p.chunk, p.vnode, p.amounts
+FROM pools, (VALUES ('ncpus=1'), ('')) AS d(dc),
+     LATERAL place_select(pool, ARRAY['router', 'switch'], '1:mem=16gb', default_chunk => d.dc::resvec) AS p;
+-- the sort keys, prime time and only_explicit reach the sets as in placement_sets: with
+-- "router HIGH" first, rt4's sets come first and rt4-sw1 = {vn44, vn46} is first of all:
+-- 1:ncpus=8 on vn44
+SELECT p.pset, p.rank, p.chunk, p.vnode
+FROM pools, place_select(pool, ARRAY['router', 'switch'], '1:ncpus=8', 'free',
+                         ARRAY['"router HIGH" all', '"ncpus LOW total" all']) AS p;
+-- group=<resource> forms the sets from that resource alone, as PBS's place=group=...: the router
+-- sets by total ncpus are rt2 28, rt4 46, rt1 58, rt3 64; 1:ncpus=8 goes to rt2's vn24
+SELECT p.pset, p.rank, p.chunk, p.vnode
+FROM pools, place_select(pool, ARRAY['router', 'switch'], '1:ncpus=8', 'free:group=router') AS p;
+
+-- place_select with only_explicit and prime time, on small_pool: 1:ncpus=10 fits only a5 (16
+-- ncpus), which has no rack and no zone: in "rack=-zone=" (rank 4) by default, in no set with
+-- only_explicit. Rack sets: r1 (ncpus 6), x (8), "rack=" (17). In prime time "ncpus HIGH total"
+-- puts "rack=" first: 1:ncpus=2 on a5 (a4 has 1); out of it "ncpus LOW total" puts r1 first: a1.
+SELECT o.only_explicit, p.pset, p.rank, p.vnode
+FROM small_pool, (VALUES (false), (true)) AS o(only_explicit),
+     LATERAL place_select(pool, ARRAY['rack', 'zone'], '1:ncpus=10', 'free', NULL, false, o.only_explicit) AS p;
+SELECT t.prime, p.pset, p.rank, p.vnode
+FROM small_pool, (VALUES (true), (false)) AS t(prime),
+     LATERAL place_select(pool, ARRAY['rack'], '1:ncpus=2', 'free',
+                          ARRAY['"ncpus HIGH total" prime', '"ncpus LOW total" non_prime'], t.prime) AS p;
+
+-- A small pool with running jobs: a1 and a2 in rack r1 (a2 runs a job: ncpus=4 assigned), b1
+-- and b2 in rack r2, b1 with 2 GPUs. Sets by total ncpus: r1 (16) rank 1, r2 (32) rank 2.
+CREATE TEMP TABLE job_pool AS
+SELECT vnode_pool(v, a::resvec, s::resvec, l::jsonb) AS pool
+FROM (VALUES ('a1', 'ncpus=8,mem=16gb', NULL, '{"rack": "r1"}'),
+             ('a2', 'ncpus=8,mem=16gb', 'ncpus=4', '{"rack": "r1"}'),
+             ('b1', 'ncpus=16,mem=64gb,ngpus=2', NULL, '{"rack": "r2"}'),
+             ('b2', 'ncpus=16,mem=64gb', NULL, '{"rack": "r2"}')) AS t(v, a, s, l);
+-- PBS places chunks in select order, first fit, without looking ahead. 2:ncpus=8:mem=16gb+1:ngpus=1
+-- asks ncpus=17 in all (the GPU chunk gets ncpus=1 from default_chunk): r1 has 12 free. In r2,
+-- chunks 1 and 2 take all 16 ncpus of b1, and the GPU chunk finds no ncpus on b1 and no GPU on
+-- b2: no row, now or empty. Without default_chunk the GPU chunk needs no ncpus: all on b1.
+SELECT d.dc, p.pset, p.rank, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM job_pool, (VALUES ('ncpus=1'), ('')) AS d(dc),
+     LATERAL place_select(pool, ARRAY['rack'], '2:ncpus=8:mem=16gb+1:ngpus=1', 'free', default_chunk => d.dc::resvec) AS p;
+-- scatter, the order of the terms matters: 1:ncpus=8+1:ngpus=1 puts the CPU chunk on b1 (first
+-- fit), then no other vnode of r2 has a GPU: no row. 1:ngpus=1+1:ncpus=8 puts the GPU chunk on b1
+-- and the CPU chunk on b2.
+SELECT s.spec, p.pset, p.chunk, p.vnode, p.amounts
+FROM job_pool, (VALUES ('1:ncpus=8+1:ngpus=1'), ('1:ngpus=1+1:ncpus=8')) AS s(spec),
+     LATERAL place_select(pool, ARRAY['rack'], s.spec, 'scatter') AS p;
+-- excl: a vnode with a job takes no chunk. 3:ncpus=4 over the whole pool (no group keys: one set
+-- "all"): free puts chunks 1 and 2 on a1 and chunk 3 on a2 (4 ncpus free); free:excl skips a2:
+-- chunk 3 on b1. shared is the default.
+SELECT place, p.pset, p.rank, p.chunk, p.vnode
+FROM job_pool, (VALUES ('free'), ('free:excl'), ('free:shared')) AS pl(place),
+     LATERAL place_select(pool, '{}', '3:ncpus=4', place) AS p
+ORDER BY place, chunk;
+-- The sets' totals come first (PBS's resresv_can_fit_nodepart): 2:ncpus=8 asks 16 ncpus, r1
+-- has 12 free (a2 runs a job): r2 (rank 2) takes it now, both chunks on b1. 3:ncpus=12 asks 36,
+-- more than any set has even empty (16, 32): no row. 2:ncpus=6:ngpus=1 asks 2 GPUs: r1 has none;
+-- b1 has 2: both chunks on b1.
+SELECT s.spec, p.pset, p.rank, p.fits_now, p.chunk, p.vnode
+FROM job_pool, (VALUES ('2:ncpus=8'), ('3:ncpus=12'), ('2:ncpus=6:ngpus=1')) AS s(spec),
+     LATERAL place_select(pool, ARRAY['rack'], s.spec) AS p
+ORDER BY s.spec, chunk;
+-- fits_now false: the first set where the chunks would fit were its vnodes free. rack=r1 (a label
+-- requirement) keeps 2:ncpus=8 out of r2; r1 has 12 ncpus free, not 16: not now. With r1's jobs
+-- gone, a1 and a2 take one chunk each.
+SELECT p.pset, p.rank, p.fits_now, p.chunk, p.vnode
+FROM job_pool, place_select(pool, ARRAY['rack'], '2:ncpus=8:rack=r1') AS p;
+
+-- label requirements: a value that is not an amount asks for a vnode label (PBS string and
+-- boolean chunk resources); host= and vnode= name the host or the vnode; an unset boolean is
+-- false. Quotes make a value a string. 3:ncpus=4:arch=linux finds two linux vnodes of 4 ncpus:
+-- no row.
+CREATE TEMP TABLE label_pool AS
+SELECT vnode_pool(v, a::resvec, NULL, l::jsonb) AS pool
+FROM (VALUES ('c1', 'ncpus=4', '{"arch": "linux", "bigmem": "True"}'),
+             ('c2', 'ncpus=4', '{"arch": "linux", "green": "true"}'),
+             ('c3', 'ncpus=4', '{"arch": "aix", "ver": "10"}')) AS t(v, a, l);
+SELECT s.spec, string_agg(p.vnode, ',' ORDER BY p.chunk) AS vnodes
+FROM label_pool, (VALUES ('1:arch=aix'), ('2:arch=linux'), ('1:bigmem=true'), ('1:bigmem=false'),
+                         ('1:green=true:bigmem=FALSE'), ('1:vnode=c3'), ('1:host=c2'),
+                         ('1:ver="10"'), ('3:ncpus=4:arch=linux')) AS s(spec),
+     LATERAL place_select(pool, '{}', s.spec) AS p
+GROUP BY s.spec ORDER BY s.spec;
+
+-- Hosts with several vnodes (a "host" label; without one a vnode is its own host). A chunk that
+-- no single vnode of a host holds is split across that host's vnodes (PBS's EVAL_OKBREAK), each
+-- giving what it has: 1:ncpus=8:mem=8gb on m1 = {m1[0] 4/8gb, m1[1] 4/8gb}: m1[0] gives ncpus=4
+-- and mem=8gb, m1[1] the other ncpus=4. vscatter never splits (one chunk per vnode): m1 cannot,
+-- m2 (6 ncpus) cannot: no row. exclhost: m1[1] runs a job in the second pool, so no vnode of m1
+-- takes a chunk; excl only skips m1[1]: 1:ncpus=2 goes to m1[0] under excl, to m2 under exclhost.
+CREATE TEMP TABLE host_pool AS
+SELECT busy, vnode_pool(v, a::resvec, CASE WHEN busy AND v = 'm1[1]' THEN 'ncpus=1' END::resvec, l::jsonb) AS pool
+FROM (VALUES (false), (true)) AS b(busy),
+     (VALUES ('m1[0]', 'ncpus=4,mem=8gb', '{"host": "m1"}'),
+             ('m1[1]', 'ncpus=4,mem=8gb', '{"host": "m1"}'),
+             ('m2', 'ncpus=6,mem=32gb', NULL)) AS t(v, a, l)
+GROUP BY busy;
+SELECT place, p.pset, p.fits_now, p.chunk, p.vnode, p.amounts
+FROM host_pool, (VALUES ('free'), ('pack'), ('vscatter')) AS pl(place),
+     LATERAL place_select(pool, '{}', '1:ncpus=8:mem=8gb', place) AS p
+WHERE NOT busy ORDER BY place, vnode;
+SELECT place, p.chunk, p.vnode
+FROM host_pool, (VALUES ('free:excl'), ('free:exclhost')) AS pl(place),
+     LATERAL place_select(pool, '{}', '1:ncpus=2', place) AS p
+WHERE busy ORDER BY place;
+-- scatter: one chunk per host; vscatter: one per vnode. 3:ncpus=1: scatter finds only two hosts
+-- (m1, m2): no row; vscatter puts them on m1[0], m1[1], m2. 2:ncpus=1: scatter m1[0] and m2,
+-- vscatter m1[0] and m1[1] (hosts in order, as many chunks per host as it has vnodes).
+SELECT s.spec, place, string_agg(p.vnode, ',' ORDER BY p.chunk) AS vnodes
+FROM host_pool, (VALUES ('3:ncpus=1'), ('2:ncpus=1')) AS s(spec),
+     (VALUES ('scatter'), ('vscatter')) AS pl(place),
+     LATERAL place_select(pool, '{}', s.spec, place) AS p
+WHERE NOT busy GROUP BY s.spec, place ORDER BY s.spec, place;
+
+-- Indirect resources: resources_available.scratch = @h1 on h1[0] and h1[1] (PBS's shared
+-- resources), and labels that take another vnode's values. available is text here (the
+-- vnode_pool variant that reads "@vnode"). h1[0] takes its switch from h1 (sw1), so PBS forms one
+-- set sw1 = {h1, h1[0]}, not a set "@h1"; h1[1] has switch sw3.
+CREATE TEMP TABLE ind_pool AS
+SELECT vnode_pool(v, a, s::resvec, l::jsonb) AS pool
+FROM (VALUES ('h1', 'ncpus=8,scratch=100gb', 'scratch=20gb', '{"switch": "sw1"}'),
+             ('h1[0]', 'ncpus=4,scratch=@h1', 'ncpus=1,scratch=10gb', '{"switch": "@h1", "host": "h1"}'),
+             ('h1[1]', 'ncpus=4,scratch=@h1', NULL, '{"switch": "sw3", "host": "h1"}'),
+             ('h2', 'ncpus=8,scratch=50gb', NULL, '{"switch": "sw2"}')) AS t(v, a, s, l);
+SELECT pool FROM ind_pool;
+SELECT pool::text::vnodepool::text = pool::text AS round_trip FROM ind_pool;
+-- the shared 100gb counts once per set: sw1 total scratch 100gb (not 200), assigned 20gb (h1's
+-- own) + 10gb (h1[0]'s job, handed to the vnode that holds the scratch) = 30gb, unused 70gb.
+-- sw3 = {h1[1]} reaches the scratch only through h1[1]'s pointer: total 100gb, assigned 30gb,
+-- unused 70gb; ncpus 4.
+SELECT rank, name, vnodes, total, assigned, unused FROM ind_pool, placement_sets(pool, ARRAY['switch']);
+-- Sets by total ncpus: sw3 4, sw2 8, sw1 12. 1:ncpus=11:scratch=60gb: only sw1 has 11 ncpus
+-- free; one host h1 (h1 and h1[0]), no vnode has 11 ncpus, so the chunk is split: h1 gives
+-- ncpus=8 and scratch=60gb (70gb free), h1[0] ncpus=3 (4 less its job's 1). 1:ncpus=12: 11 free
+-- in sw1, not now; empty, h1 gives 8 and 60gb, h1[0] 4: fits_now false.
+SELECT p.* FROM ind_pool, place_select(pool, ARRAY['switch'], '1:ncpus=11:scratch=60gb') AS p;
+SELECT p.* FROM ind_pool, place_select(pool, ARRAY['switch'], '1:ncpus=12:scratch=60gb') AS p;
+-- the shared amount is consumed once. 2:scratch=40gb without ncpus asks 80gb: sw3 and sw1 have
+-- 70gb free, sw2 50gb: not now. Empty, sw3 (rank 1) holds both through h1[1] in the 100gb.
+SELECT p.* FROM ind_pool, place_select(pool, ARRAY['switch'], '2:scratch=40gb', default_chunk => '') AS p;
+-- 3:scratch=40gb over the whole pool: 120gb free in all (70 shared + h2's 50). Host h1 (h1, h1[0],
+-- h1[1]): chunk 1 on h1 leaves 30gb, which h1[0] and h1[1] share: chunk 2 finds 30gb on each
+-- and split across them still 30gb; host h2: chunk 2 (50gb), then 10gb for chunk 3: not now.
+-- Counted per vnode, the 70gb would have held all three. Empty: h1 holds chunks 1 and 2 (100gb),
+-- h2 chunk 3.
+SELECT p.* FROM ind_pool, place_select(pool, '{}', '3:scratch=40gb', default_chunk => '') AS p;
+-- the binary form carries the pointers (version 2) and reads back
+CREATE TEMP TABLE ind_back (p vnodepool);
+\set binfile '/tmp/fairsched_regress_placement_ind.bin'
+COPY (SELECT pool FROM ind_pool) TO :'binfile' WITH (FORMAT binary);
+COPY ind_back FROM :'binfile' WITH (FORMAT binary);
+SELECT p::text = (SELECT pool::text FROM ind_pool) AS binary_round_trip,
+       get_byte(vnodepool_send(p), 0) AS version FROM ind_back;
+SELECT get_byte(vnodepool_send(pool), 0) AS version_without_pointers FROM small_pool;
+-- the resvec form of vnode_pool and the text form build the same pool when nothing points
+SELECT (SELECT vnode_pool(v, a::resvec, NULL, NULL)::text FROM (VALUES ('x', 'ncpus=2,mem=1gb')) t(v, a))
+     = (SELECT vnode_pool(v, a, NULL, NULL)::text FROM (VALUES ('x', 'ncpus=2,mem=1gb')) t(v, a)) AS same;
+
+-- NULL arguments: no rows
+SELECT count(*) FROM job_pool, place_select(pool, ARRAY['rack'], NULL);
+SELECT count(*) FROM job_pool, place_select(pool, NULL, '1:ncpus=1');
+SELECT count(*) FROM job_pool, place_select(pool, ARRAY['rack'], '1:ncpus=1', NULL);
+
+-- errors: select specs (22P02, with the position), place specs (22023), limits (54000)
+SELECT * FROM job_pool, place_select(pool, '{}', '');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8+');
+SELECT * FROM job_pool, place_select(pool, '{}', '+1:ncpus=8');
+SELECT * FROM job_pool, place_select(pool, '{}', '0:ncpus=8');
+SELECT * FROM job_pool, place_select(pool, '{}', '2ncpus=8');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8:');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8 + 1:mem=1gb');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8:ncpus=4');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8:arch="linux');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=8:mem=1xb');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=-1');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=NaN');
+SELECT * FROM job_pool, place_select(pool, '{}', '2:ncpus=inf');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1e999');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:9cpus=1');
+SELECT * FROM job_pool, place_select(pool, '{}', '100001:ncpus=1');
+SELECT * FROM job_pool, place_select(pool, '{}', '60000:ncpus=1+40001:ncpus=1');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:mem=1gb+1:mem=1');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1gb');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'packs');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', '');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'pack::excl');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'pack:scatter');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'excl:shared');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'group=');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'group=a:group=b');
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'group=' || repeat('k', 64));
+SELECT * FROM job_pool, place_select(pool, '{}', '1:ncpus=1', 'Pack');
+SELECT * FROM (SELECT vnode_pool('h', 'ncpus=1', NULL, '{"host": ["a", "b"]}') AS pool) AS p,
+     place_select(pool, '{}', '1:ncpus=1');
+-- errors: indirect values. Unknown vnode, itself, a chain (PBS allows one level), a vnode without
+-- the value, a pointer among other values, "@" alone, an amount and a pointer for one resource,
+-- a resource pointed twice, malformed text
+SELECT * FROM (SELECT vnode_pool(v, a, NULL, NULL) AS pool FROM (VALUES ('a', 'x=@zz'), ('c', 'x=1')) t(v, a)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, a, NULL, NULL) AS pool FROM (VALUES ('a', 'x=@a')) t(v, a)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, a, NULL, NULL) AS pool FROM (VALUES ('a', 'x=@b'), ('b', 'x=@c'), ('c', 'x=1')) t(v, a)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, a, NULL, NULL) AS pool FROM (VALUES ('a', 'x=@c'), ('c', 'y=1')) t(v, a)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, NULL::text, NULL, l::jsonb) AS pool FROM (VALUES ('a', '{"k": "@b"}'), ('b', '{"k": "@c"}'), ('c', '{"k": "v"}')) t(v, l)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, NULL::text, NULL, l::jsonb) AS pool FROM (VALUES ('a', '{"k": "@b"}'), ('b', '{"j": "v"}')) t(v, l)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, NULL::text, NULL, l::jsonb) AS pool FROM (VALUES ('a', '{"k": ["@b", "z"]}'), ('b', '{"k": "v"}')) t(v, l)) p,
+     placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool('a', NULL::text, NULL, '{"k": "@"}') AS pool) p, placement_sets(pool, ARRAY['k']);
+SELECT * FROM (SELECT vnode_pool(v, a, NULL, NULL) AS pool FROM (VALUES ('a', 'x=@zz'), ('c', 'x=1')) t(v, a)) p,
+     place_select(pool, '{}', '1:x=1');
+SELECT vnode_pool('a', 'x=1,x=@b', NULL, NULL);
+SELECT vnode_pool('a', 'x=@b,x=@c', NULL, NULL);
+SELECT vnode_pool('a', 'x=@', NULL, NULL);
+SELECT vnode_pool('a', '=@b', NULL, NULL);
+SELECT vnode_pool('a', 'x=@b,ncpus=abc', NULL, NULL);
+SELECT vnode_pool('a', '{x=@b, y = @c,a=1,b=@d}', NULL, NULL);
+SELECT '[{"vnode": "a", "available": "x=@b", "assigned": "x=@b"}]'::vnodepool;
+-- the assigned amounts of a shared resource must be of its kind
+SELECT * FROM (SELECT vnode_pool(v, a, s::resvec, NULL) AS pool FROM (VALUES ('a', 'x=@c', 'x=1gb'), ('c', 'x=10', NULL)) t(v, a, s)) p,
+     placement_sets(pool, ARRAY['k']);
+-- a chunk's resource of another kind than the vnode's
+SELECT * FROM job_pool, place_select(pool, '{}', '1:mem=16');
+
+-- cancellation: place_select over 10^6 vnodes in one set stops within a second of statement_timeout
+CREATE TEMP TABLE big_sel AS
+SELECT vnode_pool('vn' || i, 'ncpus=4,mem=8gb', 'ncpus=1', NULL::jsonb) AS pool
+FROM generate_series(1, 1000000) AS i;
+SET statement_timeout = '300ms';
+DO $$
+DECLARE
+    t0 timestamptz := clock_timestamp();
+BEGIN
+    PERFORM count(*) FROM big_sel, place_select(pool, '{}', '100000:ncpus=3+1:ncpus=4');
+    RAISE NOTICE 'place_select was not cancelled';
+EXCEPTION WHEN query_canceled THEN
+    RAISE NOTICE 'place_select cancelled within 1 s of the timeout: %',
+        clock_timestamp() - t0 < interval '1.3 s';
+END
+$$;
+RESET statement_timeout;
+DROP TABLE big_sel;

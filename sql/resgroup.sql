@@ -1,4 +1,4 @@
--- resgroup: the PBS resource_group file (SPEC section 10; reference section 1.7)
+-- resgroup: the PBS resource_group file (README "Loading accounting records"; reference section 1.7)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- resvec: resource vectors (SPEC section 1)
+-- resvec: resource vectors (README "Resource vectors")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

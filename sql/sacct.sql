@@ -1,4 +1,4 @@
--- sacct: Slurm sacct --parsable2 rows, durations and sacctmgr associations (SPEC section 10)
+-- sacct: Slurm sacct --parsable2 rows, durations and sacctmgr associations (README "Loading accounting records")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

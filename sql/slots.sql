@@ -1,5 +1,5 @@
 -- slots and userprio: HTCondor slot weights, SLURM TRES billing, HTCondor user priority
--- (SPEC sections 1 and 7, seed 001)
+-- (README "Resource vectors" and "Slot weights", seed 001)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -37,6 +37,19 @@ SELECT billing(a, 'CPU=1.0,Mem=0.25G,GRES/gpu=2.0') AS summed,
        billing(a, 'CPU=1.0,Mem=0.25G,GRES/gpu=2.0,License/matlab=3', true) AS max_tres_plus_licenses,
        billing(a, 'mem=1') AS mem_per_mb, billing(a, 'cpu=0.5, gres/gpu:a100 = 10') AS spaces_and_types
 FROM (VALUES ('cpu=4,mem=16G,node=1,gres/gpu=1,gres/gpu:a100=1,billing=4,license/matlab=2'::resvec)) AS t(a);
+-- PriorityFlags=MAX_TRES_GRES: the GRES summed, plus the largest of the other node-level TRES,
+-- plus the global ones. SLURM's tres.html, weights CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5
+-- and a job of 1 CPU and 8 GB: summed (1*1.0) + (8*0.25) + (0*2.0) + (0*1.5) = 3.0, 4.5 with a
+-- license; MAX_TRES MAX(1*1.0, 8*0.25, 0*2.0) + (0*1.5) = 2.0; MAX_TRES_GRES (0*2.0) +
+-- MAX(1*1.0, 8*0.25) + (0*1.5) = 2.0, and with a GPU (1*2.0) + MAX(1*1.0, 8*0.25) + (0*1.5) = 4
+-- (the page prints 3.0 for that sum). Two GPUs and a license: 4 + 2 + 1.5 = 7.5 (MAX_TRES: 4 + 1.5)
+SELECT a, billing(a, w) AS summed, billing(a, w, true) AS max_tres,
+       billing(a, w, max_tres_gres => true) AS max_tres_gres
+FROM (VALUES ('cpu=1,mem=8G'::resvec), ('cpu=1,mem=8G,license/licA=1'), ('cpu=1,mem=8G,gres/gpu=1'),
+             ('cpu=1,mem=8G,gres/gpu=2,license/licA=1')) AS t(a),
+     (VALUES ('CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5')) AS v(w);
+-- SLURM has one flag or the other
+SELECT billing('cpu=1', 'CPU=1', true, true);
 
 -- userprio: HTCondor's real priority. 100 cores in use for one half-life from 0.5 gives 50.25,
 -- two half-lives 75.125; idle time decays it toward 0.5, never below
@@ -95,10 +108,14 @@ EXCEPTION WHEN OTHERS THEN
     RETURN SQLSTATE;
 END $$;
 -- the combine that crashed a backend: an overflow is a 22003 error; no state holds infinity
-SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1',
-'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1');
-SELECT pg_temp.sqlstate_of($q$SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1',
-'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1')$q$) AS sqlstate;
+SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-',
+'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=1e308,began=-,last_used=-');
+SELECT pg_temp.sqlstate_of($q$SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-',
+'max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=1e308,began=-,last_used=-')$q$) AS sqlstate;
+-- a priority near the top of the float8 range stays finite (1.7e308 in use for a second), but
+-- the weighted usage of a day of it does not fit: a 22003 error, not infinity
+SELECT userprio(u, at, '1 microsecond' ORDER BY at)
+FROM (VALUES ('2026-01-01 00:00:00'::timestamptz, 1e308::float8), ('2026-01-01 00:00:01', 1.7e308)) AS t(at, u);
 SELECT userprio(u, at, '1 second' ORDER BY at)
 FROM (VALUES ('2026-01-01'::timestamptz, 1e308::float8), ('2026-01-02', 1.7e308), ('2026-01-03', 1.7e308)) AS t(at, u);
 -- samples in 4713 BC and 294276 AD: millions of half-lives apart, so the priority is what was
@@ -112,8 +129,8 @@ CREATE TEMP TABLE ups (id int, s userprio_state);
 INSERT INTO ups
 SELECT 1, pg_temp.userprio_run(u, at, '1 day' ORDER BY at)
 FROM (VALUES ('4713-01-01 00:00:00+00 BC'::timestamptz, 100), ('10000-01-01 00:00:00+00', 100)) AS t(at, u);
-INSERT INTO ups VALUES (2, 'max(0,1p+0)|3@-4713-11-24T00:00:00Z..-4713-11-24T00:00:00Z/9223372036854775807'),
-                       (3, 'max(0.5,0.25p+7.5)|0@0000-02-29T00:00:00Z..294276-12-31T23:59:59.999999Z/1');
+INSERT INTO ups VALUES (2, 'max(0,1p+0)|3@-4713-11-24T00:00:00Z..-4713-11-24T00:00:00Z/9223372036854775807|used=0,in_use=3,began=-,last_used=-'),
+                       (3, 'max(0.5,0.25p+7.5)|0@0000-02-29T00:00:00Z..294276-12-31T23:59:59.999999Z/1|used=5,in_use=2,began=0001-01-01T00:00:00Z,last_used=294276-12-31T23:59:59.999999Z');
 SELECT id, s::text::userprio_state::text = s::text AS text_round_trip FROM ups ORDER BY id;
 \set binfile '/tmp/fairsched_regress_userprio.bin'
 COPY ups TO :'binfile' WITH (FORMAT binary);
@@ -123,19 +140,22 @@ SELECT a.id, b.s, a.s::text = b.s::text AS binary_round_trip,
        userprio_state_send(a.s) = userprio_state_send(b.s) AS same_bytes
 FROM ups a JOIN ups_back b USING (id) ORDER BY id;
 -- binary input accepts exactly what text input does (version byte; m, a, g, first_usage as
--- float8; first_at, last_at, half_life as int64): m < 0.5, a half-life or an instant out of
--- range are 22P03
+-- float8; first_at, last_at, half_life as int64; usage, last in-use as float8; usage start and
+-- last usage as int64, INT64_MIN for never): m < 0.5, a half-life or an instant out of range,
+-- negative usage, a usage start without usage, a last usage after the last sample are 22P03
 CREATE TEMP TABLE ups_raw (id int, b bytea);
 INSERT INTO ups_raw
-SELECT id, overlay(userprio_state_send('max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1')
+SELECT id, overlay(userprio_state_send('max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-')
                    placing patch from pos for 8)
 FROM (VALUES (1, '\x3fd0000000000000'::bytea, 2), (2, '\x0000000000000000', 50),
              (3, '\x8000000000000000', 50), (4, '\x7fffffffffffffff', 42),
              (5, '\xfd0f7cc1411f9fff', 34), (6, '\x3ff8000000000000', 10),
-             (7, '\xbff0000000000000', 18), (8, '\x7ff8000000000000', 26)) AS t(id, patch, pos);
+             (7, '\xbff0000000000000', 18), (8, '\x7ff8000000000000', 26),
+             (11, '\xbff0000000000000', 58), (12, '\x0000000000000000', 74),
+             (13, '\x7fffffffffffffff', 82)) AS t(id, patch, pos);
 INSERT INTO ups_raw VALUES
-    (9, userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1')),
-    (10, substring(userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1') from 1 for 56));
+    (9, userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=3,began=-,last_used=-')),
+    (10, substring(userprio_state_send('max(0,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=3,began=-,last_used=-') from 1 for 88));
 CREATE TEMP TABLE ups_bad (s userprio_state);
 CREATE FUNCTION pg_temp.state_from_binary(i int) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
@@ -152,10 +172,15 @@ END $$;
 SELECT id, pg_temp.state_from_binary(id) AS result FROM ups_raw ORDER BY id;
 SELECT s FROM ups_bad;
 -- text input rejects the same
-SELECT 'max(0.25,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1'::userprio_state;
-SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/0'::userprio_state;
-SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/1'::userprio_state;
-SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/9223372036854775808'::userprio_state;
+SELECT 'max(0.25,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/0|used=0,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/9223372036854775808|used=0,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=-1,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=3,in_use=0,began=-,last_used=-'::userprio_state;
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=0,began=-,last_used=2026-01-03T00:00:00Z'::userprio_state;
+-- the form before usage was kept (no "|used=...") is an error, not a state without usage
+SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1'::userprio_state;
 
 -- billing: a unit only on memory-like sizes (Mem, VMem, FS/Disk, BB); empty items are skipped
 -- as SLURM skips them, so a trailing comma and two commas in a row are alike

@@ -858,3 +858,35 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	*out = r;
 	return FS_OK;
 }
+
+int
+fs_pool_root_from_name(const char *name)
+{
+	if (strcmp(name, "one") == 0)
+		return FS_POOL_ROOT_ONE;
+	if (strcmp(name, "children") == 0)
+		return FS_POOL_ROOT_CHILDREN;
+	return -1;
+}
+
+void
+fs_pool_root_from_children(const fs_tree *t, fs_pool_row *rows)
+{
+	uint32_t n = fs_tree_count(t), i;
+	double share = 0, guarantee = 0;
+
+	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
+		if (fs_tree_parent_pos(t, i) != 0)
+			continue;
+		share += rows[i].fair_share_ratio;
+		guarantee += rows[i].guaranteed_share;
+	}
+	rows[0].fair_share_ratio = share < 1 ? share : 1;
+	rows[0].guaranteed_share = guarantee < 1 ? guarantee : 1;
+	rows[0].lower_bound = rows[0].guaranteed_share;
+	rows[0].satisfaction_null = !(rows[0].fair_share_ratio > 0);
+	rows[0].satisfaction =
+	    rows[0].satisfaction_null ? 0 : rows[0].usage_ratio / rows[0].fair_share_ratio;
+}

@@ -1,5 +1,5 @@
 /*
- * divide.h: fair-share ratio division (YTsaurus, seed 002; SPEC section 6): dividing a parent's
+ * divide.h: fair-share ratio division (YTsaurus, seed 002; README "Fair-share division"): dividing a parent's
  * fair share among children with weights, lower bounds (guarantees) and upper bounds (caps),
  * solved exactly, and the top-down division over a pool tree.
  */
@@ -69,5 +69,26 @@ typedef struct fs_pool_row
 /* Divide the cluster top-down over a prepared pool tree. */
 fs_status fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode,
                              const fs_allocator *a, fs_pool_row **out, fs_error *err);
+
+/*
+ * How fair_share reports the root: `one` (YTsaurus classic and the seed: fair share and
+ * guarantee 1) or `children` (YTsaurus vector HDRF: the sums of its children's, at most 1).
+ */
+typedef enum fs_pool_root
+{
+	FS_POOL_ROOT_ONE = 0,
+	FS_POOL_ROOT_CHILDREN = 1
+} fs_pool_root;
+
+#define FS_POOL_ROOTS "one, children"
+int fs_pool_root_from_name(const char *name);
+
+/*
+ * Rewrite the root's row of fs_pool_fair_share as vector HDRF reports it: its fair share is
+ * FairShareBySuggestion(1), the sum of its children's fair shares, and its strong guarantee the
+ * sum of theirs (TRootElement::UpdateCumulativeAttributes); both at most 1. The children's rows
+ * do not change: they were divided from 1.
+ */
+void fs_pool_root_from_children(const fs_tree *t, fs_pool_row *rows);
 
 #endif

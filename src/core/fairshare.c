@@ -1,10 +1,12 @@
 /*
- * fairshare.c: SLURM classic and Fair Tree fairshare, and PBS's fairshare_perc,
- * fairshare_tree_usage and most-deserving order, over a prepared share tree.
+ * fairshare.c: SLURM classic, Fair Tree and depth-oblivious fairshare, and PBS's
+ * fairshare_perc, fairshare_tree_usage and most-deserving order, over a prepared share tree.
  *
  * FairShare=parent nodes are transparent: each node's "level owner" is its nearest ancestor that
- * is not such a node, and the level owner's children are all nodes that name it so. A parent
- * node adds nothing to its level's share sum and copies its level owner's values.
+ * is not such a node (SLURM's fs_assoc_ptr), and the level owner's children are all nodes that
+ * name it so. A parent node adds nothing to its level's share sum and reports what sshare prints
+ * for it: its level owner's shares, and (classic) its owner's effective usage or (Fair Tree) its
+ * own usage over its owner's.
  */
 #include "fairshare.h"
 
@@ -22,6 +24,10 @@ fs_algo_from_name(const char *name)
 		return FS_ALGO_FAIR_TREE;
 	if (strcmp(name, "pbs") == 0)
 		return FS_ALGO_PBS;
+	if (strcmp(name, "depth_oblivious") == 0)
+		return FS_ALGO_DEPTH_OBLIVIOUS;
+	if (strcmp(name, "fair_tree_exact") == 0)
+		return FS_ALGO_FAIR_TREE_EXACT;
 	return -1;
 }
 
@@ -36,6 +42,7 @@ typedef struct fs_ctx
 	uint8_t *parent;  /* FairShare=parent, by position */
 	uint8_t *leaf;    /* by position; the root never counts as a leaf */
 	fs_fs_row *rows;
+	bool exact_ties; /* fair_tree_exact: Fair Tree ties compared exactly */
 } fs_ctx;
 
 static bool
@@ -65,8 +72,9 @@ classic_values(fs_ctx *c, double dampening)
 		r[i].norm_usage = u > 1 ? 1 : u;
 		if (c->parent[i])
 		{
+			/* SLURM tests for the root as fs_assoc_ptr before FairShare=parent */
 			r[i].norm_shares = r[L].norm_shares;
-			r[i].effective_usage = r[L].effective_usage;
+			r[i].effective_usage = L == 0 ? r[i].norm_usage : r[L].effective_usage;
 			continue;
 		}
 		r[i].norm_shares = sum > 0 ? r[L].norm_shares * c->shares[i] / sum : 0;
@@ -89,6 +97,71 @@ classic_values(fs_ctx *c, double dampening)
 		r[i].usage_per_share_null = !(S > 0);
 		r[i].level_fs_null = true;
 	}
+}
+
+/* ---------------------------------------------------------------- depth oblivious */
+
+/*
+ * SLURM's PriorityFlags=DEPTH_OBLIVIOUS (priority_multifactor3.html, priority_multifactor.c):
+ * the factor is 2^-R, R = R_parent * r_l^k, where r = U / S is a node's usage over its shares
+ * (normalised as in classic), r_l = r / (U_level / S_parent) is that ratio over its level's
+ * (U_level sums the normalised usage of the node and its siblings, FairShare=parent nodes left out)
+ * and k = 1 / (1 + (5 ln R_parent)^2) when ln R_parent and ln r_l have opposite signs, else 1.
+ * Children of the root, and nodes without shares or usage or whose level owner has none, keep
+ * R = r. SLURM stores E = R * S as the effective usage, so that the classic 2^-(E/S) gives the
+ * factor; FairShare=parent nodes report their owner's E, as in classic. classic_values has set
+ * the shares, usages and classic E; this pass replaces E top-down (owners come first in
+ * pre-order), then the factors.
+ */
+static void
+depth_oblivious_values(fs_ctx *c, double dampening, const fs_allocator *a)
+{
+	fs_fs_row *r = c->rows;
+	double *level_usage = a->alloc(a->ctx, sizeof(double) * c->n);
+	uint32_t i;
+
+	memset(level_usage, 0, sizeof(double) * c->n);
+	for (i = 1; i < c->n; i++)
+		if (!c->parent[i])
+			level_usage[c->owner[i]] += r[i].norm_usage;
+	for (i = 1; i < c->n; i++)
+	{
+		uint32_t L = c->owner[i];
+		double S = r[i].norm_shares, U = r[i].norm_usage;
+
+		FS_POLL(i);
+		if (L == 0)
+			r[i].effective_usage = U;
+		else if (c->parent[i])
+			r[i].effective_usage = r[L].effective_usage;
+		else if (S > 0 && r[L].norm_shares > 0 && r[L].effective_usage > 0 && U > 0)
+		{
+			double ratio_p = r[L].effective_usage / r[L].norm_shares;
+			double ratio_l = (U / S) / (level_usage[L] / r[L].norm_shares);
+			double k = log(ratio_p) * log(ratio_l) >= 0
+			               ? 1
+			               : 1 / (1 + (5 * log(ratio_p)) * (5 * log(ratio_p)));
+
+			r[i].effective_usage = ratio_p * pow(ratio_l, k) * S;
+		}
+		else
+			r[i].effective_usage = U;
+		r[i].fairshare = S > 0 ? pow(2.0, -(r[i].effective_usage / S) / dampening) : 0;
+	}
+	a->release(a->ctx, level_usage);
+}
+
+/* Depth-oblivious factors compare across the tree: the rank orders leaves by factor. */
+static int
+factor_cmp(const void *x, const void *y, void *ctx)
+{
+	const fs_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+	double fa = c->rows[a].fairshare, fb = c->rows[b].fairshare;
+
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return a < b ? -1 : a > b;
 }
 
 /*
@@ -145,9 +218,10 @@ pbs_cmp(const void *x, const void *y, void *ctx)
 /* ---------------------------------------------------------------- fair tree */
 
 /*
- * Order of siblings by level_fs, descending, exact where the inputs allow: siblings share their
- * level's share sum and their parent's usage, so level_fs(a) > level_fs(b) iff
- * s_a * u_b > s_b * u_a, computed in long double (exact for integers below 2^32).
+ * Order of siblings by level_fs, descending. fair_tree_exact compares exactly where the inputs
+ * allow: siblings share their level's share sum and their parent's usage, so level_fs(a) >
+ * level_fs(b) iff s_a * u_b > s_b * u_a, computed in long double (exact for integers below
+ * 2^32); fair_tree compares SLURM's own quotients (slurm_level_fs).
  */
 static int
 level_class(const fs_ctx *c, uint32_t i)
@@ -161,6 +235,20 @@ level_class(const fs_ctx *c, uint32_t i)
 	return 1;
 }
 
+/*
+ * LevelFS as SLURM computes it (fair_tree.c): S = shares / level shares in double, U = usage /
+ * the level owner's usage and S / U in long double. Siblings whose exact LevelFS are equal can
+ * differ here in the last bits, and SLURM then ranks them apart; fair_tree does the same.
+ */
+static long double
+slurm_level_fs(const fs_ctx *c, uint32_t i)
+{
+	uint32_t L = c->owner[i];
+	double S = c->shares[i] / c->levelsum[L];
+
+	return (long double) S / ((long double) c->usage[i] / (long double) c->usage[L]);
+}
+
 static int
 level_fs_cmp(const fs_ctx *c, uint32_t a, uint32_t b)
 {
@@ -171,8 +259,16 @@ level_fs_cmp(const fs_ctx *c, uint32_t a, uint32_t b)
 		return ka > kb ? -1 : 1;
 	if (ka != 1)
 		return 0;
-	x = (long double) c->shares[a] * (long double) c->usage[b];
-	y = (long double) c->shares[b] * (long double) c->usage[a];
+	if (c->exact_ties)
+	{
+		x = (long double) c->shares[a] * (long double) c->usage[b];
+		y = (long double) c->shares[b] * (long double) c->usage[a];
+	}
+	else
+	{
+		x = slurm_level_fs(c, a);
+		y = slurm_level_fs(c, b);
+	}
 	return x > y ? -1 : x < y ? 1 : 0;
 }
 
@@ -235,7 +331,7 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 	ft_walk w;
 	uint32_t i;
 
-	r[0].norm_shares = 1;
+	r[0].norm_shares = 0; /* sshare prints 0: the root has no level of its own */
 	r[0].effective_usage = 1;
 	r[0].norm_usage = c->usage[0] > 0 ? 1 : 0;
 	r[0].level_fs_null = true;
@@ -249,16 +345,16 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 		FS_POLL(i);
 		r[i].norm_usage = u > 1 ? 1 : u;
 		r[i].fairshare_null = true;
+		r[i].effective_usage = c->usage[L] > 0 ? c->usage[i] / c->usage[L] : 0;
 		if (c->parent[i])
 		{
+			/* ranked as +Infinity (a leaf) or not at all; sshare prints no LevelFS */
 			r[i].norm_shares = r[L].norm_shares;
-			r[i].effective_usage = r[L].effective_usage;
 			r[i].level_fs = INFINITY;
-			r[i].level_fs_null = !c->leaf[i];
+			r[i].level_fs_null = true;
 			continue;
 		}
 		r[i].norm_shares = sum > 0 ? c->shares[i] / sum : 0;
-		r[i].effective_usage = c->usage[L] > 0 ? c->usage[i] / c->usage[L] : 0;
 		if (level_class(c, i) == 0)
 			r[i].level_fs = 0;
 		else if (level_class(c, i) == 2)
@@ -396,7 +492,8 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			return FS_ERR_RANGE;
 		}
 	}
-	if (algo == FS_ALGO_FAIR_TREE)
+	c.exact_ties = algo == FS_ALGO_FAIR_TREE_EXACT;
+	if (algo == FS_ALGO_FAIR_TREE || algo == FS_ALGO_FAIR_TREE_EXACT)
 		fair_tree_values(&c, a);
 	else
 	{
@@ -404,10 +501,13 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 		uint32_t nl = 0;
 
 		classic_values(&c, dampening);
+		if (algo == FS_ALGO_DEPTH_OBLIVIOUS)
+			depth_oblivious_values(&c, dampening, a);
 		for (i = 1; i < c.n; i++)
 			if (c.leaf[i])
 				leaves[nl++] = i;
-		fs_sort(leaves, nl, sizeof(uint32_t), pbs_cmp, &c, a);
+		fs_sort(leaves, nl, sizeof(uint32_t),
+		        algo == FS_ALGO_DEPTH_OBLIVIOUS ? factor_cmp : pbs_cmp, &c, a);
 		for (i = 0; i < nl; i++)
 			c.rows[leaves[i]].rank = i + 1;
 		a->release(a->ctx, leaves);

@@ -1,6 +1,7 @@
 /*
- * fairshare.h: hierarchical fairshare over a prepared share tree (SPEC section 4): SLURM classic
- * (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, and PBS (every node starts at usage 1).
+ * fairshare.h: hierarchical fairshare over a prepared share tree (README "Hierarchical fairshare"): SLURM
+ * classic (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, PBS (every node starts at usage
+ * 1) and SLURM's PriorityFlags=DEPTH_OBLIVIOUS.
  */
 #ifndef FS_FAIRSHARE_H
 #define FS_FAIRSHARE_H
@@ -11,12 +12,14 @@ typedef enum fs_algo
 {
 	FS_ALGO_CLASSIC = 0,
 	FS_ALGO_FAIR_TREE = 1,
-	FS_ALGO_PBS = 2
+	FS_ALGO_PBS = 2,
+	FS_ALGO_DEPTH_OBLIVIOUS = 3,
+	FS_ALGO_FAIR_TREE_EXACT = 4 /* Fair Tree with exact ties, not SLURM's rounding */
 } fs_algo;
 
-/* "classic", "fair_tree" or "pbs"; -1 otherwise. */
+/* "classic", "fair_tree", "pbs", "depth_oblivious" or "fair_tree_exact"; -1 otherwise. */
 int fs_algo_from_name(const char *name);
-#define FS_ALGO_NAMES "classic, fair_tree, pbs"
+#define FS_ALGO_NAMES "classic, fair_tree, pbs, depth_oblivious, fair_tree_exact"
 
 /* One output row; *_null flags mark SQL NULLs. Rows are in the tree's pre-order. */
 typedef struct fs_fs_row

@@ -19,10 +19,10 @@ typedef struct rjob
 	int64_t since; /* running since */
 	int64_t run;   /* how long it really runs */
 	fs_str exec_host;
-	fs_str queue; /* the batch queue it runs or ran in */
-	int host;     /* index of exec_host in the hosts, -1: unknown */
-	int chkptd;         /* -1: as the order decides (Q with an exec_host), 1: checkpointed */
-	uint64_t comment;   /* hash of its last comment; 0: none */
+	fs_str queue;     /* the batch queue it runs or ran in */
+	int host;         /* index of exec_host in the hosts, -1: unknown */
+	int chkptd;       /* -1: as the order decides (Q with an exec_host), 1: checkpointed */
+	uint64_t comment; /* hash of its last comment; 0: none */
 } rjob;
 
 typedef struct replay
@@ -50,19 +50,11 @@ by_ctime(const void *x, const void *y, void *ctx)
 }
 
 static void
-emit_row(replay *p, int64_t at, int step, fs_msic_action act, size_t job, fs_str queue,
-         fs_str host, const char *reason, const fs_msic_state *share)
+emit_row(replay *p, int64_t at, int step, fs_msic_action act, size_t job, fs_str queue, fs_str host,
+         const char *reason, const fs_msic_state *share)
 {
-	fs_msic_replay_row row;
+	fs_msic_replay_row row = {at, step, act, job, queue, host, reason, share};
 
-	row.at = at;
-	row.step = step;
-	row.action = act;
-	row.job = job;
-	row.queue = queue;
-	row.host = host;
-	row.reason = reason;
-	row.share = share;
 	p->emit(p->ctx, &row);
 }
 
@@ -318,12 +310,7 @@ fs_msic_replay(const fs_msic_replay_in *in, const fs_msic_cjob *subs, size_t n,
 	if ((st = check_input(in, subs, n, err)) != FS_OK)
 		return st;
 	memset(&p, 0, sizeof(p));
-	p.in = in;
-	p.subs = subs;
-	p.emit = emit;
-	p.ctx = ctx;
-	p.a = a;
-	p.err = err;
+	p.in = in, p.subs = subs, p.emit = emit, p.ctx = ctx, p.a = a, p.err = err;
 	p.r = a->alloc(a->ctx, sizeof(rjob) * (n + 1));
 	memset(p.r, 0, sizeof(rjob) * (n + 1));
 	p.alive = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));

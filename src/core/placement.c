@@ -1,7 +1,8 @@
 /*
- * placement.c: vnode pools, placement sets and node_group_sort_key. Building the sets is linear
- * in the vnodes' label combinations (a hash on each set's identity); ordering them is
- * O(s log s) for s sets.
+ * placement.c: vnode pools (with PBS indirect resources, "@vnode"), placement sets and
+ * node_group_sort_key. Building the sets is linear in the vnodes' label combinations (a hash on
+ * each set's identity); ordering them is O(s log s) for s sets; resolving "@vnode" values is
+ * O(n log n) (a binary search per pointer).
  */
 #include "placement.h"
 
@@ -11,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FLAT_VERSION 1
-#define NAME_MAX_LEN 1024
+/* version 2 adds indirect resources; a pool without any is written as version 1 */
+#define FLAT_VERSION          1
+#define FLAT_VERSION_INDIRECT 2
+#define NAME_MAX_LEN          1024
 
 struct fs_pool
 {
@@ -20,6 +23,8 @@ struct fs_pool
 	fs_vnode *v;
 	uint32_t n;
 	uint32_t cap;
+	fs_pool
+	    *resolved; /* fs_pool_resolve's result: NULL until asked, p itself when nothing points */
 };
 
 static const uint8_t empty_rv[4] = {0, 0, 0, 0};
@@ -34,6 +39,7 @@ fs_pool_new(const fs_allocator *a)
 	p->a = *a;
 	p->n = 0;
 	p->cap = 16;
+	p->resolved = NULL;
 	p->v = a->alloc(a->ctx, sizeof(fs_vnode) * p->cap);
 	return p;
 }
@@ -49,7 +55,13 @@ fs_pool_free(fs_pool *p)
 		p->a.release(p->a.ctx, p->v[i].avail);
 		p->a.release(p->a.ctx, p->v[i].assigned);
 		p->a.release(p->a.ctx, p->v[i].labels);
+		if (p->v[i].indirect)
+			p->a.release(p->a.ctx, p->v[i].indirect);
+		if (p->v[i].targets)
+			p->a.release(p->a.ctx, p->v[i].targets);
 	}
+	if (p->resolved && p->resolved != p)
+		fs_pool_free(p->resolved);
 	p->a.release(p->a.ctx, p->v);
 	p->a.release(p->a.ctx, p);
 }
@@ -81,14 +93,153 @@ copy_rv(const fs_allocator *a, const uint8_t *rv)
 	return out;
 }
 
+/* A name for a message: at most 200 bytes, cut on a character boundary. */
+typedef struct shown_name
+{
+	char s[220];
+} shown_name;
+
+static shown_name
+show(const char *s, size_t len)
+{
+	shown_name out;
+
+	fs_quote_excerpt(out.s, sizeof(out.s), s, len, 200);
+	return out;
+}
+
+static bool
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/*
+ * A vnode name after "@" that the text form "res=@vnode" reads back: not empty, no NUL or comma,
+ * no blank at either end.
+ */
+static bool
+target_ok(const uint8_t *s, size_t len)
+{
+	return len > 0 && len <= NAME_MAX_LEN && memchr(s, ',', len) == NULL &&
+	       memchr(s, '\0', len) == NULL && !is_blank((char) s[0]) && !is_blank((char) s[len - 1]);
+}
+
+static int
+indirect_cmp(const void *x, const void *y)
+{
+	const fs_indirect *a = x, *b = y;
+
+	return bytes_cmp(a->res, a->reslen, b->res, b->reslen);
+}
+
+/* A resource name as resvec names go: checked by building a one-entry vector. */
+static fs_status
+check_res_name(const fs_allocator *a, const char *name, size_t len, fs_error *err)
+{
+	fs_rv_item item;
+	uint8_t *rv;
+	size_t rvlen;
+	fs_status st;
+
+	memset(&item, 0, sizeof(item));
+	item.name = name;
+	item.namelen = len;
+	item.kind = FS_KIND_COUNT;
+	st = fs_rv_build(&item, 1, FS_ERR_VALUE, a, 0, &rv, &rvlen, err);
+	if (st == FS_OK)
+		a->release(a->ctx, rv);
+	return st;
+}
+
+/*
+ * A vnode's indirect resources, copied into one block (the array, then its strings) and sorted;
+ * each resource once, and not also among the vnode's own amounts.
+ */
+static fs_status
+copy_indirect(const fs_allocator *a, const char *vnode, size_t vnodelen, const uint8_t *avail,
+              const fs_indirect *ind, size_t n, fs_indirect **out, fs_error *err)
+{
+	size_t i, bytes = 0;
+	fs_indirect *copy;
+	char *strings;
+	fs_rv_item item;
+
+	*out = NULL;
+	if (n == 0)
+		return FS_OK;
+	for (i = 0; i < n; i++)
+	{
+		fs_status st = check_res_name(a, ind[i].res, ind[i].reslen, err);
+
+		if (st != FS_OK)
+		{
+			fs_error_context(err, "(an indirect resource of vnode \"%s\")",
+			                 show(vnode, vnodelen).s);
+			return st;
+		}
+		if (!target_ok((const uint8_t *) ind[i].vnode, ind[i].vnodelen))
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "indirect resource \"%s\" of vnode \"%s\" does not name a vnode after \"@\"",
+			        show(ind[i].res, ind[i].reslen).s, show(vnode, vnodelen).s);
+			fs_error_detail(err,
+			                "A vnode name after \"@\" has 1 to %d bytes, no comma and no "
+			                "blank at either end.",
+			                NAME_MAX_LEN);
+			fs_error_hint(err, "Write an indirect resource as <resource>=@<vnode>, for example "
+			                   "scratch=@n07.");
+			return FS_ERR_VALUE;
+		}
+		if (avail && fs_rv_get(avail, ind[i].res, ind[i].reslen, &item))
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "resource \"%s\" of vnode \"%s\" is both an amount and \"@%s\"",
+			        show(ind[i].res, ind[i].reslen).s, show(vnode, vnodelen).s,
+			        show(ind[i].vnode, ind[i].vnodelen).s);
+			fs_error_hint(err, "Give either the amount or the vnode that holds it.");
+			return FS_ERR_VALUE;
+		}
+		bytes += ind[i].reslen + ind[i].vnodelen;
+	}
+	copy = a->alloc(a->ctx, sizeof(fs_indirect) * n + bytes);
+	strings = (char *) (copy + n);
+	for (i = 0; i < n; i++)
+	{
+		memcpy(strings, ind[i].res, ind[i].reslen);
+		copy[i].res = strings;
+		copy[i].reslen = ind[i].reslen;
+		strings += ind[i].reslen;
+		memcpy(strings, ind[i].vnode, ind[i].vnodelen);
+		copy[i].vnode = strings;
+		copy[i].vnodelen = ind[i].vnodelen;
+		strings += ind[i].vnodelen;
+	}
+	qsort(copy, n, sizeof(fs_indirect), indirect_cmp);
+	for (i = 1; i < n; i++)
+		if (indirect_cmp(&copy[i - 1], &copy[i]) == 0)
+		{
+			fs_fail(err, FS_ERR_VALUE, "indirect resource \"%s\" of vnode \"%s\" is given twice",
+			        show(copy[i].res, copy[i].reslen).s, show(vnode, vnodelen).s);
+			fs_error_hint(err, "Name each resource once.");
+			a->release(a->ctx, copy);
+			return FS_ERR_VALUE;
+		}
+	*out = copy;
+	return FS_OK;
+}
+
 fs_status
 fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
-            const uint8_t *assigned, const fs_label *labels, size_t nlabels, fs_error *err)
+            const uint8_t *assigned, const fs_label *labels, size_t nlabels,
+            const fs_indirect *indirect, size_t nindirect, fs_error *err)
 {
 	fs_vnode *v;
 	size_t i, k = 0, bytes = 0;
 	char *strings;
 	fs_label *copy;
+	fs_indirect *ind;
+	fs_status st;
 
 	if (namelen == 0 || namelen > NAME_MAX_LEN)
 	{
@@ -106,6 +257,12 @@ fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
 		}
 		bytes += labels[i].keylen + labels[i].valuelen;
 	}
+	st = copy_indirect(&p->a, name, namelen, avail, indirect, nindirect, &ind, err);
+	if (st != FS_OK)
+		return st;
+	if (p->resolved && p->resolved != p)
+		fs_pool_free(p->resolved);
+	p->resolved = NULL;
 	if (p->n == p->cap)
 	{
 		fs_vnode *grown = p->a.alloc(p->a.ctx, sizeof(fs_vnode) * p->cap * 2);
@@ -143,6 +300,9 @@ fs_pool_add(fs_pool *p, const char *name, size_t namelen, const uint8_t *avail,
 		if (v->nlabels == 0 || label_cmp(&copy[v->nlabels - 1], &copy[i]) != 0)
 			copy[v->nlabels++] = copy[i];
 	v->labels = copy;
+	v->indirect = ind;
+	v->nindirect = nindirect;
+	v->targets = NULL;
 	p->n++;
 	return FS_OK;
 }
@@ -159,7 +319,7 @@ fs_pool_merge(fs_pool *dst, const fs_pool *src, fs_error *err)
 
 		FS_POLL(i);
 		st = fs_pool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels, v->nlabels,
-		                 err);
+		                 v->indirect, v->nindirect, err);
 		if (st != FS_OK)
 			return st;
 	}
@@ -217,12 +377,167 @@ fs_pool_vnode(const fs_pool *p, uint32_t i)
 	return &p->v[i];
 }
 
+uint32_t
+fs_pool_find(const fs_pool *p, const char *name, size_t namelen)
+{
+	uint32_t lo = 0, hi = p->n;
+
+	while (lo < hi)
+	{
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = bytes_cmp(p->v[mid].name, p->v[mid].namelen, name, namelen);
+
+		if (c == 0)
+			return mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return UINT32_MAX;
+}
+
+static bool
+pool_has_indirect(const fs_pool *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->n; i++)
+	{
+		FS_POLL(i);
+		if (p->v[i].nindirect > 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- available resources as text */
+
+static fs_status
+available_error(const char *text, size_t len, size_t at, const char *what, fs_error *err)
+{
+	return fs_fail_syntax(err, "input syntax for available resources", text, len, at, what,
+	                      "Write amounts as in a resvec and a resource held by another vnode as "
+	                      "<resource>=@<vnode>, for example \"ncpus=4,scratch=@n07\".");
+}
+
+fs_status
+fs_pool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
+                        fs_indirect **ind, size_t *nind, fs_error *err)
+{
+	size_t b = 0, e = len, i, start, n = 0, cap = 4, rvlen;
+	fs_indirect *out;
+	char *rest;
+	fs_status st = FS_OK;
+
+	*ind = NULL;
+	*nind = 0;
+	if (len == 0 || memchr(text, '@', len) == NULL)
+		return fs_rv_parse(text, len, a, 0, rv, &rvlen, err);
+	while (b < e && is_blank(text[b]))
+		b++;
+	while (e > b && is_blank(text[e - 1]))
+		e--;
+	if (e - b >= 2 && text[b] == '{' && text[e - 1] == '}')
+	{
+		b++;
+		e--;
+	}
+	/*
+	 * Entries whose value starts with "@" are pointers. They are blanked out, with one comma, and
+	 * the rest read as a resvec: its error positions stay those of the text.
+	 */
+	out = a->alloc(a->ctx, sizeof(fs_indirect) * cap);
+	rest = a->alloc(a->ctx, len + 1);
+	memcpy(rest, text, len);
+	for (start = b, i = b; i <= e && st == FS_OK; i++)
+	{
+		const char *eq;
+		size_t at;
+
+		FS_POLL(i);
+		if (i < e && text[i] != ',')
+			continue;
+		eq = memchr(text + start, '=', i - start);
+		at = eq ? (size_t) (eq - text) + 1 : i;
+		while (at < i && is_blank(text[at]))
+			at++;
+		if (eq && at < i && text[at] == '@')
+		{
+			size_t nb = start, ne = (size_t) (eq - text), tb = at + 1, te = i;
+
+			while (nb < ne && is_blank(text[nb]))
+				nb++;
+			while (ne > nb && is_blank(text[ne - 1]))
+				ne--;
+			while (te > tb && is_blank(text[te - 1]))
+				te--;
+			if (ne == nb)
+				st = available_error(text, len, nb, "Expected a resource name before \"=\"", err);
+			else if (te == tb)
+				st = available_error(text, len, tb, "Expected a vnode name after \"@\"", err);
+			else
+			{
+				if (n == cap)
+				{
+					fs_indirect *grown = a->alloc(a->ctx, sizeof(fs_indirect) * cap * 2);
+
+					memcpy(grown, out, sizeof(fs_indirect) * n);
+					a->release(a->ctx, out);
+					out = grown;
+					cap *= 2;
+				}
+				out[n].res = text + nb;
+				out[n].reslen = ne - nb;
+				out[n].vnode = text + tb;
+				out[n++].vnodelen = te - tb;
+				memset(rest + start, ' ', i - start);
+				if (start > b && rest[start - 1] == ',')
+					rest[start - 1] = ' ';
+				else if (i < e)
+					rest[i] = ' ';
+			}
+		}
+		start = i + 1;
+	}
+	if (st == FS_OK)
+		st = fs_rv_parse(rest, len, a, 0, rv, &rvlen, err);
+	a->release(a->ctx, rest);
+	if (st != FS_OK)
+	{
+		a->release(a->ctx, out);
+		return st;
+	}
+	*ind = out;
+	*nind = n;
+	return FS_OK;
+}
+
+void
+fs_pool_format_available(fs_sb *sb, const fs_vnode *v)
+{
+	size_t k;
+
+	fs_rv_format(sb, v->avail);
+	for (k = 0; k < v->nindirect; k++)
+	{
+		if (k > 0 || fs_rv_count(v->avail) > 0)
+			fs_sb_append(sb, ",", 1);
+		fs_sb_append(sb, v->indirect[k].res, v->indirect[k].reslen);
+		fs_sb_append(sb, "=@", 2);
+		fs_sb_append(sb, v->indirect[k].vnode, v->indirect[k].vnodelen);
+	}
+}
+
 /* ---------------------------------------------------------------- flat form */
 
 /*
  * uint8 version, uint32 count, then per vnode: uint16 name length, name, uint32 length and
  * bytes of the available and of the assigned resvec, uint16 label count, and per label uint16
- * key length, key, uint16 value length, value. Native byte order, no alignment.
+ * key length, key, uint16 value length, value; in version 2 then uint16 indirect count and per
+ * entry uint8 resource length, resource, uint16 vnode length, vnode. Native byte order, no
+ * alignment. Version 1 when no vnode has an indirect resource, so that such pools keep their
+ * bytes.
  */
 size_t
 fs_pool_flat_size(const fs_pool *p)
@@ -230,6 +545,7 @@ fs_pool_flat_size(const fs_pool *p)
 	size_t size = 5;
 	uint32_t i;
 	size_t k;
+	bool ind = pool_has_indirect(p);
 
 	for (i = 0; i < p->n; i++)
 	{
@@ -238,6 +554,10 @@ fs_pool_flat_size(const fs_pool *p)
 		size += 2 + v->namelen + 8 + fs_rv_size(v->avail) + fs_rv_size(v->assigned) + 2;
 		for (k = 0; k < v->nlabels; k++)
 			size += 4 + v->labels[k].keylen + v->labels[k].valuelen;
+		if (ind)
+			size += 2;
+		for (k = 0; k < v->nindirect; k++)
+			size += 3 + v->indirect[k].reslen + v->indirect[k].vnodelen;
 	}
 	return size;
 }
@@ -265,13 +585,21 @@ put32(uint8_t *o, size_t v)
 	return put(o, &x, 4);
 }
 
+static uint8_t *
+put8(uint8_t *o, size_t v)
+{
+	*o = (uint8_t) v;
+	return o + 1;
+}
+
 void
 fs_pool_flatten(const fs_pool *p, uint8_t *out)
 {
 	uint32_t i;
 	size_t k;
+	bool ind = pool_has_indirect(p);
 
-	*out++ = FLAT_VERSION;
+	*out++ = ind ? FLAT_VERSION_INDIRECT : FLAT_VERSION;
 	out = put32(out, p->n);
 	for (i = 0; i < p->n; i++)
 	{
@@ -291,6 +619,15 @@ fs_pool_flatten(const fs_pool *p, uint8_t *out)
 			out = put16(out, v->labels[k].valuelen);
 			out = put(out, v->labels[k].value, v->labels[k].valuelen);
 		}
+		if (ind)
+			out = put16(out, v->nindirect);
+		for (k = 0; k < v->nindirect; k++)
+		{
+			out = put8(out, v->indirect[k].reslen);
+			out = put(out, v->indirect[k].res, v->indirect[k].reslen);
+			out = put16(out, v->indirect[k].vnodelen);
+			out = put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
+		}
 	}
 }
 
@@ -301,7 +638,9 @@ take_len(fs_reader *r, size_t width, size_t *len)
 
 	if (!fs_read_span(r, width, &at))
 		return false;
-	if (width == 2)
+	if (width == 1)
+		*len = at[0];
+	else if (width == 2)
 	{
 		uint16_t x;
 
@@ -353,16 +692,21 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 	fs_label *labels = NULL;
 	fs_status st = FS_OK;
 
+	fs_indirect *ind = NULL;
+	size_t nind_total = 0;
+	bool v2;
+
 	if (!fs_read_span(&r, 1, &at) || !take_len(&r, 4, &n))
 		return corrupt(err, "header is truncated");
-	if (at[0] != FLAT_VERSION)
+	if (at[0] != FLAT_VERSION && at[0] != FLAT_VERSION_INDIRECT)
 		return corrupt(err, "unsupported format version");
+	v2 = at[0] == FLAT_VERSION_INDIRECT;
 	if (n > len / 15)
 		return corrupt(err, "bad vnode count");
 	p = fs_pool_new(a);
 	for (i = 0; i < n && st == FS_OK; i++)
 	{
-		size_t namelen, alen, slen, nl, k;
+		size_t namelen, alen, slen, nl, k, ni = 0;
 		const uint8_t *name, *avail, *assigned;
 
 		FS_POLL(i);
@@ -412,12 +756,34 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 				break;
 			}
 		}
+		if (st == FS_OK && v2 && !take_len(&r, 2, &ni))
+			st = corrupt(err, "value is truncated");
+		ind = a->alloc(a->ctx, sizeof(fs_indirect) * (ni + 1));
+		for (k = 0; k < ni && st == FS_OK; k++)
+		{
+			const uint8_t *res, *vn;
+
+			if (!take_len(&r, 1, &ind[k].reslen) || !fs_read_span(&r, ind[k].reslen, &res) ||
+			    !take_len(&r, 2, &ind[k].vnodelen) || !fs_read_span(&r, ind[k].vnodelen, &vn))
+				st = corrupt(err, "value is truncated");
+			else if (!target_ok(vn, ind[k].vnodelen) || has_nul(res, ind[k].reslen))
+				st = corrupt(err, "an indirect resource the text form cannot express");
+			ind[k].res = (const char *) res;
+			ind[k].vnode = (const char *) vn;
+			if (st == FS_OK && k > 0 && indirect_cmp(&ind[k - 1], &ind[k]) >= 0)
+				st = corrupt(err, "indirect resources out of order");
+		}
+		nind_total += ni;
 		if (st == FS_OK)
-			st = fs_pool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, err);
+			st = fs_pool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, ind, ni,
+			                 err);
 		a->release(a->ctx, labels);
+		a->release(a->ctx, ind);
 	}
 	if (st == FS_OK && r.p != r.end)
 		st = corrupt(err, "trailing bytes");
+	if (st == FS_OK && v2 && nind_total == 0)
+		st = corrupt(err, "version 2 without indirect resources is not canonical");
 	if (st == FS_OK)
 		st = fs_pool_prepare(p, err);
 	if (st != FS_OK)
@@ -432,13 +798,16 @@ fs_pool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_poo
 /* ---------------------------------------------------------------- binary form (send/recv) */
 
 /*
- * Binary form, field by field in network byte order: uint8 version (1), uint32 vnode count, then
- * each vnode in name order: uint16 name length and name; the available and the assigned
- * resources, each as uint32 entry count and per entry uint8 kind, uint8 name length, name,
- * float8 amount; uint16 label count and per label (sorted by key, then value) uint16 key length,
- * key, uint16 value length, value. Reading it accepts exactly the bytes sending produces.
+ * Binary form, field by field in network byte order: uint8 version (1, or 2 when some vnode has
+ * an indirect resource), uint32 vnode count, then each vnode in name order: uint16 name length
+ * and name; the available and the assigned resources, each as uint32 entry count and per entry
+ * uint8 kind, uint8 name length, name, float8 amount; uint16 label count and per label (sorted by
+ * key, then value) uint16 key length, key, uint16 value length, value; in version 2 uint16
+ * indirect count and per entry (sorted by resource) uint8 resource length, resource, uint16 vnode
+ * length, vnode. Reading it accepts exactly the bytes sending produces.
  */
-#define BINARY_VERSION 1
+#define BINARY_VERSION          1
+#define BINARY_VERSION_INDIRECT 2
 
 size_t
 fs_pool_binary_size(const fs_pool *p)
@@ -446,6 +815,7 @@ fs_pool_binary_size(const fs_pool *p)
 	size_t size = 5;
 	uint32_t i;
 	size_t k;
+	bool ind = pool_has_indirect(p);
 
 	for (i = 0; i < p->n; i++)
 	{
@@ -455,6 +825,10 @@ fs_pool_binary_size(const fs_pool *p)
 		size += 2 + v->namelen + fs_rv_binary_size(v->avail) + fs_rv_binary_size(v->assigned) + 2;
 		for (k = 0; k < v->nlabels; k++)
 			size += 4 + v->labels[k].keylen + v->labels[k].valuelen;
+		if (ind)
+			size += 2;
+		for (k = 0; k < v->nindirect; k++)
+			size += 3 + v->indirect[k].reslen + v->indirect[k].vnodelen;
 	}
 	return size;
 }
@@ -464,8 +838,9 @@ fs_pool_to_binary(const fs_pool *p, uint8_t *out)
 {
 	uint32_t i;
 	size_t k;
+	bool ind = pool_has_indirect(p);
 
-	*out++ = BINARY_VERSION;
+	*out++ = ind ? BINARY_VERSION_INDIRECT : BINARY_VERSION;
 	out = fs_put_be(out, p->n, 4);
 	for (i = 0; i < p->n; i++)
 	{
@@ -483,6 +858,15 @@ fs_pool_to_binary(const fs_pool *p, uint8_t *out)
 			out = put(out, v->labels[k].key, v->labels[k].keylen);
 			out = fs_put_be(out, v->labels[k].valuelen, 2);
 			out = put(out, v->labels[k].value, v->labels[k].valuelen);
+		}
+		if (ind)
+			out = fs_put_be(out, v->nindirect, 2);
+		for (k = 0; k < v->nindirect; k++)
+		{
+			*out++ = (uint8_t) v->indirect[k].reslen;
+			out = put(out, v->indirect[k].res, v->indirect[k].reslen);
+			out = fs_put_be(out, v->indirect[k].vnodelen, 2);
+			out = put(out, v->indirect[k].vnode, v->indirect[k].vnodelen);
 		}
 	}
 }
@@ -535,12 +919,12 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 
 	if (!fs_read_span(&r, 1, &at) || !fs_read_be(&r, 4, &n))
 		return corrupt(err, "header is truncated");
-	if (at[0] != BINARY_VERSION)
+	if (at[0] != BINARY_VERSION && at[0] != BINARY_VERSION_INDIRECT)
 	{
 		fs_fail(err, FS_ERR_BINARY, "unsupported binary format version %d for type vnodepool",
 		        at[0]);
-		fs_error_hint(err, "This server reads version %d; send the value as text instead.",
-		              BINARY_VERSION);
+		fs_error_hint(err, "This server reads versions %d and %d; send the value as text instead.",
+		              BINARY_VERSION, BINARY_VERSION_INDIRECT);
 		return FS_ERR_BINARY;
 	}
 	if (n > len / 13)
@@ -571,6 +955,32 @@ fs_pool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_p
 		for (k = 0; k < nl && st == FS_OK; k++)
 			if (!str_from_binary(&r, &flat) || !str_from_binary(&r, &flat))
 				st = corrupt(err, "value is truncated");
+		if (st == FS_OK && at[0] == BINARY_VERSION_INDIRECT)
+		{
+			uint64_t ni, reslen;
+			uint16_t ni16;
+			const uint8_t *res;
+
+			if (!fs_read_be(&r, 2, &ni))
+				st = corrupt(err, "value is truncated");
+			ni16 = (uint16_t) ni;
+			fs_sb_append(&flat, (const char *) &ni16, 2);
+			for (k = 0; k < ni && st == FS_OK; k++)
+			{
+				uint8_t len8;
+
+				if (!fs_read_be(&r, 1, &reslen) || !fs_read_span(&r, (size_t) reslen, &res))
+				{
+					st = corrupt(err, "value is truncated");
+					break;
+				}
+				len8 = (uint8_t) reslen;
+				fs_sb_append(&flat, (const char *) &len8, 1);
+				fs_sb_append(&flat, (const char *) res, (size_t) reslen);
+				if (!str_from_binary(&r, &flat))
+					st = corrupt(err, "value is truncated");
+			}
+		}
 	}
 	if (st == FS_OK && r.p != r.end)
 		st = corrupt(err, "trailing bytes");
@@ -772,6 +1182,421 @@ fs_sort_key_defaults(fs_sort_key *out)
 		out[i].prime = FS_PRIME_ALL;
 	}
 	return 4;
+}
+
+/* ---------------------------------------------------------------- resolving "@vnode" */
+
+static bool
+label_points(const fs_label *l)
+{
+	return l->valuelen > 0 && l->value[0] == '@';
+}
+
+static bool
+pool_points(const fs_pool *p)
+{
+	uint32_t i;
+	size_t k;
+
+	for (i = 0; i < p->n; i++)
+	{
+		FS_POLL(i);
+		if (p->v[i].nindirect > 0)
+			return true;
+		for (k = 0; k < p->v[i].nlabels; k++)
+			if (label_points(&p->v[i].labels[k]))
+				return true;
+	}
+	return false;
+}
+
+/* The vnode that vnode `from` takes `what` from; an unknown vnode or itself is an error. */
+static fs_status
+find_target(const fs_pool *p, uint32_t from, const char *what, size_t whatlen, const char *tname,
+            size_t tlen, uint32_t *t, fs_error *err)
+{
+	const fs_vnode *v = &p->v[from];
+
+	*t = fs_pool_find(p, tname, tlen);
+	if (*t == UINT32_MAX)
+	{
+		fs_fail(err, FS_ERR_VALUE,
+		        "vnode \"%s\" takes \"%s\" from vnode \"%s\", which is not in the pool",
+		        show(v->name, v->namelen).s, show(what, whatlen).s, show(tname, tlen).s);
+		fs_error_hint(err, "Add vnode \"%s\" to the pool, or name a vnode of the pool after \"@\".",
+		              show(tname, tlen).s);
+		return FS_ERR_VALUE;
+	}
+	if (*t == from)
+	{
+		fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" takes \"%s\" from itself",
+		        show(v->name, v->namelen).s, show(what, whatlen).s);
+		fs_error_detail(err, "PBS refuses an indirect value that names its own vnode.");
+		fs_error_hint(err, "Give the value of \"%s\" on vnode \"%s\" itself.",
+		              show(what, whatlen).s, show(v->name, v->namelen).s);
+		return FS_ERR_VALUE;
+	}
+	return FS_OK;
+}
+
+static fs_status
+chained(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
+        const char *next, size_t nextlen, fs_error *err)
+{
+	const fs_vnode *v = &p->v[from], *tv = &p->v[t];
+
+	/* next is the target's own value, "@vnode" */
+	fs_fail(err, FS_ERR_VALUE,
+	        "vnode \"%s\" takes \"%s\" from vnode \"%s\", which takes it from vnode \"%s\"",
+	        show(v->name, v->namelen).s, show(what, whatlen).s, show(tv->name, tv->namelen).s,
+	        show(next + 1, nextlen - 1).s);
+	fs_error_detail(err, "PBS allows one level of indirection: the vnode after \"@\" must hold the "
+	                     "value itself.");
+	fs_error_hint(err, "Write \"@%s\" on vnode \"%s\" instead.", show(next + 1, nextlen - 1).s,
+	              show(v->name, v->namelen).s);
+	return FS_ERR_VALUE;
+}
+
+static fs_status
+lacking(const fs_pool *p, uint32_t from, uint32_t t, const char *what, size_t whatlen,
+        fs_error *err)
+{
+	const fs_vnode *v = &p->v[from], *tv = &p->v[t];
+
+	fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" takes \"%s\" from vnode \"%s\", which has no \"%s\"",
+	        show(v->name, v->namelen).s, show(what, whatlen).s, show(tv->name, tv->namelen).s,
+	        show(what, whatlen).s);
+	fs_error_hint(err, "Set \"%s\" on vnode \"%s\", or drop the \"@%s\".", show(what, whatlen).s,
+	              show(tv->name, tv->namelen).s, show(tv->name, tv->namelen).s);
+	return FS_ERR_VALUE;
+}
+
+/* An assigned amount that a pointing vnode hands to the vnode holding the resource. */
+typedef struct transfer
+{
+	uint32_t target;
+	fs_rv_item item;
+} transfer;
+
+static int
+transfer_cmp(const void *x, const void *y, void *ctx)
+{
+	const transfer *a = x, *b = y;
+
+	(void) ctx;
+	if (a->target != b->target)
+		return a->target < b->target ? -1 : 1;
+	return bytes_cmp(a->item.name, a->item.namelen, b->item.name, b->item.namelen);
+}
+
+const fs_indirect *
+fs_vnode_indirect(const fs_vnode *v, const char *res, size_t reslen)
+{
+	size_t k;
+
+	for (k = 0; k < v->nindirect; k++)
+		if (bytes_cmp(v->indirect[k].res, v->indirect[k].reslen, res, reslen) == 0)
+			return &v->indirect[k];
+	return NULL;
+}
+
+/* Check every indirect resource; collect the assigned amounts the pointing vnodes hand over. */
+static fs_status
+check_resources(const fs_pool *p, transfer **out, size_t *nout, fs_error *err)
+{
+	size_t n = 0, cap = 16;
+	transfer *tr = p->a.alloc(p->a.ctx, sizeof(transfer) * cap);
+	uint32_t i;
+
+	for (i = 0; i < p->n; i++)
+	{
+		const fs_vnode *v = &p->v[i];
+		size_t k;
+		fs_rv_iter it;
+		fs_rv_item item;
+
+		FS_POLL(i);
+		for (k = 0; k < v->nindirect; k++)
+		{
+			const fs_indirect *e = &v->indirect[k], *next;
+			uint32_t t;
+			fs_status st = find_target(p, i, e->res, e->reslen, e->vnode, e->vnodelen, &t, err);
+
+			if (st == FS_OK && (next = fs_vnode_indirect(&p->v[t], e->res, e->reslen)) != NULL)
+			{
+				char *at = p->a.alloc(p->a.ctx, next->vnodelen + 1);
+
+				at[0] = '@';
+				memcpy(at + 1, next->vnode, next->vnodelen);
+				st = chained(p, i, t, e->res, e->reslen, at, next->vnodelen + 1, err);
+				p->a.release(p->a.ctx, at);
+			}
+			else if (st == FS_OK && !fs_rv_get(p->v[t].avail, e->res, e->reslen, &item))
+				st = lacking(p, i, t, e->res, e->reslen, err);
+			if (st != FS_OK)
+			{
+				p->a.release(p->a.ctx, tr);
+				return st;
+			}
+		}
+		fs_rv_iter_init(&it, v->assigned);
+		while (v->nindirect > 0 && fs_rv_next(&it, &item))
+		{
+			const fs_indirect *e = fs_vnode_indirect(v, item.name, item.namelen);
+
+			if (e == NULL || item.amount == 0)
+				continue;
+			if (n == cap)
+			{
+				transfer *grown = p->a.alloc(p->a.ctx, sizeof(transfer) * cap * 2);
+
+				memcpy(grown, tr, sizeof(transfer) * n);
+				p->a.release(p->a.ctx, tr);
+				tr = grown;
+				cap *= 2;
+			}
+			tr[n].target = fs_pool_find(p, e->vnode, e->vnodelen);
+			tr[n++].item = item;
+		}
+	}
+	fs_sort(tr, n, sizeof(transfer), transfer_cmp, NULL, &p->a);
+	*out = tr;
+	*nout = n;
+	return FS_OK;
+}
+
+/*
+ * Vnode i's assigned amounts as placement sees them: its own, without the resources it takes
+ * from another vnode, plus what the vnodes that take from it hand over (tr[*next...]).
+ */
+static fs_status
+resolved_assigned(const fs_pool *p, uint32_t i, const transfer *tr, size_t ntr, size_t *next,
+                  uint8_t **out, fs_error *err)
+{
+	const fs_vnode *v = &p->v[i];
+	fs_rv_item *items = p->a.alloc(p->a.ctx, sizeof(fs_rv_item) * (fs_rv_count(v->assigned) + 1));
+	fs_rv_iter it;
+	fs_rv_item item;
+	size_t n = 0, len, from;
+	uint8_t *own, *handed, *sum;
+	fs_status st;
+
+	fs_rv_iter_init(&it, v->assigned);
+	while (fs_rv_next(&it, &item))
+		if (fs_vnode_indirect(v, item.name, item.namelen) == NULL)
+			items[n++] = item;
+	st = fs_rv_build(items, n, FS_ERR_VALUE, &p->a, 0, &own, &len, err);
+	p->a.release(p->a.ctx, items);
+	if (st != FS_OK || *next >= ntr || tr[*next].target != i)
+	{
+		*out = own;
+		return st;
+	}
+	/* the handed-over amounts, summed per resource (tr is sorted by target, then name) */
+	from = *next;
+	items = p->a.alloc(p->a.ctx, sizeof(fs_rv_item) * (ntr - from + 1));
+	n = 0;
+	for (; *next < ntr && tr[*next].target == i && st == FS_OK; (*next)++)
+	{
+		const fs_rv_item *x = &tr[*next].item;
+
+		if (n > 0 && bytes_cmp(items[n - 1].name, items[n - 1].namelen, x->name, x->namelen) == 0)
+		{
+			if (items[n - 1].kind != x->kind)
+				st = fs_rv_kind_mismatch(err, "add", &items[n - 1], x);
+			items[n - 1].amount += x->amount;
+		}
+		else
+			items[n++] = *x;
+	}
+	if (st == FS_OK)
+		st = fs_rv_build(items, n, FS_ERR_RANGE, &p->a, 0, &handed, &len, err);
+	p->a.release(p->a.ctx, items);
+	if (st != FS_OK)
+	{
+		p->a.release(p->a.ctx, own);
+		return st;
+	}
+	st = fs_rv_add(own, handed, 1, &p->a, 0, &sum, &len, err);
+	p->a.release(p->a.ctx, own);
+	p->a.release(p->a.ctx, handed);
+	if (st != FS_OK)
+	{
+		fs_error_context(err,
+		                 "(assigned amounts of vnode \"%s\" and of the vnodes that take from it)",
+		                 show(v->name, v->namelen).s);
+		return st;
+	}
+	*out = sum;
+	return FS_OK;
+}
+
+/* Vnode i's labels with every "@vnode" value replaced by that vnode's values for the key. */
+static fs_status
+resolved_labels(const fs_pool *p, uint32_t i, fs_label **out, size_t *nout, fs_error *err)
+{
+	const fs_vnode *v = &p->v[i];
+	size_t k = 0, n = 0, cap = v->nlabels + 4;
+	fs_label *l = p->a.alloc(p->a.ctx, sizeof(fs_label) * cap);
+
+	while (k < v->nlabels)
+	{
+		size_t e = k + 1, j, pointing = SIZE_MAX;
+		const fs_vnode *tv;
+		uint32_t t;
+		fs_status st;
+
+		while (e < v->nlabels && bytes_cmp(v->labels[e].key, v->labels[e].keylen, v->labels[k].key,
+		                                   v->labels[k].keylen) == 0)
+			e++;
+		for (j = k; j < e; j++)
+			if (label_points(&v->labels[j]))
+				pointing = j;
+		st = FS_OK;
+		if (pointing != SIZE_MAX && e - k > 1)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "label \"%s\" of vnode \"%s\" mixes \"%s\" with other values",
+			        show(v->labels[k].key, v->labels[k].keylen).s, show(v->name, v->namelen).s,
+			        show(v->labels[pointing].value, v->labels[pointing].valuelen).s);
+			fs_error_detail(err, "A value that names another vnode stands for all of that vnode's "
+			                     "values for the key.");
+			fs_error_hint(err, "Give \"%s\" alone, or list the values themselves.",
+			              show(v->labels[pointing].value, v->labels[pointing].valuelen).s);
+			st = FS_ERR_VALUE;
+		}
+		else if (pointing != SIZE_MAX && v->labels[pointing].valuelen == 1)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "label \"%s\" of vnode \"%s\" has \"@\" without a vnode name",
+			        show(v->labels[k].key, v->labels[k].keylen).s, show(v->name, v->namelen).s);
+			fs_error_hint(err, "Write \"@<vnode>\", for example \"@n07\".");
+			st = FS_ERR_VALUE;
+		}
+		else if (pointing != SIZE_MAX)
+			st = find_target(p, i, v->labels[k].key, v->labels[k].keylen,
+			                 v->labels[pointing].value + 1, v->labels[pointing].valuelen - 1, &t,
+			                 err);
+		if (st != FS_OK)
+		{
+			p->a.release(p->a.ctx, l);
+			return st;
+		}
+		if (pointing == SIZE_MAX)
+		{
+			/* the key's own values, as they are */
+			for (j = k; j < e; j++)
+			{
+				if (n == cap)
+				{
+					fs_label *grown = p->a.alloc(p->a.ctx, sizeof(fs_label) * cap * 2);
+
+					memcpy(grown, l, sizeof(fs_label) * n);
+					p->a.release(p->a.ctx, l);
+					l = grown;
+					cap *= 2;
+				}
+				l[n++] = v->labels[j];
+			}
+			k = e;
+			continue;
+		}
+		tv = &p->v[t];
+		st = FS_ERR_VALUE; /* until the target shows a value */
+		for (j = 0; j < tv->nlabels; j++)
+		{
+			const fs_label *tl = &tv->labels[j];
+
+			if (bytes_cmp(tl->key, tl->keylen, v->labels[k].key, v->labels[k].keylen) != 0)
+				continue;
+			if (label_points(tl))
+			{
+				p->a.release(p->a.ctx, l);
+				return chained(p, i, t, tl->key, tl->keylen, tl->value, tl->valuelen, err);
+			}
+			if (n == cap)
+			{
+				fs_label *grown = p->a.alloc(p->a.ctx, sizeof(fs_label) * cap * 2);
+
+				memcpy(grown, l, sizeof(fs_label) * n);
+				p->a.release(p->a.ctx, l);
+				l = grown;
+				cap *= 2;
+			}
+			l[n++] = *tl;
+			st = FS_OK;
+		}
+		if (st != FS_OK)
+		{
+			p->a.release(p->a.ctx, l);
+			return lacking(p, i, t, v->labels[k].key, v->labels[k].keylen, err);
+		}
+		k = e;
+	}
+	*out = l;
+	*nout = n;
+	return FS_OK;
+}
+
+fs_status
+fs_pool_resolve(fs_pool *p, const fs_pool **out, fs_error *err)
+{
+	transfer *tr = NULL;
+	size_t ntr = 0, next = 0;
+	fs_pool *q;
+	uint32_t i;
+	fs_status st;
+
+	if (p->resolved == NULL && !pool_points(p))
+		p->resolved = p;
+	if (p->resolved)
+	{
+		*out = p->resolved;
+		return FS_OK;
+	}
+	st = check_resources(p, &tr, &ntr, err);
+	if (st != FS_OK)
+		return st;
+	q = fs_pool_new(&p->a);
+	for (i = 0; i < p->n && st == FS_OK; i++)
+	{
+		const fs_vnode *v = &p->v[i];
+		fs_label *labels = NULL;
+		size_t nl = 0, k;
+		uint8_t *assigned = NULL;
+
+		FS_POLL(i);
+		st = resolved_labels(p, i, &labels, &nl, err);
+		if (st == FS_OK)
+			st = resolved_assigned(p, i, tr, ntr, &next, &assigned, err);
+		if (st == FS_OK)
+			st = fs_pool_add(q, v->name, v->namelen, v->avail, assigned, labels, nl, v->indirect,
+			                 v->nindirect, err);
+		if (st == FS_OK && v->nindirect > 0)
+		{
+			fs_vnode *w = &q->v[q->n - 1];
+
+			w->targets = p->a.alloc(p->a.ctx, sizeof(uint32_t) * w->nindirect);
+			for (k = 0; k < w->nindirect; k++)
+				w->targets[k] = fs_pool_find(p, w->indirect[k].vnode, w->indirect[k].vnodelen);
+		}
+		if (labels)
+			p->a.release(p->a.ctx, labels);
+		if (assigned)
+			p->a.release(p->a.ctx, assigned);
+	}
+	p->a.release(p->a.ctx, tr);
+	if (st == FS_OK)
+		st = fs_pool_prepare(q, err);
+	if (st != FS_OK)
+	{
+		fs_pool_free(q);
+		return st;
+	}
+	q->resolved = q;
+	p->resolved = q;
+	*out = q;
+	return FS_OK;
 }
 
 /* ---------------------------------------------------------------- placement sets */
@@ -1011,8 +1836,13 @@ sum_into(const fs_allocator *a, uint8_t **acc, const uint8_t *v, const fs_pset *
 {
 	uint8_t *sum;
 	size_t len;
-	fs_status st = fs_rv_add(*acc, v, 1, a, 0, &sum, &len, err);
+	fs_status st;
+	int in_place = fs_rv_add_inplace(*acc, fs_rv_size(*acc), v, fs_rv_size(v), err);
 
+	/* vnodes of one set mostly list the same resources: add in place, without allocating */
+	if (in_place == 1)
+		return FS_OK;
+	st = in_place < 0 ? err->status : fs_rv_add(*acc, v, 1, a, 0, &sum, &len, err);
 	if (st != FS_OK)
 	{
 		fs_error_context(err, "(in placement set \"%.*s\")", (int) ps->namelen, ps->name);
@@ -1105,10 +1935,246 @@ fs_psets_free(fs_pset *sets, size_t n, const fs_allocator *a)
 	a->release(a->ctx, sets);
 }
 
+/* A shared amount a set reaches only through vnodes that point at it. */
+typedef struct shared_ref
+{
+	uint32_t target;
+	const char *res;
+	size_t reslen;
+} shared_ref;
+
+static int
+shared_ref_cmp(const void *x, const void *y, void *ctx)
+{
+	const shared_ref *a = x, *b = y;
+
+	(void) ctx;
+	if (a->target != b->target)
+		return a->target < b->target ? -1 : 1;
+	return bytes_cmp(a->res, a->reslen, b->res, b->reslen);
+}
+
+/* One entry of an encoded resvec, added to *acc as a vector of its own. */
+static fs_status
+sum_item(const fs_allocator *a, uint8_t **acc, const uint8_t *rv, const char *name, size_t len,
+         const fs_pset *ps, fs_error *err)
+{
+	fs_rv_item item;
+	uint8_t *one;
+	size_t onelen;
+	fs_status st;
+
+	if (!fs_rv_get(rv, name, len, &item))
+		return FS_OK;
+	st = fs_rv_build(&item, 1, FS_ERR_VALUE, a, 0, &one, &onelen, err);
+	if (st == FS_OK)
+	{
+		st = sum_into(a, acc, one, ps, err);
+		a->release(a->ctx, one);
+	}
+	return st;
+}
+
+/*
+ * The shared amounts that set s reaches only through pointing vnodes (the vnode holding them is
+ * not in the set), each counted once: marks[v] == s + 1 for the set's vnodes.
+ */
+static fs_status
+add_shared(const fs_pool *pool, fs_pset *ps, size_t s, uint32_t *marks, uint8_t *const *unused,
+           const fs_allocator *a, fs_error *err)
+{
+	size_t n = 0, cap = 0, i, k;
+	shared_ref *refs = NULL;
+	fs_status st = FS_OK;
+
+	for (i = 0; i < ps->nvnodes; i++)
+		marks[ps->vnodes[i]] = (uint32_t) s + 1;
+	for (i = 0; i < ps->nvnodes; i++)
+	{
+		const fs_vnode *v = fs_pool_vnode(pool, ps->vnodes[i]);
+
+		FS_POLL(i);
+		for (k = 0; k < v->nindirect; k++)
+		{
+			if (marks[v->targets[k]] == (uint32_t) s + 1)
+				continue;
+			if (n == cap)
+			{
+				shared_ref *grown;
+
+				cap = cap ? cap * 2 : 8;
+				grown = a->alloc(a->ctx, sizeof(shared_ref) * cap);
+				if (n)
+					memcpy(grown, refs, sizeof(shared_ref) * n);
+				if (refs)
+					a->release(a->ctx, refs);
+				refs = grown;
+			}
+			refs[n].target = v->targets[k];
+			refs[n].res = v->indirect[k].res;
+			refs[n++].reslen = v->indirect[k].reslen;
+		}
+	}
+	if (n == 0)
+		return FS_OK;
+	fs_sort(refs, n, sizeof(shared_ref), shared_ref_cmp, NULL, a);
+	for (i = 0; i < n && st == FS_OK; i++)
+	{
+		const fs_vnode *t = fs_pool_vnode(pool, refs[i].target);
+
+		FS_POLL(i);
+		if (i > 0 && shared_ref_cmp(&refs[i - 1], &refs[i], NULL) == 0)
+			continue;
+		st = sum_item(a, &ps->total, t->avail, refs[i].res, refs[i].reslen, ps, err);
+		if (st == FS_OK)
+			st = sum_item(a, &ps->assigned, t->assigned, refs[i].res, refs[i].reslen, ps, err);
+		if (st == FS_OK)
+			st = sum_item(a, &ps->unused, unused[refs[i].target], refs[i].res, refs[i].reslen, ps,
+			              err);
+	}
+	a->release(a->ctx, refs);
+	return st;
+}
+
+/* total, assigned and unused of each set (a shared amount once per set). */
+static fs_status
+set_totals(const fs_pool *pool, fs_pset *sets, size_t nsets, const fs_allocator *a, fs_error *err)
+{
+	uint32_t n = fs_pool_count(pool), made = 0, i;
+	uint8_t **unused = a->alloc(a->ctx, sizeof(uint8_t *) * (n + 1));
+	uint32_t *marks = NULL;
+	fs_status st = FS_OK;
+	size_t s;
+
+	while (made < n && st == FS_OK)
+	{
+		FS_POLL(made);
+		st = vnode_unused(a, fs_pool_vnode(pool, made), &unused[made], err);
+		if (st == FS_OK)
+			made++;
+	}
+	if (st == FS_OK && pool_has_indirect(pool))
+	{
+		marks = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+		memset(marks, 0, sizeof(uint32_t) * (n + 1));
+	}
+	for (s = 0; s < nsets; s++)
+	{
+		fs_pset *ps = &sets[s];
+
+		fs_check_interrupts();
+		ps->total = copy_rv(a, NULL);
+		ps->assigned = copy_rv(a, NULL);
+		ps->unused = copy_rv(a, NULL);
+		for (i = 0; i < ps->nvnodes && st == FS_OK; i++)
+		{
+			const fs_vnode *v = fs_pool_vnode(pool, ps->vnodes[i]);
+
+			FS_POLL(i);
+			st = sum_into(a, &ps->total, v->avail, ps, err);
+			if (st == FS_OK)
+				st = sum_into(a, &ps->assigned, v->assigned, ps, err);
+			if (st == FS_OK)
+				st = sum_into(a, &ps->unused, unused[ps->vnodes[i]], ps, err);
+		}
+		if (st == FS_OK && marks)
+			st = add_shared(pool, ps, s, marks, unused, a, err);
+	}
+	for (i = 0; i < made; i++)
+		a->release(a->ctx, unused[i]);
+	a->release(a->ctx, unused);
+	if (marks)
+		a->release(a->ctx, marks);
+	return st;
+}
+
 fs_status
-fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
+fs_pool_all_set(fs_pool *pool, const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
+{
+	const fs_pool *view;
+	fs_pset *ps;
+	uint32_t i;
+	fs_status st = fs_pool_resolve(pool, &view, err);
+
+	if (st != FS_OK)
+		return st;
+	ps = a->alloc(a->ctx, sizeof(fs_pset));
+	memset(ps, 0, sizeof(fs_pset));
+	ps->name = a->alloc(a->ctx, 4);
+	memcpy(ps->name, "all", 3);
+	ps->namelen = 3;
+	ps->values = a->alloc(a->ctx, sizeof(char *));
+	ps->valuelens = a->alloc(a->ctx, sizeof(size_t));
+	ps->nvnodes = fs_pool_count(view);
+	ps->vnodes = a->alloc(a->ctx, sizeof(uint32_t) * (ps->nvnodes + 1));
+	for (i = 0; i < ps->nvnodes; i++)
+	{
+		FS_POLL(i);
+		ps->vnodes[i] = i;
+	}
+	st = set_totals(view, ps, 1, a, err);
+	if (st != FS_OK)
+	{
+		fs_psets_free(ps, 1, a);
+		return st;
+	}
+	*out = ps;
+	*n = 1;
+	return FS_OK;
+}
+
+fs_status
+fs_place_first(const fs_pset *sets, size_t n, const uint8_t *request, size_t *pick, bool *now,
+               fs_error *err)
+{
+	size_t pass, i;
+
+	*pick = SIZE_MAX;
+	*now = false;
+	/* the first set whose unused amounts hold the request; else the first whose totals do */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++)
+		{
+			bool fits;
+			fs_status st;
+
+			FS_POLL(i);
+			st = fs_rv_fits(request, pass == 0 ? sets[i].unused : sets[i].total, &fits, err);
+			if (st != FS_OK)
+				return st;
+			if (fits)
+			{
+				*pick = i;
+				*now = pass == 0;
+				return FS_OK;
+			}
+		}
+	return FS_OK;
+}
+
+static fs_status build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens,
+                            size_t nkeys, const fs_sort_key *sk, size_t nsk, bool prime_time,
+                            bool only_explicit, const fs_allocator *a, fs_pset **out, size_t *n,
+                            fs_error *err);
+
+fs_status
+fs_placement_sets(fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
                   const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
                   const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
+{
+	const fs_pool *view;
+	fs_status st = fs_pool_resolve(pool, &view, err);
+
+	if (st != FS_OK)
+		return st;
+	return build_sets(view, keys, keylens, nkeys, sk, nsk, prime_time, only_explicit, a, out, n,
+	                  err);
+}
+
+static fs_status
+build_sets(const fs_pool *pool, const char *const *keys, const size_t *keylens, size_t nkeys,
+           const fs_sort_key *sk, size_t nsk, bool prime_time, bool only_explicit,
+           const fs_allocator *a, fs_pset **out, size_t *n, fs_error *err)
 {
 	builder b;
 	const char ***vals;
@@ -1257,40 +2323,8 @@ fs_placement_sets(const fs_pool *pool, const char *const *keys, const size_t *ke
 	a->release(a->ctx, pick);
 	a->release(a->ctx, picklen);
 
-	/* totals */
-	{
-		uint8_t **unused = a->alloc(a->ctx, sizeof(uint8_t *) * (fs_pool_count(pool) + 1));
-		uint32_t made = 0;
-
-		while (made < fs_pool_count(pool) && st == FS_OK)
-		{
-			st = vnode_unused(a, fs_pool_vnode(pool, made), &unused[made], err);
-			if (st == FS_OK)
-				made++;
-		}
-		for (s = 0; s < b.nsets; s++)
-		{
-			fs_pset *ps = &b.sets[s];
-
-			fs_check_interrupts();
-			ps->total = copy_rv(a, NULL);
-			ps->assigned = copy_rv(a, NULL);
-			ps->unused = copy_rv(a, NULL);
-			for (i = 0; i < ps->nvnodes && st == FS_OK; i++)
-			{
-				const fs_vnode *v = fs_pool_vnode(pool, ps->vnodes[i]);
-
-				st = sum_into(a, &ps->total, v->avail, ps, err);
-				if (st == FS_OK)
-					st = sum_into(a, &ps->assigned, v->assigned, ps, err);
-				if (st == FS_OK)
-					st = sum_into(a, &ps->unused, unused[ps->vnodes[i]], ps, err);
-			}
-		}
-		for (i = 0; i < made; i++)
-			a->release(a->ctx, unused[i]);
-		a->release(a->ctx, unused);
-	}
+	if (st == FS_OK)
+		st = set_totals(pool, b.sets, b.nsets, a, err);
 	/* the identity index is no longer needed */
 	for (s = 0; s < b.nsets; s++)
 		a->release(a->ctx, b.idx.ids[s]);

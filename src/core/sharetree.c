@@ -1254,7 +1254,7 @@ fs_tree_parse(const fs_allocator *a, const char *text, size_t len, fs_tree **out
 /* ---------------------------------------------------------------- binary form (send/recv) */
 
 /*
- * Binary form, field by field in network byte order (SPEC: send starts with a version byte):
+ * Binary form, field by field in network byte order (send starts with a version byte):
  * uint8 version (1), uint8 kind (1 share tree, 2 pool tree), uint32 node count, then each node
  * in pre-order: uint16 label count and per label uint8 length (1..255) and its bytes; uint8
  * flags; float8 shares (the weight in a pool tree); in a share tree float8 usage; in a pool

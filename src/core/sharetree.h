@@ -1,5 +1,5 @@
 /*
- * sharetree.h: share trees (shares and usage per node, SPEC section 3) and pool trees (weights,
+ * sharetree.h: share trees (shares and usage per node, README "Share trees") and pool trees (weights,
  * share-ratio bounds, usage and demand vectors, section 6): building them row by row with a hash
  * on the path, merging, the pre-order with rolled-up totals, and their flat and text forms.
  */

@@ -1,6 +1,7 @@
 /*
  * slots.c: slot weights (HTCondor SLOT_WEIGHT charging memory beyond a core's fair slice as
- * extra cores, generalised to every resource) and SLURM's TRES billing. Linear in the vectors.
+ * extra cores, generalised to every resource) and SLURM's TRES billing (sum, MAX_TRES,
+ * MAX_TRES_GRES). Linear in the vectors.
  */
 #include "slots.h"
 
@@ -305,8 +306,31 @@ node_level(const fs_rv_item *it)
 	       (it->namelen > 5 && ieq_n(it->name, 5, "gres/", 5));
 }
 
+static bool
+gres(const fs_rv_item *it)
+{
+	return it->namelen > 5 && ieq_n(it->name, 5, "gres/", 5);
+}
+
 fs_status
-fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres, double *out,
+fs_billing_mode_of(bool max_tres, bool max_tres_gres, fs_billing_mode *mode, fs_error *err)
+{
+	if (max_tres && max_tres_gres)
+	{
+		fs_fail(err, FS_ERR_VALUE, "max_tres and max_tres_gres cannot both be true");
+		fs_error_detail(err, "MAX_TRES takes the largest weighted node-level TRES, GRES included; "
+		                     "MAX_TRES_GRES adds the GRES to the largest of the others.");
+		fs_error_hint(err, "Set the one of SLURM's PriorityFlags that the cluster uses.");
+		return FS_ERR_VALUE;
+	}
+	*mode = max_tres        ? FS_BILLING_MAX_TRES
+	        : max_tres_gres ? FS_BILLING_MAX_TRES_GRES
+	                        : FS_BILLING_SUM;
+	return FS_OK;
+}
+
+fs_status
+fs_billing(const uint8_t *alloc, const char *weights, size_t len, fs_billing_mode mode, double *out,
            fs_error *err)
 {
 	weight_item items[MAX_WEIGHTS];
@@ -335,12 +359,13 @@ fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres,
 			}
 		}
 		sum += v;
-		if (node_level(&it))
+		/* MAX_TRES_GRES sums the GRES with the global TRES, off the maximum */
+		if (node_level(&it) && !(mode == FS_BILLING_MAX_TRES_GRES && gres(&it)))
 			node_max = v > node_max ? v : node_max;
 		else
 			global += v;
 	}
-	*out = max_tres ? node_max + global : sum;
+	*out = mode == FS_BILLING_SUM ? sum : node_max + global;
 	if (!isfinite(*out))
 	{
 		fs_fail(err, FS_ERR_RANGE, "value out of range: the billing overflows");

@@ -1,5 +1,5 @@
 /*
- * slots.h: HTCondor slot weights for partitionable machines (seed 001; SPEC section 7) and
+ * slots.h: HTCondor slot weights for partitionable machines (seed 001; README "Slot weights") and
  * SLURM TRES billing (TRESBillingWeights, PriorityFlags=MAX_TRES).
  */
 #ifndef FS_SLOTS_H
@@ -30,9 +30,20 @@ fs_status fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char
 fs_status fs_slot_remainder(const uint8_t *machine, const uint8_t *const *slots, size_t n,
                             const fs_allocator *a, uint8_t **out, fs_error *err);
 
-/* TRESBillingWeights: weighted sum of an allocation, or with max_tres the largest node-level
- * weighted amount (cpu, mem, node, gres/...) plus the others. */
-fs_status fs_billing(const uint8_t *alloc, const char *weights, size_t len, bool max_tres,
+/* How the weighted TRES add up: SLURM's PriorityFlags MAX_TRES and MAX_TRES_GRES, or neither. */
+typedef enum fs_billing_mode
+{
+	FS_BILLING_SUM = 0,      /* the sum of every weighted TRES */
+	FS_BILLING_MAX_TRES = 1, /* the largest node-level one (cpu, mem, node, gres/...) + the rest */
+	FS_BILLING_MAX_TRES_GRES = 2 /* the largest of cpu, mem, node + every gres/... + the rest */
+} fs_billing_mode;
+
+/* The mode of billing(max_tres, max_tres_gres); both true is an error (SLURM has one or other). */
+fs_status fs_billing_mode_of(bool max_tres, bool max_tres_gres, fs_billing_mode *mode,
+                             fs_error *err);
+
+/* TRESBillingWeights: the billing of an allocation, its weighted TRES added up as `mode` says. */
+fs_status fs_billing(const uint8_t *alloc, const char *weights, size_t len, fs_billing_mode mode,
                      double *out, fs_error *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * userprio.c: HTCondor's real user priority as a composable map (see userprio.h), with a text
- * form that round-trips exactly.
+ * userprio.c: HTCondor's real user priority as a composable map (see userprio.h), with the
+ * accumulated usage condor_userprio reports and a text form that round-trips exactly; the
+ * report, and the pie spin of a negotiation cycle.
  */
 #include "userprio.h"
 
@@ -45,7 +46,41 @@ fs_userprio_start(fs_userprio *s, double in_use, int64_t at, int64_t half_life, 
 	s->first_usage = in_use == 0 ? 0 : in_use;
 	s->first_at = s->last_at = at;
 	s->half_life = half_life;
+	s->usage = 0;
+	s->last_in_use = s->first_usage;
+	s->began_at = FS_USERPRIO_NEVER;
+	s->last_used_at = FS_USERPRIO_NEVER;
 	return FS_OK;
+}
+
+/* in_use over the seconds from earlier to later (later >= earlier; the microseconds between
+ * instants 4713 BC and 294276 AD do not fit in int64, but do in uint64) */
+static double
+charge(double in_use, int64_t later, int64_t earlier)
+{
+	uint64_t us = (uint64_t) later - (uint64_t) earlier;
+
+	return in_use * ((double) us / 1e6);
+}
+
+/*
+ * The usage fields of s followed by a sample of in_use at `at` (charged since s's last sample):
+ * false, and s unchanged, when the usage overflows.
+ */
+static bool
+account(fs_userprio *s, double in_use, int64_t at)
+{
+	double c = charge(in_use, at, s->last_at), usage = s->usage + c;
+
+	if (!isfinite(usage))
+		return false;
+	s->usage = usage;
+	if (c > 0 && s->began_at == FS_USERPRIO_NEVER)
+		s->began_at = at;
+	if (in_use > 0)
+		s->last_used_at = at;
+	s->last_in_use = in_use == 0 ? 0 : in_use;
+	return true;
 }
 
 /*
@@ -65,6 +100,15 @@ apply(fs_userprio *s, double in_use, int64_t later, int64_t earlier, fs_error *e
 	s->a *= b;
 	s->g = g == 0 ? 0 : g;
 	return FS_OK;
+}
+
+static fs_status
+usage_overflow(fs_error *err)
+{
+	fs_fail(err, FS_ERR_RANGE, "value out of range: the accumulated usage overflows");
+	fs_error_detail(err, "The weighted in-use times the seconds it was in use exceeds the largest "
+	                     "float8.");
+	return FS_ERR_RANGE;
 }
 
 static fs_status
@@ -99,10 +143,18 @@ fs_userprio_add(fs_userprio *s, double in_use, int64_t at, int64_t half_life, fs
 		return st;
 	if (at < s->last_at)
 		return out_of_order(err);
-	st = apply(s, in_use, at, s->last_at, err);
-	if (st == FS_OK)
-		s->last_at = at;
-	return st;
+	{
+		fs_userprio next = *s;
+
+		st = apply(&next, in_use, at, s->last_at, err);
+		if (st != FS_OK)
+			return st;
+		if (!account(&next, in_use, at))
+			return usage_overflow(err);
+		next.last_at = at;
+		*s = next;
+	}
+	return FS_OK;
 }
 
 fs_status
@@ -130,6 +182,15 @@ fs_userprio_combine(fs_userprio *s, const fs_userprio *other, fs_error *err)
 	st = apply(&first, second.first_usage, second.first_at, first.last_at, err);
 	if (st != FS_OK)
 		return st;
+	if (!account(&first, second.first_usage, second.first_at) ||
+	    !isfinite(first.usage + second.usage))
+		return usage_overflow(err);
+	first.usage += second.usage;
+	if (first.began_at == FS_USERPRIO_NEVER)
+		first.began_at = second.began_at;
+	if (second.last_used_at != FS_USERPRIO_NEVER)
+		first.last_used_at = second.last_used_at;
+	first.last_in_use = second.last_in_use;
 	m = second.a * first.m + second.g;
 	g = second.a * first.g + second.g;
 	if (!isfinite(m) || !isfinite(g))
@@ -183,6 +244,24 @@ fs_userprio_check(const fs_userprio *s, fs_error *err)
 	    !(s->m == 0 && s->a == 1 && s->g == 0 && s->first_at == s->last_at))
 		return invalid_state(err, "the floor m of a userprio state must be at least 0.5, or 0 "
 		                          "in the state of a single sample (max(0,1p+0))");
+	if (!isfinite(s->usage) || !isfinite(s->last_in_use) || !(s->usage >= 0) ||
+	    !(s->last_in_use >= 0))
+		return invalid_state(err, "the usage and the in-use of a userprio state must be finite "
+		                          "numbers of 0 or more");
+	if ((s->usage > 0) != (s->began_at != FS_USERPRIO_NEVER))
+		return invalid_state(err, "a userprio state has a usage start exactly when it has usage");
+	if (s->began_at != FS_USERPRIO_NEVER &&
+	    !(s->began_at > s->first_at && s->last_used_at != FS_USERPRIO_NEVER &&
+	      s->began_at <= s->last_used_at))
+		return invalid_state(err, "the usage of a userprio state must start after its first "
+		                          "sample and no later than its last usage");
+	if (s->last_used_at != FS_USERPRIO_NEVER &&
+	    !(s->last_used_at >= s->first_at && s->last_used_at <= s->last_at))
+		return invalid_state(err, "the last usage of a userprio state must lie between its "
+		                          "first and last samples");
+	if (s->m == 0 && (s->last_in_use != s->first_usage || s->last_used_at != FS_USERPRIO_NEVER))
+		return invalid_state(err, "the state of a single sample has that sample's in-use and no "
+		                          "usage");
 	return FS_OK;
 }
 
@@ -198,6 +277,10 @@ canonical(fs_userprio *s)
 		s->g = 0;
 	if (s->first_usage == 0)
 		s->first_usage = 0;
+	if (s->usage == 0)
+		s->usage = 0;
+	if (s->last_in_use == 0)
+		s->last_in_use = 0;
 }
 
 void
@@ -211,6 +294,10 @@ fs_userprio_encode(const fs_userprio *s, uint8_t out[FS_USERPRIO_BINARY_LEN])
 	fs_put_be(out + 33, (uint64_t) s->first_at, 8);
 	fs_put_be(out + 41, (uint64_t) s->last_at, 8);
 	fs_put_be(out + 49, (uint64_t) s->half_life, 8);
+	fs_put_be_double(out + 57, s->usage);
+	fs_put_be_double(out + 65, s->last_in_use);
+	fs_put_be(out + 73, (uint64_t) s->began_at, 8);
+	fs_put_be(out + 81, (uint64_t) s->last_used_at, 8);
 }
 
 fs_status
@@ -234,6 +321,10 @@ fs_userprio_decode(const uint8_t *p, size_t len, fs_userprio *s, fs_error *err)
 	s->first_at = (int64_t) fs_get_be(p + 33, 8);
 	s->last_at = (int64_t) fs_get_be(p + 41, 8);
 	s->half_life = (int64_t) fs_get_be(p + 49, 8);
+	s->usage = fs_bits_double(fs_get_be(p + 57, 8));
+	s->last_in_use = fs_bits_double(fs_get_be(p + 65, 8));
+	s->began_at = (int64_t) fs_get_be(p + 73, 8);
+	s->last_used_at = (int64_t) fs_get_be(p + 81, 8);
 	if (fs_userprio_check(s, &why) != FS_OK)
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type userprio_state");
@@ -261,6 +352,20 @@ fs_userprio_format(fs_sb *sb, const fs_userprio *s)
 	fs_sb_append(sb, "..", 2);
 	fs_format_utc(sb, s->last_at);
 	fs_sb_appendf(sb, "/%lld", (long long) s->half_life);
+	fs_sb_append(sb, "|used=", 6);
+	fs_sb_append_double(sb, s->usage);
+	fs_sb_append(sb, ",in_use=", 8);
+	fs_sb_append_double(sb, s->last_in_use);
+	fs_sb_append(sb, ",began=", 7);
+	if (s->began_at == FS_USERPRIO_NEVER)
+		fs_sb_append(sb, "-", 1);
+	else
+		fs_format_utc(sb, s->began_at);
+	fs_sb_append(sb, ",last_used=", 11);
+	if (s->last_used_at == FS_USERPRIO_NEVER)
+		fs_sb_append(sb, "-", 1);
+	else
+		fs_format_utc(sb, s->last_used_at);
 }
 
 static fs_status
@@ -268,8 +373,9 @@ userprio_syntax(const char *text, size_t len, const char *what, fs_error *err)
 {
 	return fs_fail_syntax(err, "input syntax for type userprio_state", text, len, FS_NO_POSITION,
 	                      what,
-	                      "The form is max(m,ap+g)|first_usage@first_atZ..last_atZ/half_life_us, "
-	                      "as the type prints itself.");
+	                      "The form is max(m,ap+g)|first_usage@first_atZ..last_atZ/half_life_us"
+	                      "|used=u,in_use=x,began=atZ,last_used=atZ (- for never), as the type "
+	                      "prints itself.");
 }
 
 static bool
@@ -313,6 +419,26 @@ integer(const char *text, size_t len, size_t *i, int64_t *v)
 	return true;
 }
 
+/* a UTC timestamp, or "-" for never */
+static bool
+instant_or_never(const char *text, size_t len, size_t *i, int64_t *at)
+{
+	size_t used;
+
+	/* "-" alone: a BC instant starts with "-" too */
+	if (*i < len && text[*i] == '-' && (*i + 1 == len || text[*i + 1] == ','))
+	{
+		*i += 1;
+		*at = FS_USERPRIO_NEVER;
+		return true;
+	}
+	used = fs_parse_utc(text + *i, len - *i, at);
+	if (used == 0)
+		return false;
+	*i += used;
+	return true;
+}
+
 fs_status
 fs_userprio_parse(const char *text, size_t len, fs_userprio *s, fs_error *err)
 {
@@ -334,13 +460,143 @@ fs_userprio_parse(const char *text, size_t len, fs_userprio *s, fs_error *err)
 	if (used == 0)
 		return userprio_syntax(text, len, "Expected the last sample's UTC timestamp", err);
 	i += used;
-	if (!lit(text, len, &i, "/") || !integer(text, len, &i, &s->half_life) || i != len)
+	if (!lit(text, len, &i, "/") || !integer(text, len, &i, &s->half_life))
 		return userprio_syntax(text, len, "Expected \"/\" and the half-life in microseconds", err);
+	if (!lit(text, len, &i, "|used=") || !number(text, len, &i, &s->usage) ||
+	    !lit(text, len, &i, ",in_use=") || !number(text, len, &i, &s->last_in_use) ||
+	    !lit(text, len, &i, ",began="))
+		return userprio_syntax(text, len, "Expected |used=u,in_use=x,began= after the half-life",
+		                       err);
+	if (!instant_or_never(text, len, &i, &s->began_at) || !lit(text, len, &i, ",last_used=") ||
+	    !instant_or_never(text, len, &i, &s->last_used_at) || i != len)
+		return userprio_syntax(text, len,
+		                       "Expected the UTC timestamps (or -) of began= and last_used=", err);
 	if (fs_userprio_check(s, &why) != FS_OK)
 	{
 		why.message[0] = (char) (why.message[0] - 'a' + 'A'); /* a sentence */
 		return userprio_syntax(text, len, why.message, err);
 	}
 	canonical(s);
+	return FS_OK;
+}
+
+/* ---------------------------------------------------------------- report and pie spin */
+
+fs_status
+fs_userprio_report_of(const fs_userprio *s, double priority_factor, fs_userprio_report *out,
+                      fs_error *err)
+{
+	fs_status st;
+
+	if (!isfinite(priority_factor) || !(priority_factor >= 1))
+	{
+		char v[FS_DOUBLE_BUFLEN];
+
+		fs_format_double(priority_factor, v);
+		fs_fail(err, isfinite(priority_factor) ? FS_ERR_VALUE : FS_ERR_RANGE,
+		        "priority factor must be a finite number of 1 or more, not %s", v);
+		fs_error_hint(err, "HTCondor's condor_userprio -setfactor accepts factors of 1 or more; "
+		                   "DEFAULT_PRIO_FACTOR is 1000.");
+		return err->status;
+	}
+	st = fs_userprio_value(s, &out->real_priority, err);
+	if (st != FS_OK)
+		return st;
+	out->priority_factor = priority_factor;
+	out->effective_priority = out->real_priority * priority_factor;
+	if (!isfinite(out->effective_priority))
+	{
+		fs_fail(err, FS_ERR_RANGE, "value out of range: the effective priority overflows");
+		fs_error_detail(err, "The real priority times the priority factor exceeds the largest "
+		                     "float8.");
+		return FS_ERR_RANGE;
+	}
+	out->weighted_in_use = s->last_in_use;
+	out->weighted_usage = s->usage;
+	out->weighted_hours = s->usage / 3600;
+	out->usage_start = s->began_at;
+	out->last_usage = s->last_used_at;
+	out->last_update = s->last_at;
+	return FS_OK;
+}
+
+typedef struct pie_names
+{
+	const char *const *names;
+	const size_t *lens;
+} pie_names;
+
+static int
+by_name(const void *x, const void *y, void *ctx)
+{
+	const pie_names *p = ctx;
+	size_t a = *(const size_t *) x, b = *(const size_t *) y;
+	size_t la = p->lens[a], lb = p->lens[b];
+	int c = memcmp(p->names[a], p->names[b], la < lb ? la : lb);
+
+	if (c != 0)
+		return c;
+	return la < lb ? -1 : la > lb;
+}
+
+fs_status
+fs_pie_spin(const char *const *names, const size_t *name_lens, const double *eup, size_t n,
+            const fs_allocator *a, double *share, fs_error *err)
+{
+	pie_names pn;
+	size_t *order, i;
+	double least = INFINITY, sum = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		if (!isfinite(eup[i]) || !(eup[i] > 0))
+		{
+			char v[FS_DOUBLE_BUFLEN], q[256];
+
+			fs_format_double(eup[i], v);
+			fs_quote_excerpt(q, sizeof(q), names[i], name_lens[i], 200);
+			fs_fail(err, isfinite(eup[i]) ? FS_ERR_VALUE : FS_ERR_RANGE,
+			        "effective priority of submitter \"%s\" must be a positive finite number, "
+			        "not %s",
+			        q, v);
+			fs_error_hint(err, "An effective user priority is the real priority (0.5 or more) "
+			                   "times the priority factor (1 or more).");
+			return err->status;
+		}
+		if (eup[i] < least)
+			least = eup[i];
+	}
+	/* a submitter appears once in a cycle */
+	order = a->alloc(a->ctx, sizeof(size_t) * (n > 0 ? n : 1));
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	pn.names = names;
+	pn.lens = name_lens;
+	fs_sort(order, n, sizeof(size_t), by_name, &pn, a);
+	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
+		if (by_name(&order[i - 1], &order[i], &pn) == 0)
+		{
+			char q[256];
+
+			fs_quote_excerpt(q, sizeof(q), names[order[i]], name_lens[order[i]], 200);
+			fs_fail(err, FS_ERR_VALUE, "submitter \"%s\" appears more than once", q);
+			fs_error_hint(err, "Give each submitter once, with its effective priority.");
+			a->release(a->ctx, order);
+			return FS_ERR_VALUE;
+		}
+	}
+	a->release(a->ctx, order);
+	/* least / eup is in (0, 1]: no overflow however small the priorities */
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		share[i] = least / eup[i];
+		sum += share[i];
+	}
+	for (i = 0; i < n; i++)
+		share[i] /= sum;
 	return FS_OK;
 }

@@ -1,6 +1,6 @@
 /*
  * divide.c (glue): divide(total, weights, min_shares, max_shares, mode) and fair_share(pool
- * tree, cluster, mode). The solving is in src/core/divide.c.
+ * tree, cluster, mode, root). The solving is in src/core/divide.c.
  */
 #include "fs_pg.h"
 
@@ -102,6 +102,9 @@ pool_fair_share(PG_FUNCTION_ARGS)
 	fs_tree *t = fs_pg_read_tree(PG_GETARG_DATUM(0));
 	struct varlena *cluster = PG_GETARG_VARLENA_PP(1);
 	fs_divide_mode mode = MODE_ARG(2);
+	fs_pool_root root =
+	    (fs_pool_root) fs_pg_name_arg(PG_GETARG_TEXT_PP(3), fs_pool_root_from_name,
+	                                  "root convention", "root conventions", FS_POOL_ROOTS);
 	fs_pool_row *rows;
 	fs_error err;
 	uint32 i;
@@ -110,6 +113,8 @@ pool_fair_share(PG_FUNCTION_ARGS)
 	fs_pg_check(fs_pool_fair_share(t, (const uint8_t *) VARDATA_ANY(cluster), mode, &fs_pg_alloc,
 	                               &rows, &err),
 	            &err);
+	if (root == FS_POOL_ROOT_CHILDREN)
+		fs_pool_root_from_children(t, rows);
 	InitMaterializedSRF(fcinfo, 0);
 	for (i = 0; i < fs_tree_count(t); i++)
 	{

@@ -168,14 +168,10 @@ static fs_msic_host *
 read_hosts(ArrayType *arr, size_t *count)
 {
 	static const char *const names[] = {"name", "ncpus", "mem", "arch", "loadave", "up"};
-	int n, i, k, f[6];
-	Datum *elems = fs_pg_composite_elements(arr, "hosts", &n);
-	fs_msic_host *hosts = palloc0(sizeof(fs_msic_host) * (n + 1));
+	int n, i, f[6];
 	fs_pg_row_reader r;
-
-	fs_pg_reader_open(&r, arr, "hosts");
-	for (k = 0; k < 6; k++)
-		f[k] = fs_pg_field_number(r.td, names[k], "msic_host");
+	Datum *elems = fs_pg_rows_open(&r, arr, "hosts", "msic_host", names, 6, f, &n);
+	fs_msic_host *hosts = palloc0(sizeof(fs_msic_host) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_msic_host *h = &hosts[i];
@@ -218,21 +214,16 @@ enum
 };
 
 static const char *const queue_fields[Q_FIELDS] = {
-    "name",         "host",         "enabled",   "started", "max_running",
-    "max_ncpus",    "max_mem",      "min_walltime", "max_walltime", "min_ncpus",
-    "min_mem",      "default_mem",  "max_user_run"};
+    "name",         "host",         "enabled",   "started", "max_running", "max_ncpus",   "max_mem",
+    "min_walltime", "max_walltime", "min_ncpus", "min_mem", "default_mem", "max_user_run"};
 
 static fs_msic_queue *
 read_queues(ArrayType *arr, size_t *count)
 {
-	int n, i, k, f[Q_FIELDS];
-	Datum *elems = fs_pg_composite_elements(arr, "queues", &n);
-	fs_msic_queue *queues = palloc0(sizeof(fs_msic_queue) * (n + 1));
+	int n, i, f[Q_FIELDS];
 	fs_pg_row_reader r;
-
-	fs_pg_reader_open(&r, arr, "queues");
-	for (k = 0; k < Q_FIELDS; k++)
-		f[k] = fs_pg_field_number(r.td, queue_fields[k], "msic_queue");
+	Datum *elems = fs_pg_rows_open(&r, arr, "queues", "msic_queue", queue_fields, Q_FIELDS, f, &n);
+	fs_msic_queue *queues = palloc0(sizeof(fs_msic_queue) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_msic_queue *q = &queues[i];
@@ -254,7 +245,8 @@ read_queues(ArrayType *arr, size_t *count)
 		q->max_user_run = count_field(&r, f[Q_MAX_USER_RUN], "max_user_run", "queue", q->name);
 		q->max_mem = fs_pg_amount_field(&r, f[Q_MAX_MEM], "max_mem", "queue", nm, q->name.len);
 		q->min_mem = fs_pg_amount_field(&r, f[Q_MIN_MEM], "min_mem", "queue", nm, q->name.len);
-		q->default_mem = fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", "queue", nm, q->name.len);
+		q->default_mem =
+		    fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", "queue", nm, q->name.len);
 		q->min_walltime = walltime_field(&r, f[Q_MIN_WALLTIME], "min_walltime", q->name);
 		q->max_walltime = walltime_field(&r, f[Q_MAX_WALLTIME], "max_walltime", q->name);
 	}

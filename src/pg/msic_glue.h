@@ -30,6 +30,9 @@ Datum *fs_pg_composite_elements(ArrayType *arr, const char *what, int *n);
 void fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what);
 void fs_pg_reader_read(fs_pg_row_reader *r, Datum d);
 void fs_pg_reader_close(fs_pg_row_reader *r);
+/* Open an array of composites: its elements (*n), and in f the field numbers of `names`. */
+Datum *fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                       const char *const *names, int nnames, int *f, int *n);
 /* A text field: its bytes (detoasted), or NULL. */
 const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 /* A float8 field: -1 when NULL, else finite and not negative (22023 otherwise). */
@@ -49,11 +52,11 @@ void fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap);
 /* (msic_config.c) The prime-time settings of a configuration. */
 typedef struct fs_pg_msic_prime
 {
-	bool enforce;         /* ENFORCE_PRIME_TIME on */
-	bool has_from;        /* in its date form */
+	bool enforce;  /* ENFORCE_PRIME_TIME on */
+	bool has_from; /* in its date form */
 	TimestampTz from;
-	int64 start, end;     /* microseconds after midnight */
-	int64 limit;          /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
+	int64 start, end; /* microseconds after midnight */
+	int64 limit;      /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
 	int *holidays;
 	int nholidays;
 } fs_pg_msic_prime;

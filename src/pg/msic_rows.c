@@ -14,7 +14,6 @@
 
 #include <math.h>
 
-
 int
 fs_pg_field_number(TupleDesc td, const char *name, const char *type)
 {
@@ -82,6 +81,19 @@ fs_pg_reader_close(fs_pg_row_reader *r)
 	ReleaseTupleDesc(r->td);
 }
 
+Datum *
+fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                const char *const *names, int nnames, int *f, int *n)
+{
+	Datum *elems = fs_pg_composite_elements(arr, what, n);
+	int k;
+
+	fs_pg_reader_open(r, arr, what);
+	for (k = 0; k < nnames; k++)
+		f[k] = fs_pg_field_number(r->td, names[k], type);
+	return elems;
+}
+
 /* A text field: its bytes (detoasted), or NULL. */
 const char *
 fs_pg_text_field(Datum d, bool isnull, size_t *len)
@@ -124,26 +136,23 @@ fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
 	in->nfs = 0;
 	if (!isnull)
 	{
-		ArrayType *arr = DatumGetArrayTypeP(d);
-		int n, i, fq, fsh, fpct;
-		Datum *elems = fs_pg_composite_elements(arr, "fair_share", &n);
-		fs_msic_fs_entry *fs = palloc(sizeof(fs_msic_fs_entry) * (n + 1));
+		static const char *const names[] = {"queue", "shares", "max_run_pct"};
+		int n, i, f[3];
 		fs_pg_row_reader r;
+		Datum *elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec",
+		                               names, 3, f, &n);
+		fs_msic_fs_entry *fs = palloc(sizeof(fs_msic_fs_entry) * (n + 1));
 
-		fs_pg_reader_open(&r, arr, "fair_share");
-		fq = fs_pg_field_number(r.td, "queue", "msic_share_spec");
-		fsh = fs_pg_field_number(r.td, "shares", "msic_share_spec");
-		fpct = fs_pg_field_number(r.td, "max_run_pct", "msic_share_spec");
 		for (i = 0; i < n; i++)
 		{
 			fs_pg_reader_read(&r, elems[i]);
-			fs[i].queue = fs_pg_text_field(r.values[fq], r.nulls[fq], &fs[i].queuelen);
-			if (r.nulls[fsh] || r.nulls[fpct])
+			fs[i].queue = fs_pg_text_field(r.values[f[0]], r.nulls[f[0]], &fs[i].queuelen);
+			if (r.nulls[f[1]] || r.nulls[f[2]])
 				ereport(ERROR,
 				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				         errmsg("fair_share[%d] of the configuration has a NULL field", i + 1)));
-			fs[i].shares = DatumGetInt32(r.values[fsh]);
-			fs[i].max_run_pct = DatumGetInt32(r.values[fpct]);
+			fs[i].shares = DatumGetInt32(r.values[f[1]]);
+			fs[i].max_run_pct = DatumGetInt32(r.values[f[2]]);
 		}
 		fs_pg_reader_close(&r);
 		in->fs = fs;
@@ -154,30 +163,27 @@ fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
 void
 fs_pg_msic_read_shares(ArrayType *arr, fs_msic_order_in *in)
 {
-	int n, i, fq, fnd, fpast, fuse, fmax;
-	Datum *elems = fs_pg_composite_elements(arr, "shares", &n);
-	fs_msic_state *st = palloc(sizeof(fs_msic_state) * (n + 1));
+	static const char *const names[] = {"queue", "ndays", "past_pct", "today_usage", "today_max"};
+	int n, i, k, f[5];
 	fs_pg_row_reader r;
+	Datum *elems = fs_pg_rows_open(&r, arr, "shares", "msic_share", names, 5, f, &n);
+	fs_msic_state *st = palloc(sizeof(fs_msic_state) * (n + 1));
 
-	fs_pg_reader_open(&r, arr, "shares");
-	fq = fs_pg_field_number(r.td, "queue", "msic_share");
-	fnd = fs_pg_field_number(r.td, "ndays", "msic_share");
-	fpast = fs_pg_field_number(r.td, "past_pct", "msic_share");
-	fuse = fs_pg_field_number(r.td, "today_usage", "msic_share");
-	fmax = fs_pg_field_number(r.td, "today_max", "msic_share");
 	for (i = 0; i < n; i++)
 	{
 		fs_pg_reader_read(&r, elems[i]);
-		if (r.nulls[fq] || r.nulls[fnd] || r.nulls[fpast] || r.nulls[fuse] || r.nulls[fmax])
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("shares[%d] has a NULL field", i + 1),
-			                errhint("A share state needs queue, ndays, past_pct, today_usage and "
-			                        "today_max.")));
-		st[i].queue = fs_pg_text_field(r.values[fq], false, &st[i].queuelen);
-		st[i].s.ndays = DatumGetInt32(r.values[fnd]);
-		st[i].s.past_pct = DatumGetFloat8(r.values[fpast]);
-		st[i].s.today_usage = DatumGetFloat8(r.values[fuse]);
-		st[i].s.today_max = DatumGetFloat8(r.values[fmax]);
+		for (k = 0; k < 5; k++)
+			if (r.nulls[f[k]])
+				ereport(ERROR,
+				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				         errmsg("shares[%d] has a NULL field", i + 1),
+				         errhint("A share state needs queue, ndays, past_pct, today_usage and "
+				                 "today_max.")));
+		st[i].queue = fs_pg_text_field(r.values[f[0]], false, &st[i].queuelen);
+		st[i].s.ndays = DatumGetInt32(r.values[f[1]]);
+		st[i].s.past_pct = DatumGetFloat8(r.values[f[2]]);
+		st[i].s.today_usage = DatumGetFloat8(r.values[f[3]]);
+		st[i].s.today_max = DatumGetFloat8(r.values[f[4]]);
 	}
 	fs_pg_reader_close(&r);
 	in->states = st;
@@ -204,10 +210,10 @@ enum
 	J_FIELDS
 };
 
-const char *const job_fields[J_FIELDS] = {"job_id",    "owner",         "queue", "state",
-                                                 "walltime",  "walltime_used", "ctime", "etime",
-                                                 "exec_host", "chkptd",        "ncpus", "mem",
-                                                 "arch",      "suspend_fails", "checkpoint_fails"};
+static const char *const job_fields[J_FIELDS] = {
+    "job_id",        "owner", "queue", "state",         "walltime",
+    "walltime_used", "ctime", "etime", "exec_host",     "chkptd",
+    "ncpus",         "mem",   "arch",  "suspend_fails", "checkpoint_fails"};
 
 /* A float8 field that is NULL (-1) or finite and not negative. */
 double
@@ -231,13 +237,9 @@ fs_msic_cjob *
 fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 {
 	int n, i, k, f[J_FIELDS];
-	Datum *elems = fs_pg_composite_elements(arr, "jobs", &n);
-	fs_msic_cjob *jobs = palloc0(sizeof(fs_msic_cjob) * (n + 1));
 	fs_pg_row_reader r;
-
-	fs_pg_reader_open(&r, arr, "jobs");
-	for (k = 0; k < J_FIELDS; k++)
-		f[k] = fs_pg_field_number(r.td, job_fields[k], "msic_job");
+	Datum *elems = fs_pg_rows_open(&r, arr, "jobs", "msic_job", job_fields, J_FIELDS, f, &n);
+	fs_msic_cjob *jobs = palloc0(sizeof(fs_msic_cjob) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_msic_cjob *cj = &jobs[i];
@@ -260,10 +262,10 @@ fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 				         errhint("A job needs job_id, owner, state and walltime; queue NULL is "
 				                 "the submit queue.")));
 		if (for_cycle && r.nulls[f[J_NCPUS]])
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("job \"%s\" has no ncpus",
-			                       pnstrdup(j->job_id, Min(j->idlen, 200))),
-			                errhint("Placement needs the CPUs each job asks for.")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("job \"%s\" has no ncpus", pnstrdup(j->job_id, Min(j->idlen, 200))),
+			         errhint("Placement needs the CPUs each job asks for.")));
 		j->owner = fs_pg_text_field(r.values[f[J_OWNER]], false, &j->ownerlen);
 		j->queue = fs_pg_text_field(r.values[f[J_QUEUE]], r.nulls[f[J_QUEUE]], &j->queuelen);
 		state = fs_pg_text_field(r.values[f[J_STATE]], false, &slen);
@@ -297,10 +299,11 @@ fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 		j->chkptd = r.nulls[f[J_CHKPTD]] ? -1 : DatumGetBool(r.values[f[J_CHKPTD]]) ? 1 : 0;
 		cj->ncpus = r.nulls[f[J_NCPUS]] ? 0 : DatumGetInt32(r.values[f[J_NCPUS]]);
 		cj->mem = fs_pg_amount_field(&r, f[J_MEM], "mem", "job", j->job_id, j->idlen);
-		cj->exec_host.s = fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]],
-		                                   &cj->exec_host.len);
+		cj->exec_host.s =
+		    fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]], &cj->exec_host.len);
 		cj->arch.s = fs_pg_text_field(r.values[f[J_ARCH]], r.nulls[f[J_ARCH]], &cj->arch.len);
-		cj->suspend_fails = !r.nulls[f[J_SUSPEND_FAILS]] && DatumGetBool(r.values[f[J_SUSPEND_FAILS]]);
+		cj->suspend_fails =
+		    !r.nulls[f[J_SUSPEND_FAILS]] && DatumGetBool(r.values[f[J_SUSPEND_FAILS]]);
 		cj->checkpoint_fails =
 		    !r.nulls[f[J_CHECKPOINT_FAILS]] && DatumGetBool(r.values[f[J_CHECKPOINT_FAILS]]);
 	}

@@ -1,7 +1,7 @@
 /*
- * placement.c (glue): the vnodepool type and the vnode_pool aggregate, placement_sets and place.
- * Labels arrive as jsonb and the pool's text form is JSON; the sets and their order are computed
- * in src/core/placement.c.
+ * placement.c (glue): the vnodepool type and the vnode_pool aggregates, placement_sets, place and
+ * place_select. Labels arrive as jsonb and the pool's text form is JSON; the sets, their order
+ * and the chunk placement are computed in src/core/placement.c and placement_select.c.
  */
 #include "fs_expanded.h"
 
@@ -149,14 +149,25 @@ labels_from(JsonbContainer *c, const char *vnode, int *n)
 }
 
 static void
-pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail, const uint8_t *assigned,
-         JsonbContainer *labels)
+pool_add(fs_pool *p, const char *vnode, int vnodelen, const uint8_t *avail, const fs_indirect *ind,
+         size_t nind, const uint8_t *assigned, JsonbContainer *labels)
 {
 	int n = 0;
 	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n) : NULL;
 	fs_error err;
 
-	fs_pg_check(fs_pool_add(p, vnode, vnodelen, avail, assigned, l, n, &err), &err);
+	fs_pg_check(fs_pool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err), &err);
+}
+
+/* Available resources as text: amounts, and "res=@vnode" for those another vnode holds. */
+static const uint8_t *
+parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind)
+{
+	uint8_t *rv;
+	fs_error err;
+
+	fs_pg_check(fs_pool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err), &err);
+	return rv;
 }
 
 /* ---------------------------------------------------------------- aggregate */
@@ -176,7 +187,37 @@ vnode_pool_accum(PG_FUNCTION_ARGS)
 		e->obj = fs_pool_new(&e->alloc);
 	name = PG_GETARG_TEXT_PP(1);
 	pool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name),
-	         PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)),
+	         PG_ARGISNULL(2) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2)), NULL,
+	         0, PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
+	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
+	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
+}
+
+/* vnode_pool(vnode, available text, ...): available may name other vnodes, "scratch=@n07" */
+PG_FUNCTION_INFO_V1(vnode_pool_accum_text);
+Datum
+vnode_pool_accum_text(PG_FUNCTION_ARGS)
+{
+	fs_pg_expanded *e;
+	bool fresh;
+	text *name;
+	fs_indirect *ind = NULL;
+	size_t nind = 0;
+	const uint8_t *avail = NULL;
+
+	if (PG_ARGISNULL(1))
+		return fs_pg_keep_state(fcinfo);
+	if (!PG_ARGISNULL(2))
+	{
+		text *t = PG_GETARG_TEXT_PP(2);
+
+		avail = parse_available(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &ind, &nind);
+	}
+	e = fs_pg_agg_state(fcinfo, &pool_kind, &fresh);
+	if (fresh)
+		e->obj = fs_pool_new(&e->alloc);
+	name = PG_GETARG_TEXT_PP(1);
+	pool_add(e->obj, VARDATA_ANY(name), VARSIZE_ANY_EXHDR(name), avail, ind, nind,
 	         PG_ARGISNULL(3) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(3)),
 	         PG_ARGISNULL(4) ? NULL : &PG_GETARG_JSONB_P(4)->root);
 	PG_RETURN_DATUM(EOHPGetRWDatum(&e->hdr));
@@ -234,7 +275,13 @@ vnodepool_out(PG_FUNCTION_ARGS)
 		appendStringInfoString(&buf, i ? ", {\"vnode\": " : "{\"vnode\": ");
 		bytes_json(&buf, v->name, v->namelen);
 		appendStringInfoString(&buf, ", \"available\": ");
-		rv_json(&buf, v->avail);
+		{
+			fs_sb sb;
+
+			fs_sb_init(&sb, &fs_pg_alloc, 32);
+			fs_pool_format_available(&sb, v);
+			escape_json(&buf, sb.data);
+		}
 		appendStringInfoString(&buf, ", \"assigned\": ");
 		rv_json(&buf, v->assigned);
 		appendStringInfoString(&buf, ", \"labels\": {");
@@ -260,8 +307,9 @@ vnodepool_out(PG_FUNCTION_ARGS)
 	PG_RETURN_CSTRING(buf.data);
 }
 
+/* A resvec field of the text form; "available" may also name other vnodes (ind not NULL). */
 static const uint8_t *
-rv_field(JsonbContainer *c, const char *key, const char *vnode)
+rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **ind, size_t *nind)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
 	uint8_t *out;
@@ -277,6 +325,8 @@ rv_field(JsonbContainer *c, const char *key, const char *vnode)
 		                "not a string",
 		                key, vnode),
 		         errhint("Write resources as a resvec string, for example \"ncpus=4,mem=8gb\".")));
+	if (ind)
+		return parse_available(v->val.string.val, v->val.string.len, ind, nind);
 	fs_pg_check(
 	    fs_rv_parse(v->val.string.val, v->val.string.len, &fs_pg_alloc, 0, &out, &len, &err), &err);
 	return out;
@@ -303,6 +353,9 @@ vnodepool_in(PG_FUNCTION_ARGS)
 	{
 		JsonbValue *name, *labels;
 		char *vname;
+		fs_indirect *ind = NULL;
+		size_t nind = 0;
+		const uint8_t *avail;
 
 		if (tok != WJB_ELEM)
 			continue;
@@ -319,9 +372,9 @@ vnodepool_in(PG_FUNCTION_ARGS)
 		labels = getKeyJsonValueFromContainer(v.val.binary.data, "labels", 6, NULL);
 		if (labels && labels->type != jbvNull && labels->type != jbvBinary)
 			bad_labels(vname, "The labels are not a JSON object.");
-		pool_add(p, name->val.string.val, name->val.string.len,
-		         rv_field(v.val.binary.data, "available", vname),
-		         rv_field(v.val.binary.data, "assigned", vname),
+		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind);
+		pool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind,
+		         rv_field(v.val.binary.data, "assigned", vname, NULL, NULL),
 		         labels && labels->type == jbvBinary ? labels->val.binary.data : NULL);
 	}
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
@@ -357,6 +410,8 @@ vnodepool_recv(PG_FUNCTION_ARGS)
 			pg_verifymbstr(v->labels[k].key, (int) v->labels[k].keylen, false);
 			pg_verifymbstr(v->labels[k].value, (int) v->labels[k].valuelen, false);
 		}
+		for (k = 0; k < v->nindirect; k++)
+			pg_verifymbstr(v->indirect[k].vnode, (int) v->indirect[k].vnodelen, false);
 	}
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &pool_kind));
 }
@@ -506,7 +561,7 @@ placement_sets(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
-/* place(pool, group_keys, request, sort_keys, prime_time): where a job would go */
+/* place(pool, group_keys, request, sort_keys, prime_time, only_explicit): where a job would go */
 PG_FUNCTION_INFO_V1(place_job);
 Datum
 place_job(PG_FUNCTION_ARGS)
@@ -514,9 +569,9 @@ place_job(PG_FUNCTION_ARGS)
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	pset_args pa;
 	fs_pset *sets;
-	size_t n, i, pick = 0;
+	size_t n, pick;
 	const uint8_t *request;
-	bool now = false, found = false;
+	bool now;
 	fs_error err;
 
 	InitMaterializedSRF(fcinfo, 0);
@@ -524,31 +579,10 @@ place_job(PG_FUNCTION_ARGS)
 		return (Datum) 0;
 	request = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
 	read_args(fcinfo, 3, &pa);
-	sets = compute(&pa, !PG_ARGISNULL(4) && PG_GETARG_BOOL(4), false, &n);
-	/* the first set whose unused amounts hold the request; else the first whose totals do */
-	for (i = 0; i < n && !now; i++)
-	{
-		bool fits;
-
-		fs_pg_check(fs_rv_fits(request, sets[i].unused, &fits, &err), &err);
-		if (fits)
-		{
-			pick = i;
-			now = found = true;
-		}
-	}
-	for (i = 0; i < n && !found; i++)
-	{
-		bool fits;
-
-		fs_pg_check(fs_rv_fits(request, sets[i].total, &fits, &err), &err);
-		if (fits)
-		{
-			pick = i;
-			found = true;
-		}
-	}
-	if (found)
+	sets = compute(&pa, !PG_ARGISNULL(4) && PG_GETARG_BOOL(4),
+	               !PG_ARGISNULL(5) && PG_GETARG_BOOL(5), &n);
+	fs_pg_check(fs_place_first(sets, n, request, &pick, &now, &err), &err);
+	if (pick != SIZE_MAX)
 	{
 		Datum values[4];
 		bool nulls[4] = {false, false, false, false};
@@ -558,6 +592,60 @@ place_job(PG_FUNCTION_ARGS)
 		values[1] = Int32GetDatum((int32) pick + 1);
 		values[2] = BoolGetDatum(now);
 		values[3] = BoolGetDatum(true);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/*
+ * place_select(pool, group_keys, select, place, sort_keys, prime_time, only_explicit,
+ * default_chunk): a PBS select spec placed chunk by chunk, one row per chunk and vnode
+ */
+PG_FUNCTION_INFO_V1(place_select);
+Datum
+place_select(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	pset_args pa;
+	text *seltext, *placetext;
+	fs_select *sel;
+	fs_place pl;
+	fs_chunk_placement cp;
+	size_t i;
+	fs_error err;
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		return (Datum) 0;
+	read_args(fcinfo, 4, &pa);
+	placetext = PG_GETARG_TEXT_PP(3);
+	fs_pg_check(fs_place_parse(VARDATA_ANY(placetext), VARSIZE_ANY_EXHDR(placetext), &pl, &err),
+	            &err);
+	seltext = PG_GETARG_TEXT_PP(2);
+	fs_pg_check(fs_select_parse(
+	                VARDATA_ANY(seltext), VARSIZE_ANY_EXHDR(seltext),
+	                PG_ARGISNULL(7) ? NULL : (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(7)),
+	                &fs_pg_alloc, &sel, &err),
+	            &err);
+	fs_pg_check(fs_place_select(pa.pool, pa.keys, pa.keylens, pa.nkeys, pa.sk, pa.nsk,
+	                            !PG_ARGISNULL(5) && PG_GETARG_BOOL(5),
+	                            !PG_ARGISNULL(6) && PG_GETARG_BOOL(6), sel, &pl, &fs_pg_alloc, &cp,
+	                            &err),
+	            &err);
+	for (i = 0; i < cp.npieces && cp.set != SIZE_MAX; i++)
+	{
+		const fs_pset *ps = &cp.sets[cp.set];
+		const fs_vnode *v = fs_pool_vnode(cp.resolved, cp.pieces[i].vnode);
+		Datum values[6];
+		bool nulls[6] = {false, false, false, false, false, false};
+
+		CHECK_FOR_INTERRUPTS();
+		values[0] = PointerGetDatum(cstring_to_text_with_len(ps->name, (int) ps->namelen));
+		values[1] = Int32GetDatum((int32) cp.set + 1);
+		values[2] = BoolGetDatum(cp.now);
+		values[3] = Int32GetDatum((int32) cp.pieces[i].chunk);
+		values[4] = PointerGetDatum(cstring_to_text_with_len(v->name, (int) v->namelen));
+		values[5] = fs_pg_resvec_datum(cp.pieces[i].amounts);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -101,11 +101,13 @@ Datum
 resvec_billing(PG_FUNCTION_ARGS)
 {
 	text *weights = PG_GETARG_TEXT_PP(1);
+	fs_billing_mode mode;
 	double out;
 	fs_error err;
 
+	fs_pg_check(fs_billing_mode_of(PG_GETARG_BOOL(2), PG_GETARG_BOOL(3), &mode, &err), &err);
 	fs_pg_check(fs_billing(RV(PG_GETARG_VARLENA_PP(0)), VARDATA_ANY(weights),
-	                       VARSIZE_ANY_EXHDR(weights), PG_GETARG_BOOL(2), &out, &err),
+	                       VARSIZE_ANY_EXHDR(weights), mode, &out, &err),
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }

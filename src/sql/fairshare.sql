@@ -1,4 +1,4 @@
--- fairshare: hierarchical fairshare over a share tree (SPEC section 4)
+-- fairshare: hierarchical fairshare over a share tree (README "Hierarchical fairshare")
 
 CREATE FUNCTION fairsched.fairshare(t fairsched.sharetree, algorithm text DEFAULT 'classic',
                                     dampening float8 DEFAULT 1)

@@ -1,4 +1,4 @@
--- msic: the composite types of the MSIC-Cluster PBS scheduler's policy (seed 004, SPEC section 9),
+-- msic: the composite types of the MSIC-Cluster PBS scheduler's policy (seed 004, README "Queue fair access"),
 -- shared by msic_config (configuration, holidays, prime time), msic_share (queue share
 -- accounting) and msic_order (job flags and order).
 

@@ -1,4 +1,4 @@
--- msic_order: the MSIC-Cluster PBS scheduler's per-job flags and job order (seed 004, SPEC section 9).
+-- msic_order: the MSIC-Cluster PBS scheduler's per-job flags and job order (seed 004, README "Queue fair access").
 
 CREATE FUNCTION fairsched.msic_job_order(config fairsched.msic_config, shares fairsched.msic_share[],
                                          jobs fairsched.msic_job[], at timestamptz,

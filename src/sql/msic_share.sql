@@ -1,4 +1,4 @@
--- msic_share: the MSIC-Cluster scheduler's queue share accounting (seed 004, SPEC section 9):
+-- msic_share: the MSIC-Cluster scheduler's queue share accounting (seed 004, README "Queue fair access"):
 -- the SHARE_INFO_FILE text, charging a started job, the nightly rollover, the queue rank, and
 -- the msic_queue_state aggregate that computes a queue's state from its history of job starts.
 CREATE FUNCTION fairsched.msic_shares(share_info text, at timestamptz DEFAULT NULL)

@@ -1,4 +1,4 @@
--- placement: PBS placement sets and node_group_sort_key (SPEC section 8, seed 003)
+-- placement: PBS placement sets and node_group_sort_key (README "Placement sets", seed 003)
 
 CREATE TYPE fairsched.vnodepool;
 CREATE FUNCTION fairsched.vnodepool_in(cstring) RETURNS fairsched.vnodepool
@@ -40,6 +40,19 @@ CREATE AGGREGATE fairsched.vnode_pool(vnode text, available fairsched.resvec, as
 );
 COMMENT ON AGGREGATE fairsched.vnode_pool(text, fairsched.resvec, fairsched.resvec, jsonb) IS 'a placement pool of vnodes: labels map a key to a string or an array of strings, a comma separating values';
 
+CREATE FUNCTION fairsched.vnode_pool_accum(fairsched.vnodepool, text, text, fairsched.resvec, jsonb)
+    RETURNS fairsched.vnodepool
+    AS 'MODULE_PATHNAME', 'vnode_pool_accum_text' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.vnode_pool_accum(fairsched.vnodepool, text, text, fairsched.resvec, jsonb) IS 'transition function of vnode_pool with available resources as text (indirect resources "res=@vnode" allowed)';
+CREATE AGGREGATE fairsched.vnode_pool(vnode text, available text, assigned fairsched.resvec,
+                                      labels jsonb) (
+    SFUNC = fairsched.vnode_pool_accum,
+    STYPE = fairsched.vnodepool,
+    COMBINEFUNC = fairsched.vnode_pool_combine,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE fairsched.vnode_pool(text, text, fairsched.resvec, jsonb) IS 'a placement pool of vnodes whose available resources are text: amounts as in a resvec, and <resource>=@<vnode> for a resource another vnode holds (PBS indirect resources); labels may be "@vnode" too';
+
 CREATE FUNCTION fairsched.placement_sets(pool fairsched.vnodepool, group_keys text[],
                                          sort_keys text[] DEFAULT NULL, prime_time boolean DEFAULT false,
                                          only_explicit boolean DEFAULT false)
@@ -49,7 +62,18 @@ CREATE FUNCTION fairsched.placement_sets(pool fairsched.vnodepool, group_keys te
 COMMENT ON FUNCTION fairsched.placement_sets(fairsched.vnodepool, text[], text[], boolean, boolean) IS 'the placement sets of a pool (flat, and one per combination of values of all keys), ordered by node_group_sort_key lines (NULL: the PBS defaults)';
 
 CREATE FUNCTION fairsched.place(pool fairsched.vnodepool, group_keys text[], request fairsched.resvec,
-                                sort_keys text[] DEFAULT NULL, prime_time boolean DEFAULT false)
+                                sort_keys text[] DEFAULT NULL, prime_time boolean DEFAULT false,
+                                only_explicit boolean DEFAULT false)
     RETURNS TABLE(pset text, rank int4, fits_now boolean, fits_total boolean)
     AS 'MODULE_PATHNAME', 'place_job' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.place(fairsched.vnodepool, text[], fairsched.resvec, text[], boolean) IS 'the placement set a job would go to: the first whose unused resources hold the request, else the first whose totals do (the job waits), else none';
+COMMENT ON FUNCTION fairsched.place(fairsched.vnodepool, text[], fairsched.resvec, text[], boolean, boolean) IS 'the placement set a job would go to: the first whose unused resources hold the request, else the first whose totals do (the job waits), else none';
+
+CREATE FUNCTION fairsched.place_select(pool fairsched.vnodepool, group_keys text[], "select" text,
+                                       place text DEFAULT 'free', sort_keys text[] DEFAULT NULL,
+                                       prime_time boolean DEFAULT false,
+                                       only_explicit boolean DEFAULT false,
+                                       default_chunk fairsched.resvec DEFAULT 'ncpus=1')
+    RETURNS TABLE(pset text, rank int4, fits_now boolean, chunk int4, vnode text,
+                  amounts fairsched.resvec)
+    AS 'MODULE_PATHNAME', 'place_select' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.place_select(fairsched.vnodepool, text[], text, text, text[], boolean, boolean, fairsched.resvec) IS 'a PBS select spec (2:ncpus=8:mem=16gb+1:ngpus=1) placed chunk by chunk under a place spec (free, pack, scatter, vscatter; excl, exclhost, shared; group=resource) on the vnodes of the first placement set where every chunk fits: one row per chunk and vnode';

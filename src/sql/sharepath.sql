@@ -1,4 +1,4 @@
--- sharepath: a node's path in a share tree, physics."alice.smith@example.org" (SPEC section 2)
+-- sharepath: a node's path in a share tree, physics."alice.smith@example.org" (README "Share-tree paths")
 
 CREATE TYPE fairsched.sharepath;
 

@@ -1,4 +1,4 @@
--- sharetree: a share tree (or pool tree) with usage rolled up (SPEC section 3)
+-- sharetree: a share tree (or pool tree) with usage rolled up (README "Share trees")
 
 CREATE TYPE fairsched.sharetree;
 

@@ -76,6 +76,8 @@ FROM b_fs_sizes AS s,
              (3, 'fairshare(t) pbs, stored 3-level tree', 'pbs',
               'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'),
              (4, 'fairshare(t) fair_tree, stored 3-level tree', 'fair_tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'),
+             (5, 'fairshare(t) depth_oblivious, stored 3-level tree', 'depth_oblivious',
               'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'))
      AS w(ord, workload, algo, query)
 ORDER BY w.ord, s.n;
@@ -88,6 +90,7 @@ FROM (SELECT n, (SELECT count(*) FROM pg_temp.reference_fairshare(tab)) AS nodes
 INSERT INTO bench_results (workload, rows, fairsched_ms, baseline, baseline_ms)
 SELECT o.workload, o.n, o.ms,
        CASE WHEN o.algo = 'fair_tree' THEN 'none (Fair Tree has no plain-SQL reference)'
+            WHEN o.algo = 'depth_oblivious' THEN 'none (no plain-SQL reference)'
             ELSE format('plain SQL reference (%s), recursive CTEs from the rows', o.algo) END,
        r.ms
 FROM b_fs_ours AS o LEFT JOIN b_fs_ref AS r ON r.n = o.n AND r.algo = o.algo

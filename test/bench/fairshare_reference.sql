@@ -26,7 +26,8 @@
 -- true makes the node a FairShare=parent node (never the root). A parent node is transparent:
 -- a node's level owner is its nearest proper ancestor that is not a parent node, the level
 -- sum is the sum of the shares of the owner's level members, to which a parent node adds 0,
--- and a parent node copies its owner's S and E.
+-- and a parent node copies its owner's S and E (under the root, whose E is 1, it keeps its own
+-- U: SLURM tests for the root before FairShare=parent).
 --
 -- How: `rolled` rolls the rows up (each row joined to the ancestors() of its path, grouped by
 -- ancestor) and `n` applies the algorithm's usage; `o` walks the tree down from the root to
@@ -101,8 +102,8 @@ BEGIN
                    CASE WHEN c.is_parent THEN p.s
                         WHEN lv.levelsum > 0 THEN p.s * c.shares / lv.levelsum
                         ELSE 0 END,
-                   CASE WHEN c.is_parent THEN p.e
-                        WHEN fairsched.nlevel(o.owner) = 0 THEN c.u
+                   CASE WHEN fairsched.nlevel(o.owner) = 0 THEN c.u
+                        WHEN c.is_parent THEN p.e
                         WHEN lv.levelsum > 0 THEN c.u + (p.e - c.u) * c.shares / lv.levelsum
                         ELSE p.e END
             FROM v AS p

@@ -3,7 +3,7 @@
  * Any input either fails with a message or gives a state with finite numbers whose text reads
  * back to the same state and prints the same text, and whose binary form decodes to the same
  * state and encodes to the same bytes; combining and reading accepted states never leaves a
- * non-finite number (an overflow is an error).
+ * non-finite number or breaks the state's invariants, usage included (an overflow is an error).
  */
 #include "decay.h"
 #include "userprio.h"
@@ -17,7 +17,8 @@
 static bool
 finite_state(const fs_userprio *s)
 {
-	return isfinite(s->m) && isfinite(s->a) && isfinite(s->g) && isfinite(s->first_usage);
+	return isfinite(s->m) && isfinite(s->a) && isfinite(s->g) && isfinite(s->first_usage) &&
+	       isfinite(s->usage) && isfinite(s->last_in_use);
 }
 
 static void

@@ -453,6 +453,47 @@ test_properties(void)
 		       bad_mono, bad_bisect);
 }
 
+/* The root as vector HDRF reports it: the sums of its children's fair shares and guarantees. */
+static void
+test_pool_root_children(void)
+{
+	fs_tree *t = NULL;
+	uint8_t *c = NULL;
+	fs_pool_row *rows = (fs_pool_row *) pool_rows(
+	    "pool{=*/*/*/{}/{},a=1/0.1/*/{cpu=10}/{cpu=20},a.x=1/*/*/{}/{cpu=5},"
+	    "b=1/0.2/*/{cpu=30}/{cpu=30}}",
+	    "cpu=100", &t, &c);
+
+	if (rows)
+	{
+		CHECK(rows[0].fair_share_ratio == 1 && rows[0].guaranteed_share == 1);
+		fs_pool_root_from_children(t, rows);
+		/* a (demand 20 + a.x's 5) and b capped at demand: 0.25 + 0.3; the grandchild a.x
+		 * counts only through a */
+		CHECK_DBL(rows[1].fair_share_ratio, 0.25, 1e-15);
+		CHECK_DBL(rows[0].fair_share_ratio, 0.55, 1e-15);
+		CHECK_DBL(rows[0].guaranteed_share, 0.3, 1e-15);
+		CHECK_DBL(rows[0].satisfaction, 0.4 / 0.55, 1e-15);
+		unit_alloc.release(NULL, rows);
+	}
+	if (t)
+		fs_tree_free(t);
+	free(c);
+	rows = (fs_pool_row *) pool_rows("pool{=*/*/*/{cpu=1}/{cpu=1}}", "cpu=10", &t, &c);
+	if (rows)
+	{
+		fs_pool_root_from_children(t, rows);
+		CHECK(rows[0].fair_share_ratio == 0 && rows[0].satisfaction_null);
+		unit_alloc.release(NULL, rows);
+	}
+	if (t)
+		fs_tree_free(t);
+	free(c);
+	CHECK(fs_pool_root_from_name("children") == FS_POOL_ROOT_CHILDREN);
+	CHECK(fs_pool_root_from_name("one") == FS_POOL_ROOT_ONE);
+	CHECK(fs_pool_root_from_name("sum") < 0);
+}
+
 void
 test_divide(void)
 {
@@ -463,4 +504,5 @@ test_divide(void)
 	test_random_range();
 	test_large();
 	test_pool_ratio_overflow();
+	test_pool_root_children();
 }

@@ -215,6 +215,104 @@ test_parent_and_zero(void)
 	fs_tree_free(t);
 }
 
+/*
+ * SLURM's test24.4 (Fair Tree), account aD: FairShare=parent nodes print their own usage over
+ * their level owner's (uD1: 20 / 110), their owner's level shares and no LevelFS; the root's
+ * NormShares is 0. uD2 and uD3 tie exactly at 22/17 but SLURM's quotients do not.
+ */
+static void
+test_fair_tree_parent(void)
+{
+	static const trow rows[] = {
+	    {"aD", 50, 0},           {"aD.aDA", -2, 0},       {"aD.aDA.uDA1", -2, 10},
+	    {"aD.aDA.uDA2", 30, 10}, {"aD.aDA.uDA3", 50, 25}, {"aD.uD1", -2, 20},
+	    {"aD.uD2", 40, 20},      {"aD.uD3", 50, 25},      {"other", 158, 500},
+	};
+	fs_tree *t = build(rows, 9);
+	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	uint32_t ud1 = pos(t, "aD.uD1"), ada = pos(t, "aD.aDA"), uda2 = pos(t, "aD.aDA.uDA2");
+	uint32_t ud2 = pos(t, "aD.uD2"), ud3 = pos(t, "aD.uD3"), uda3 = pos(t, "aD.aDA.uDA3");
+
+	CHECK_DBL(r[0].norm_shares, 0, 0);
+	CHECK(r[0].usage_per_share_null);
+	CHECK_DBL(r[ud1].effective_usage, 20.0 / 110, 1e-15);
+	CHECK_DBL(r[ada].effective_usage, 45.0 / 110, 1e-15);
+	CHECK_DBL(r[pos(t, "aD.aDA.uDA1")].effective_usage, 10.0 / 110, 1e-15);
+	CHECK_DBL(r[ud1].norm_shares, 50.0 / 208, 1e-15);
+	CHECK(r[ud1].level_fs_null && r[ada].level_fs_null);
+	CHECK_DBL(r[uda2].norm_shares, 30.0 / 170, 1e-15);
+	CHECK_DBL(r[uda2].effective_usage, 10.0 / 110, 1e-15);
+	/* 7 leaves: uD1, uDA1 (+inf, tied) 7, uDA2 5, uD3 = uDA3 4, uD2 2, then "other" */
+	CHECK_DBL(r[ud1].fairshare, 7.0 / 7, 0);
+	CHECK_DBL(r[uda2].fairshare, 5.0 / 7, 0);
+	CHECK_DBL(r[ud3].fairshare, 4.0 / 7, 0);
+	CHECK_DBL(r[uda3].fairshare, 4.0 / 7, 0);
+	CHECK_DBL(r[ud2].fairshare, 2.0 / 7, 0);
+	free(r);
+	r = run(t, FS_ALGO_FAIR_TREE_EXACT, 1);
+	CHECK_DBL(r[ud2].fairshare, 4.0 / 7, 0);
+	CHECK(r[ud2].rank == r[ud3].rank && r[ud3].rank == r[uda3].rank);
+	free(r);
+	/* classic: a parent node copies its owner's E, except under the root: its own U */
+	r = run(t, FS_ALGO_CLASSIC, 1);
+	CHECK_DBL(r[0].norm_shares, 1, 0);
+	CHECK_DBL(r[ud1].effective_usage, r[pos(t, "aD")].effective_usage, 0);
+	free(r);
+	fs_tree_free(t);
+	{
+		static const trow under_root[] = {{"p", -2, 5}, {"a", 1, 15}};
+		fs_tree *u = build(under_root, 2);
+
+		r = run(u, FS_ALGO_CLASSIC, 1);
+		CHECK_DBL(r[pos(u, "p")].effective_usage, 0.25, 0);
+		CHECK_DBL(r[pos(u, "p")].fairshare, pow(2, -0.25), 1e-15);
+		free(r);
+		fs_tree_free(u);
+	}
+}
+
+/*
+ * DEPTH_OBLIVIOUS, the example of SLURM's page: R_parent = 2 and a child at r_l = 1/3 gets
+ * k = 1 / (1 + (5 ln 2)^2) and R = 2 (1/3)^k; a child on the same side of 1 keeps R = r.
+ */
+static void
+test_depth_oblivious(void)
+{
+	static const trow rows[] = {
+	    {"A", 1, 0}, {"A.a1", 1, 1}, {"A.a2", 1, 5}, {"B", 1, 0}, {"A.p", -2, 0}, {"A.z", 0, 0},
+	};
+	fs_tree *t = build(rows, 6);
+	fs_fs_row *r = run(t, FS_ALGO_DEPTH_OBLIVIOUS, 1);
+	uint32_t a = pos(t, "A"), a1 = pos(t, "A.a1"), a2 = pos(t, "A.a2"), b = pos(t, "B");
+	double k = 1 / (1 + pow(5 * log(2), 2));
+
+	CHECK_DBL(r[a].effective_usage, 1, 0); /* under the root: E = U */
+	CHECK_DBL(r[a1].norm_shares, 0.25, 0); /* z's 0 shares count, the parent leaf's none */
+	CHECK_DBL(r[a].fairshare, 0.25, 0);
+	/* a1: r = (1/6) / 0.25 = 2/3, level: (6/6) / 0.5 = 2, r_l = 1/3: signs differ */
+	CHECK_DBL(r[a1].effective_usage, 2 * pow(1.0 / 3, k) * 0.25, 1e-15);
+	CHECK_DBL(r[a1].fairshare, pow(2, -2 * pow(1.0 / 3, k)), 1e-15);
+	CHECK_DBL(r[a1].fairshare, 0.279697, 5e-7);
+	/* a2: r = 10/3, r_l = 5/3: k = 1, R = 10/3 = r */
+	CHECK_DBL(r[a2].fairshare, pow(2, -10.0 / 3), 1e-15);
+	CHECK_DBL(r[b].fairshare, 1, 0);
+	/* the parent leaf copies A; the 0-share leaf has no factor */
+	CHECK_DBL(r[pos(t, "A.p")].effective_usage, r[a].effective_usage, 0);
+	CHECK_DBL(r[pos(t, "A.p")].fairshare, 0.25, 0);
+	CHECK_DBL(r[pos(t, "A.z")].fairshare, 0, 0);
+	/* ranks by factor: B (1), a1 (0.2797), p (0.25), a2 (0.0992), z (0) */
+	CHECK(r[b].rank == 1 && r[a1].rank == 2 && r[pos(t, "A.p")].rank == 3 && r[a2].rank == 4);
+	CHECK(r[pos(t, "A.z")].rank == 5);
+	free(r);
+	/* dampening divides R as it divides classic's E / S */
+	r = run(t, FS_ALGO_DEPTH_OBLIVIOUS, 2);
+	CHECK_DBL(r[a2].fairshare, pow(2, -5.0 / 3), 1e-15);
+	free(r);
+	fs_tree_free(t);
+	CHECK(fs_algo_from_name("depth_oblivious") == FS_ALGO_DEPTH_OBLIVIOUS);
+	CHECK(fs_algo_from_name("fair_tree_exact") == FS_ALGO_FAIR_TREE_EXACT);
+}
+
 static void
 test_errors(void)
 {
@@ -246,5 +344,7 @@ test_fairshare(void)
 	test_fair_tree();
 	test_fair_tree_account_tie();
 	test_parent_and_zero();
+	test_fair_tree_parent();
+	test_depth_oblivious();
 	test_errors();
 }

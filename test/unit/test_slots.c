@@ -100,7 +100,7 @@ test_slot_errors_and_remainder(void)
 }
 
 static double
-bill(const char *alloc, const char *weights, bool max_tres, fs_status want)
+bill(const char *alloc, const char *weights, fs_billing_mode max_tres, fs_status want)
 {
 	uint8_t *a = rv(alloc);
 	double out = -1;
@@ -158,6 +158,35 @@ test_billing(void)
 		n += (size_t) sprintf(many + n, "x=1");
 		CHECK(fs_billing(a, many, n, false, &out, &err) == FS_ERR_LIMIT);
 		free(a);
+	}
+	/* SLURM's tres.html: CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5 and a job of 1 CPU and
+	 * 8 GB: sum 3.0 (4.5 with a license); MAX_TRES max(1, 2, 0) + 0 = 2.0; MAX_TRES_GRES
+	 * 0 + max(1, 2) + 0 = 2.0, and with a GPU (1*2.0) + MAX(1*1.0, 8*0.25) + 0, which the page
+	 * writes as 3.0 but is 4 */
+	{
+		const char *w = "CPU=1.0,Mem=0.25G,GRES/gpu=2.0,license/licA=1.5";
+
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_SUM, FS_OK), 3, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G,license/licA=1", w, FS_BILLING_SUM, FS_OK), 4.5, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_MAX_TRES, FS_OK), 2, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G", w, FS_BILLING_MAX_TRES_GRES, FS_OK), 2, 0);
+		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=1", w, FS_BILLING_MAX_TRES_GRES, FS_OK), 4, 0);
+		/* MAX_TRES folds the GPU into the maximum instead: max(1, 2, 2) */
+		CHECK_DBL(bill("cpu=1,mem=8G,gres/gpu=1", w, FS_BILLING_MAX_TRES, FS_OK), 2, 0);
+		/* every GRES is summed, licenses stay global */
+		CHECK_DBL(
+		    bill("cpu=1,mem=8G,gres/gpu=3,license/licA=2", w, FS_BILLING_MAX_TRES_GRES, FS_OK),
+		    6 + 2 + 3, 0);
+	}
+	{
+		fs_billing_mode m;
+		fs_error err;
+
+		CHECK(fs_billing_mode_of(false, false, &m, &err) == FS_OK && m == FS_BILLING_SUM);
+		CHECK(fs_billing_mode_of(true, false, &m, &err) == FS_OK && m == FS_BILLING_MAX_TRES);
+		CHECK(fs_billing_mode_of(false, true, &m, &err) == FS_OK && m == FS_BILLING_MAX_TRES_GRES);
+		CHECK(fs_billing_mode_of(true, true, &m, &err) == FS_ERR_VALUE);
+		CHECK(strstr(err.message, "cannot both be true") != NULL);
 	}
 	bill("cpu=3", "mem=1Q", false, FS_ERR_SYNTAX);
 	bill("cpu=3", "cpu=1,CPU=2", false, FS_ERR_SYNTAX);
@@ -273,9 +302,11 @@ test_userprio_limits(void)
 	int64_t bc, ad;
 
 	/* the crash of issue 14: the combine overflows; an error, and the state is kept */
-	CHECK(parse_state("max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1", &a) ==
-	      FS_OK);
-	CHECK(parse_state("max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1",
+	CHECK(parse_state("max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1"
+	                  "|used=0,in_use=0,began=-,last_used=-",
+	                  &a) == FS_OK);
+	CHECK(parse_state("max(1e308,1p+1e308)|1e308@2026-01-02T00:00:00Z..2026-01-02T00:00:00Z/1"
+	                  "|used=0,in_use=1e308,began=-,last_used=-",
 	                  &b) == FS_OK);
 	keep = a;
 	CHECK(fs_userprio_combine(&a, &b, &err) == FS_ERR_RANGE);
@@ -284,17 +315,22 @@ test_userprio_limits(void)
 	keep = b;
 	CHECK(fs_userprio_combine(&b, &a, &err) == FS_ERR_RANGE);
 	CHECK(memcmp(&b, &keep, sizeof(b)) == 0);
-	/* one step of the aggregate overflowing: an error, the state kept */
-	CHECK(parse_state("max(0.5,0.5p+1.7e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1000000",
+	/* one step of the aggregate near the top of the range stays finite; the accumulated usage
+	 * of the next overflows: an error, the state kept */
+	CHECK(parse_state("max(0.5,0.5p+1.7e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1"
+	                  "|used=0,in_use=0,began=-,last_used=-",
 	                  &a) == FS_OK);
-	keep = a;
-	CHECK(fs_userprio_add(&a, 1.7e308, (INT64_C(26) * 365 + 7) * 86400 * INT64_C(1000000), 1000000,
-	                      &err) == FS_OK);
+	CHECK(fs_userprio_add(&a, 1.7e308, a.first_at + 1000000, 1, &err) == FS_OK);
 	CHECK(isfinite(a.m) && isfinite(a.g));
 	CHECK(prio(&a) > 1e308);
+	CHECK_DBL(a.usage, 1.7e308, 0);
+	keep = a;
+	CHECK(fs_userprio_add(&a, 1.7e308, a.first_at + 2000000, 1, &err) == FS_ERR_RANGE);
+	CHECK(strstr(err.message, "accumulated usage overflows") != NULL);
+	CHECK(memcmp(&a, &keep, sizeof(a)) == 0);
 	/* the final function: a p + g with g at the top of the range still rounds to a finite number */
 	CHECK(parse_state("max(0.5,1p+1.7976931348623157e308)|0@2026-01-01T00:00:00Z.."
-	                  "2026-01-02T00:00:00Z/1",
+	                  "2026-01-02T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-",
 	                  &a) == FS_OK);
 	CHECK(fs_userprio_value(&a, &v, &err) == FS_OK && isfinite(v));
 
@@ -317,7 +353,8 @@ test_userprio_limits(void)
 	fs_sb_init(&sb, &unit_alloc, 64);
 	fs_userprio_format(&sb, &a);
 	CHECK_STR(sb.data, "max(100,0p+100)|100@-4712-01-01T00:00:00Z..294276-12-31T00:00:00.000001Z/"
-	                   "86400000000");
+	                   "86400000000|used=943518144960000,in_use=100,began=294276-12-31T00:00:00Z,"
+	                   "last_used=294276-12-31T00:00:00Z");
 	CHECK(fs_userprio_parse(sb.data, sb.len, &back, &err) == FS_OK);
 	CHECK(memcmp(&a, &back, sizeof(a)) == 0);
 	free(sb.data);
@@ -326,28 +363,36 @@ test_userprio_limits(void)
 	CHECK(memcmp(&a, &back, sizeof(a)) == 0);
 	/* half-lives are exact integers up to INT64_MAX */
 	CHECK(parse_state("max(0,1p+0)|1@10000-01-01T00:00:00Z..10000-01-01T00:00:00Z/"
-	                  "9223372036854775807",
+	                  "9223372036854775807|used=0,in_use=1,began=-,last_used=-",
 	                  &a) == FS_OK);
 	CHECK(a.half_life == INT64_MAX);
-	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/9007199254740993",
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/9007199254740993"
+	                  "|used=0,in_use=1,began=-,last_used=-",
 	                  &a) == FS_OK);
 	CHECK(a.half_life == INT64_C(9007199254740993));
 	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/"
-	                  "9223372036854775808",
+	                  "9223372036854775808|used=0,in_use=1,began=-,last_used=-",
 	                  &a) == FS_ERR_SYNTAX);
-	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/0", &a) ==
-	      FS_ERR_SYNTAX);
-	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/1", &a) ==
-	      FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/"
+	                  "0|used=0,in_use=1,began=-,last_used=-",
+	                  &a) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..294277-01-01T00:00:00Z/"
+	                  "1|used=0,in_use=1,began=-,last_used=-",
+	                  &a) == FS_ERR_SYNTAX);
 
 	/* m below 0.5 only in the identity of a single sample; text and binary agree */
-	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1", &a) == FS_OK);
-	CHECK(parse_state("max(0.4,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
-	      FS_ERR_SYNTAX);
-	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
-	      FS_ERR_SYNTAX);
-	CHECK(parse_state("max(0.5,1p+-1)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1", &b) ==
-	      FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/"
+	                  "1|used=0,in_use=1,began=-,last_used=-",
+	                  &a) == FS_OK);
+	CHECK(parse_state("max(0.4,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/"
+	                  "1|used=0,in_use=1,began=-,last_used=-",
+	                  &b) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0,1p+0)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/"
+	                  "1|used=0,in_use=1,began=-,last_used=-",
+	                  &b) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0.5,1p+-1)|1@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/"
+	                  "1|used=0,in_use=1,began=-,last_used=-",
+	                  &b) == FS_ERR_SYNTAX);
 	b = a;
 	b.m = 0.25;
 	bad_state_binary(b, "must be at least 0.5");
@@ -387,9 +432,126 @@ test_userprio_limits(void)
 	b.g = -0.0;
 	b.first_usage = -0.0;
 	b.m = -0.0;
+	b.last_in_use = -0.0;
+	b.usage = -0.0;
 	fs_userprio_encode(&b, bin);
 	CHECK(fs_userprio_decode(bin, sizeof(bin), &back, &err) == FS_OK && !signbit(back.g) &&
-	      !signbit(back.first_usage) && !signbit(back.m));
+	      !signbit(back.first_usage) && !signbit(back.m) && !signbit(back.usage) &&
+	      !signbit(back.last_in_use));
+}
+
+/*
+ * What condor_userprio reports: weighted hours accumulate each sample's in_use over the time
+ * since the previous sample. 10 in use for an hour, then 0 for an hour, then 4 for an hour:
+ * 36000 + 0 + 14400 weighted seconds = 14 weighted hours; usage began at the second sample and
+ * was last seen at the fourth; 4 are in use. Split into runs and combined: the same.
+ */
+static void
+test_userprio_usage(void)
+{
+	int64_t t0 = 0, hl = 86400 * INT64_C(1000000);
+	fs_userprio s, r1, r2;
+	fs_userprio_report rep;
+	fs_error err;
+	int split;
+
+	CHECK(fs_userprio_start(&s, 10, t0, hl, &err) == FS_OK);
+	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_in_use == 10);
+	CHECK(fs_userprio_add(&s, 10, t0 + H, hl, &err) == FS_OK);
+	CHECK(fs_userprio_add(&s, 0, t0 + 2 * H, hl, &err) == FS_OK);
+	CHECK(fs_userprio_add(&s, 4, t0 + 3 * H, hl, &err) == FS_OK);
+	CHECK_DBL(s.usage, 50400, 0);
+	CHECK(s.began_at == t0 + H && s.last_used_at == t0 + 3 * H);
+	CHECK_DBL(s.last_in_use, 4, 0);
+	for (split = 1; split <= 3; split++)
+	{
+		int64_t at[4] = {t0, t0 + H, t0 + 2 * H, t0 + 3 * H};
+		double u[4] = {10, 10, 0, 4};
+		int k;
+
+		CHECK(fs_userprio_start(&r1, u[0], at[0], hl, &err) == FS_OK);
+		for (k = 1; k < split; k++)
+			CHECK(fs_userprio_add(&r1, u[k], at[k], hl, &err) == FS_OK);
+		CHECK(fs_userprio_start(&r2, u[split], at[split], hl, &err) == FS_OK);
+		for (k = split + 1; k < 4; k++)
+			CHECK(fs_userprio_add(&r2, u[k], at[k], hl, &err) == FS_OK);
+		CHECK(fs_userprio_combine(&r2, &r1, &err) == FS_OK);
+		CHECK_DBL(r2.usage, 50400, 0);
+		CHECK(r2.began_at == s.began_at && r2.last_used_at == s.last_used_at);
+		CHECK_DBL(r2.last_in_use, 4, 0);
+		CHECK_DBL(r2.g, s.g, 1e-12);
+	}
+	CHECK(fs_userprio_report_of(&s, 1000, &rep, &err) == FS_OK);
+	CHECK_DBL(rep.weighted_hours, 14, 0);
+	CHECK_DBL(rep.weighted_usage, 50400, 0);
+	CHECK_DBL(rep.weighted_in_use, 4, 0);
+	CHECK_DBL(rep.effective_priority, rep.real_priority * 1000, 0);
+	CHECK(rep.usage_start == t0 + H && rep.last_usage == t0 + 3 * H &&
+	      rep.last_update == t0 + 3 * H);
+	CHECK(fs_userprio_report_of(&s, 0.5, &rep, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "priority factor") != NULL);
+	CHECK(fs_userprio_report_of(&s, NAN, &rep, &err) == FS_ERR_RANGE);
+	/* a real priority near 100 times a factor of 1e307 passes the float8 range */
+	CHECK(fs_userprio_start(&r1, 100, t0, hl, &err) == FS_OK);
+	CHECK(fs_userprio_add(&r1, 100, t0 + 1000 * hl, hl, &err) == FS_OK);
+	CHECK(fs_userprio_report_of(&r1, 1e307, &rep, &err) == FS_ERR_RANGE);
+	CHECK(strstr(err.message, "effective priority overflows") != NULL);
+	/* "-" is never; a BC instant also starts with "-" */
+	CHECK(parse_state("max(0.5,1p+0)|3@-4713-11-24T00:00:00Z..-4713-11-24T00:00:00Z/1|used=0,"
+	                  "in_use=3,began=-,last_used=-4713-11-24T00:00:00Z",
+	                  &r1) == FS_OK);
+	CHECK(r1.last_used_at == FS_MIN_INSTANT && r1.began_at == FS_USERPRIO_NEVER);
+	CHECK(parse_state("max(0.5,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,"
+	                  "in_use=3,began=-,last_used=-x",
+	                  &r1) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0.5,1p+0)|3@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1", &r1) ==
+	      FS_ERR_SYNTAX);
+	/* usage without a start, or a start after the last usage: invalid */
+	CHECK(parse_state("max(0.5,1p+0)|3@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=5,"
+	                  "in_use=3,began=-,last_used=-",
+	                  &r1) == FS_ERR_SYNTAX);
+	CHECK(parse_state("max(0.5,1p+0)|3@2026-01-01T00:00:00Z..2026-01-03T00:00:00Z/1|used=5,"
+	                  "in_use=3,began=2026-01-02T12:00:00Z,last_used=2026-01-02T00:00:00Z",
+	                  &r1) == FS_ERR_SYNTAX);
+	/* only idle time: no usage, never used */
+	CHECK(fs_userprio_start(&s, 0, t0, hl, &err) == FS_OK);
+	CHECK(fs_userprio_add(&s, 0, t0 + H, hl, &err) == FS_OK);
+	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_used_at == FS_USERPRIO_NEVER);
+	/* in use at a sample with no time since the previous: used, but nothing accumulated */
+	CHECK(fs_userprio_add(&s, 3, t0 + H, hl, &err) == FS_OK);
+	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_used_at == t0 + H);
+}
+
+/*
+ * The pie spin (HTCondor manual: "user A with EUP=5 will receive twice as many resources as
+ * user B with EUP=10 and four times as many resources as user C with EUP=20"): 4/7, 2/7, 1/7.
+ */
+static void
+test_pie_spin(void)
+{
+	const char *names[] = {"a", "b", "c"};
+	size_t lens[] = {1, 1, 1};
+	double eup[] = {5, 10, 20}, share[3];
+	double tiny[] = {5e-324, 1e-323, 2e-323};
+	fs_error err;
+
+	CHECK(fs_pie_spin(names, lens, eup, 3, &unit_alloc, share, &err) == FS_OK);
+	CHECK_DBL(share[0], 4.0 / 7, 1e-15);
+	CHECK_DBL(share[1], 2.0 / 7, 1e-15);
+	CHECK_DBL(share[2], 1.0 / 7, 1e-15);
+	/* 1 / EUP would overflow; the ratios do not */
+	CHECK(fs_pie_spin(names, lens, tiny, 3, &unit_alloc, share, &err) == FS_OK);
+	CHECK_DBL(share[0], 4.0 / 7, 1e-15);
+	CHECK(fs_pie_spin(names, lens, eup, 0, &unit_alloc, share, &err) == FS_OK);
+	eup[1] = 0;
+	CHECK(fs_pie_spin(names, lens, eup, 3, &unit_alloc, share, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "submitter \"b\"") != NULL);
+	eup[1] = INFINITY;
+	CHECK(fs_pie_spin(names, lens, eup, 3, &unit_alloc, share, &err) == FS_ERR_RANGE);
+	eup[1] = 10;
+	names[2] = "a";
+	CHECK(fs_pie_spin(names, lens, eup, 3, &unit_alloc, share, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "appears more than once") != NULL);
 }
 
 void
@@ -399,5 +561,7 @@ test_slots(void)
 	test_slot_errors_and_remainder();
 	test_billing();
 	test_userprio();
+	test_userprio_usage();
+	test_pie_spin();
 	test_userprio_limits();
 }

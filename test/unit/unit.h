@@ -48,5 +48,6 @@ void test_msic_order(void);
 void test_msic_config(void);
 void test_msic_share(void);
 void test_msic_cycle(void);
+void test_groupquota(void);
 
 #endif

@@ -122,6 +122,7 @@ main(void)
 	test_msic_config();
 	test_msic_share();
 	test_msic_cycle();
+	test_groupquota();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

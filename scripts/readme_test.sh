@@ -2,10 +2,11 @@
 # The README's SQL and the demo run as written on a database set up as the README's Install
 # section says (ALTER DATABASE ... SET search_path = public, fairsched, once), with every
 # `SET search_path = public, fairsched;` line taken out of them:
-#   - every ```sql block of README.md, in order, each in a psql session of its own, on a fresh
-#     database named accounting (the name the Install section uses); the first block that creates
-#     the extension must also set the database's search_path; a block that shows an error in
-#     `-- ERROR:` / `-- DETAIL:` / `-- HINT:` comment lines must end in exactly that error;
+#   - every ```sql block of README.md, in order, on a fresh database named accounting (the name
+#     the Install section uses): the block that creates the extension must also set the database's
+#     search_path; the blocks after it run in one new session, as a reader follows them in psql;
+#     a block that shows an error in `-- ERROR:` / `-- DETAIL:` / `-- HINT:` comment lines runs
+#     alone and must end in exactly that error;
 #   - scripts/demo.sql on a fresh database, and the SVG charts it writes: each renders to a PNG of
 #     its size with rsvg-convert, names its series, and is the one committed under docs/.
 # An HTML comment on the line (or lines) just before a block directs the test:
@@ -81,11 +82,33 @@ prepare_block() {
     printf '%s\n' "$text" | grep -Ev "$SEARCH_PATH_LINE"
 }
 
+# a block that shows an error in `-- ERROR:` comment lines, run in a session of its own: it must
+# end in exactly that error
+error_block() {
+    local id=$1 line=$2
+    if psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
+        echo "README.md:$line: the block shows an error, but ran without one"
+        return 1
+    fi
+    grep -E '^-- (ERROR|DETAIL|HINT):  ' "$work/blocks/$id.run.sql" | sed 's/^-- //' >"$work/blocks/$id.expected"
+    sed 's/^psql:[^ ]*: //' "$work/blocks/$id.out" | grep -E '^(ERROR|DETAIL|HINT):  ' >"$work/blocks/$id.got" || true
+    diff -u "$work/blocks/$id.expected" "$work/blocks/$id.got" || {
+        echo "README.md:$line: the block's error is not the one it shows"
+        return 1
+    }
+}
+
+# The blocks up to the one that creates the extension run first, each in its own session; that
+# block must also set the database's search_path, which new sessions get. Every later block then
+# runs in order in one new session, as a reader follows the README in psql (a temporary table of
+# one block serves the next); a block that shows an error runs in a session of its own.
 readme_blocks() {
-    local id line status ran=0 skipped=0 extension_seen=0
+    local id line status ran=0 skipped=0 extension_seen=0 all=$work/blocks/all.sql at n
     split_readme >"$work/manifest"
     "$PG_BIN/dropdb" --if-exists accounting
     "$PG_BIN/createdb" accounting
+    : >"$all"
+    : >"$work/blocks/all.map"
     while IFS=$'\t' read -r id line status; do
         if [ "$status" != run ]; then
             echo "README.md:$line: ${status#skip: } (not run)"
@@ -97,40 +120,44 @@ readme_blocks() {
             echo "README.md:$line: the block sets search_path itself; the examples must run on the database's setting"
             return 1
         fi
-        echo "README.md:$line"
+        ran=$((ran + 1))
         if grep -q '^-- ERROR:  ' "$work/blocks/$id.run.sql"; then
-            # a block that shows an error in its comments must end in exactly that error
-            if psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
-                echo "README.md:$line: the block shows an error, but ran without one"
+            echo "README.md:$line (shows an error)"
+            error_block "$id" "$line"
+        elif [ "$extension_seen" = 1 ]; then
+            # into the one session: remember where the block starts in it
+            printf '%s\t%s\n' "$(($(wc -l <"$all") + 1))" "$line" >>"$work/blocks/all.map"
+            cat "$work/blocks/$id.run.sql" >>"$all"
+        else
+            echo "README.md:$line"
+            if ! psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
+                cat "$work/blocks/$id.out"
+                echo "README.md:$line: the sql block above failed"
                 return 1
             fi
-            grep -E '^-- (ERROR|DETAIL|HINT):  ' "$work/blocks/$id.run.sql" | sed 's/^-- //' >"$work/blocks/$id.expected"
-            sed 's/^psql:[^ ]*: //' "$work/blocks/$id.out" | grep -E '^(ERROR|DETAIL|HINT):  ' >"$work/blocks/$id.got" || true
-            diff -u "$work/blocks/$id.expected" "$work/blocks/$id.got" || {
-                echo "README.md:$line: the block's error is not the one it shows"
-                return 1
-            }
-        elif ! psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
-            cat "$work/blocks/$id.out"
-            echo "README.md:$line: the sql block above failed (as run: $work/blocks/$id.run.sql)"
-            sed 's/^/    | /' "$work/blocks/$id.run.sql"
-            return 1
-        fi
-        ran=$((ran + 1))
-        if [ "$extension_seen" = 0 ] && psql_ -d accounting -A -t -c "SELECT 1 FROM pg_extension WHERE extname = 'fairsched'" | grep -q 1; then
-            extension_seen=1
-            # the block that created the extension set the database's search_path, once
-            psql_ -d accounting -A -t -c "
-                SELECT 1 FROM pg_db_role_setting AS s JOIN pg_database AS d ON d.oid = s.setdatabase
-                WHERE d.datname = 'accounting' AND s.setrole = 0
-                  AND 'search_path=public, fairsched' = ANY (s.setconfig)" | grep -q 1 || {
-                echo "README.md:$line: the block that creates the extension does not run"
-                echo "ALTER DATABASE accounting SET search_path = public, fairsched"
-                return 1
-            }
+            if psql_ -d accounting -A -t -c "SELECT 1 FROM pg_extension WHERE extname = 'fairsched'" | grep -q 1; then
+                extension_seen=1
+                psql_ -d accounting -A -t -c "
+                    SELECT 1 FROM pg_db_role_setting AS s JOIN pg_database AS d ON d.oid = s.setdatabase
+                    WHERE d.datname = 'accounting' AND s.setrole = 0
+                      AND 'search_path=public, fairsched' = ANY (s.setconfig)" | grep -q 1 || {
+                    echo "README.md:$line: the block that creates the extension does not run"
+                    echo "ALTER DATABASE accounting SET search_path = public, fairsched"
+                    return 1
+                }
+            fi
         fi
     done <"$work/manifest"
     [ "$extension_seen" = 1 ] || { echo "no README block creates the extension"; return 1; }
+    cut -f 2 "$work/blocks/all.map" | sed 's/^/README.md:/'
+    if ! psql_ -d accounting -P pager=off -f "$all" >"$work/blocks/all.out" 2>&1; then
+        tail -n 20 "$work/blocks/all.out"
+        # the README block that holds the failing line of the session's script
+        at=$(sed -n 's/^psql:[^:]*:\([0-9]*\): ERROR: .*/\1/p' "$work/blocks/all.out" | tail -n 1)
+        n=$(awk -F '\t' -v at="${at:-0}" '$1 <= at { line = $2 } END { print line }' "$work/blocks/all.map")
+        echo "README.md:$n: this sql block failed (line $at of $all):"
+        return 1
+    fi
     echo "$ran blocks ran, $skipped not run"
     "$PG_BIN/dropdb" accounting
 }

@@ -11,7 +11,7 @@ export PG_CONFIG
 
 # the last line: what make deb and the package, README and chart tests need
 FS_PACKAGES="postgresql-15 postgresql-server-dev-15 make gcc clang libclang-rt-14-dev valgrind
-    debhelper dpkg-dev postgresql-server-dev-all git unzip librsvg2-bin"
+    build-essential debhelper dpkg-dev postgresql-server-dev-all git unzip librsvg2-bin"
 
 fs_log() { printf '\n==> %s\n' "$*"; }
 

@@ -133,10 +133,13 @@ else
     else
         olds=$(full_versions | grep -vxF "$b" || true)
     fi
-    if [ ! -f "$EXTDIR/fairsched--$b.sql" ]; then
-        echo "fairsched--$b.sql is not installed in $EXTDIR" >&2
-        exit 1
-    fi
+    for v in $b $olds; do
+        if [ ! -f "$EXTDIR/fairsched--$v.sql" ]; then
+            echo "fairsched--$v.sql is not installed in $EXTDIR: install the version's full script" >&2
+            echo "(the Makefile's DATA) with make install first" >&2
+            exit 1
+        fi
+    done
     if [ -z "$olds" ]; then
         echo "skipped: fairsched $b is the only version installed (no older fairsched--A.sql in $EXTDIR);"
         echo "the upgrade test runs once a release keeps the previous version's full script and adds"

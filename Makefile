@@ -46,7 +46,7 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
 	cat $^ > $@
 
 # ---- the README's commands, and the pieces they are made of -----------------------------
-.PHONY: test demo bench unit fuzz deps
+.PHONY: test demo bench unit fuzz deps deb dist
 
 test:
 	@scripts/test.sh
@@ -56,6 +56,14 @@ demo:
 
 bench:
 	@scripts/bench.sh
+
+# the Debian package postgresql-15-fairsched (debian/, pg_buildext) into build/
+deb:
+	@scripts/deb.sh
+
+# the PGXN release zip, from git archive of HEAD, into build/
+dist:
+	@scripts/dist.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
 UNIT_SRCS = $(sort $(wildcard test/unit/*.c))

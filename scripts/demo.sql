@@ -1,7 +1,13 @@
--- The demo that `make demo` prints. Each section grows with a feature.
+-- The demo that `make demo` prints. Each section grows with a feature. It also writes SVG
+-- charts into the directory in the psql variable chart_dir (make demo: build/demo).
 \set QUIET on
+\if :{?chart_dir}
+\else
+\set chart_dir .
+\endif
 CREATE EXTENSION fairsched;
 SET search_path = public, fairsched;
+\i scripts/charts.sql
 
 \echo
 \echo '================================================================================'
@@ -112,6 +118,7 @@ SELECT (CASE WHEN i % 3 = 0 THEN 'group2.scott' ELSE 'group1.Bob' END)::sharepat
        100.0 AS cput
 FROM generate_series(1, 3000) AS i
 WHERE i % 3 <> 0 OR (i * 37 % (60 * 24)) < 21 * 24;
+CREATE TABLE weekly_fairshare AS
 WITH weeks AS (
     SELECT w AS week_end FROM generate_series('2026-01-08'::timestamptz, '2026-03-01', '7 days') AS w),
 usage AS (
@@ -124,11 +131,35 @@ trees AS (
     FROM (SELECT week_end, path, NULL::float8 AS shares, usage FROM usage
           UNION ALL SELECT week_end, path, shares, 0 FROM weeks, fairshare_groups) AS rows
     GROUP BY week_end)
+SELECT week_end, f.path, f.fairshare
+FROM trees, fairshare(t) AS f WHERE f.depth = 1;
 SELECT week_end::date AS week_ending,
        round(max(fairshare) FILTER (WHERE path = 'group1')::numeric, 3) AS group1,
        round(max(fairshare) FILTER (WHERE path = 'group2')::numeric, 3) AS group2
-FROM trees, fairshare(t)
+FROM weekly_fairshare
 GROUP BY week_end ORDER BY week_end;
+
+\echo '   Charts (SVG, written by SQL): each group''s factor week by week, and the share tree of'
+\echo '   section 6 drawn as nested boxes, sized by shares and by usage:'
+\pset format unaligned
+\pset tuples_only on
+\o :chart_dir/fairshare_weekly.svg
+SELECT pg_temp.svg_line_chart(
+    'Fairshare factor per group, week by week (classic, 14-day half-life)', 'fairshare factor',
+    (SELECT jsonb_agg(jsonb_build_object('series', path::text, 'i', dense_rank - 1,
+                                         'x', to_char(week_end, 'Mon DD'), 'y', fairshare))
+     FROM (SELECT *, dense_rank() OVER (ORDER BY week_end) FROM weekly_fairshare) AS w),
+    1);
+\o :chart_dir/share_tree.svg
+SELECT pg_temp.svg_share_boxes(
+    'The share tree of section 6: shares against usage',
+    (SELECT jsonb_agg(jsonb_build_object('path', path::text[], 'shares', shares, 'usage', usage))
+     FROM tree_snapshot, tree_nodes(t)));
+\o
+\pset format aligned
+\pset tuples_only off
+\echo '   ' :chart_dir/fairshare_weekly.svg
+\echo '   ' :chart_dir/share_tree.svg
 
 \echo '9. Fair-share division down a pool tree (YTsaurus). A cluster of 100 cpus and 512 GB;'
 \echo '   prod is guaranteed half of it and weighs 3, research is capped at a fifth. Each'

@@ -9,7 +9,9 @@ PG_BIN=/usr/lib/postgresql/15/bin
 PG_CONFIG=$PG_BIN/pg_config
 export PG_CONFIG
 
-FS_PACKAGES="postgresql-15 postgresql-server-dev-15 make gcc clang libclang-rt-14-dev valgrind"
+# the last line: what make deb and the package, README and chart tests need
+FS_PACKAGES="postgresql-15 postgresql-server-dev-15 make gcc clang libclang-rt-14-dev valgrind
+    build-essential debhelper dpkg-dev postgresql-server-dev-all git unzip librsvg2-bin"
 
 fs_log() { printf '\n==> %s\n' "$*"; }
 
@@ -93,4 +95,50 @@ fs_cluster_start() {
         -o "-c listen_addresses='' -k $FS_CLUSTER_DIR -p $port -c fsync=off" start >/dev/null \
         || { cat "$FS_CLUSTER_DIR/server.log" >&2; return 1; }
     export PGHOST="$FS_CLUSTER_DIR" PGPORT="$port" PGUSER=postgres PGDATABASE=postgres
+}
+
+# The extension is installed system-wide, and other checkouts on the machine may install theirs:
+# hold this lock from the install until the last test that uses the installed files is done.
+FS_INSTALL_LOCK=/tmp/fairsched-install.lock
+fs_install_lock() {
+    exec 9>"$FS_INSTALL_LOCK"
+    flock 9
+    export FS_INSTALL_LOCKED=1
+}
+
+# What a test script run on its own needs (the lock, the build installed, a throwaway cluster);
+# under `make test`, which did all that and exports FS_UNDER_TEST=1, nothing.
+fs_standalone_setup() {
+    [ -n "${FS_UNDER_TEST:-}" ] && return 0
+    fs_deps
+    fs_install_lock
+    fs_build_install
+    fs_cluster_start
+}
+
+# Counting checks: fs_check NAME COMMAND... runs the command with its output in build/logs/NAME.log,
+# prints "ok NAME" or "FAILED NAME" with the log's tail; fs_tally prints "N passed, N failed" and
+# returns non-zero on a failure. The command runs in a subshell of its own that is not the test of
+# an `if`, so that `set -e` stops it at its first failing step (bash ignores -e inside a
+# function called as a condition).
+FS_PASSED=0
+FS_FAILED=0
+fs_check() {
+    local name=$1 log
+    shift
+    mkdir -p build/logs
+    log="build/logs/$name.log"
+    ("$@") >"$log" 2>&1 &
+    if wait $!; then
+        echo "ok $name"
+        FS_PASSED=$((FS_PASSED + 1))
+    else
+        echo "FAILED $name"
+        tail -n 40 "$log" | sed 's/^/    /'
+        FS_FAILED=$((FS_FAILED + 1))
+    fi
+}
+fs_tally() {
+    echo "$FS_PASSED passed, $FS_FAILED failed"
+    [ "$FS_FAILED" = 0 ]
 }

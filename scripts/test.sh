@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: core unit tests (plain and under valgrind), every fuzz harness for a short fixed
-# time, pg_regress against a throwaway cluster, and TAP tests if any. The last line is
+# time, the Debian package and the PGXN zip built, pg_regress against a throwaway cluster, TAP
+# tests if any, then on the same cluster: dump and restore, upgrades, the README's SQL and the
+# demo's charts, and the Debian package installed and removed. The last line is
 # "N passed, N failed" over every suite; the exit status is non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,11 +54,42 @@ for f in test/fuzz/fuzz_*.c; do
     fi
 done
 
+# the package and the zip are built from the checkout; they do not touch the installed extension
+fs_log "the Debian package (make deb; its regression run is the pg_regress below)"
+if DEB_BUILD_OPTIONS=nocheck scripts/deb.sh >build/logs/deb_build.log 2>&1; then
+    tail -n 1 build/logs/deb_build.log
+    count 1 0
+else
+    tail -n 40 build/logs/deb_build.log
+    echo "make deb: FAILED"
+    count 0 1
+fi
+
+fs_log "the PGXN zip (make dist)"
+dist_ok() {
+    local zip listing f
+    zip=$(scripts/dist.sh | tail -n 1)
+    listing=$(unzip -Z1 "$zip")
+    for f in META.json LICENSE README.md Makefile fairsched.control debian/control src/sql/resvec.sql; do
+        grep -qx "fairsched-[^/]*/$f" <<<"$listing" || { echo "$zip lacks $f"; return 1; }
+    done
+    ! grep -q '/\.ci/' <<<"$listing" || { echo "$zip holds .ci/"; return 1; }
+    echo "$zip: $(wc -l <<<"$listing") entries"
+}
+if dist_ok >build/logs/dist.log 2>&1; then
+    cat build/logs/dist.log
+    count 1 0
+else
+    cat build/logs/dist.log
+    echo "make dist: FAILED"
+    count 0 1
+fi
+
 # the extension is installed system-wide: one checkout at a time from here on
-exec 9>/tmp/fairsched-install.lock
-flock 9
+fs_install_lock
 fs_build_install
 fs_cluster_start
+export FS_UNDER_TEST=1
 
 fs_log "pg_regress (installcheck)"
 if make -s installcheck PG_CONFIG="$PG_CONFIG" >build/logs/regress.log 2>&1; then
@@ -85,6 +118,25 @@ if compgen -G "test/t/*.pl" >/dev/null; then
         count 0 1
     fi
 fi
+
+# scripts that print their own "N passed, N failed" last, on this cluster under this lock
+suite() {
+    local log=build/logs/suite_$(basename "$1" .sh)${2:+_${2#--}}.log p f
+    "$@" 2>&1 | tee "$log" || true
+    if read -r p f < <(tail -n 1 "$log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p') \
+        && [ -n "$p" ]; then
+        count "$p" "$f"
+    else
+        echo "$*: ended without its count"
+        count 0 1
+    fi
+}
+suite scripts/dump_test.sh
+suite scripts/upgrade_test.sh
+suite scripts/upgrade_test.sh --self-test
+suite scripts/readme_test.sh
+# last: removing the package removes the installed extension (it installs the build again)
+suite scripts/deb_test.sh
 
 fs_cluster_stop
 echo

@@ -18,15 +18,15 @@
 #include <stdarg.h>
 
 #define SHOWN(len) ((int) ((len) > 200 ? 200 : (len)))
-#define S(x) SHOWN((x).len), (x).s
+#define S(x)       SHOWN((x).len), (x).s
 /* distinct queue ranks tracked for the preemption bounds */
-#define RANKS_MAX 64
+#define RANKS_MAX    64
 #define NO_RESOURCES "All destination queues are too full to accept this job"
 /* the original's JOB_OVERTIME_SLOP: a job past its walltime counts as having 180 s left */
 #define OVERTIME_SLOP_US (INT64_C(180) * 1000000)
 
-static const char *const action_names[] = {"run",  "resume", "suspend", "checkpoint", "requeue",
-                                           "comment", "fail", "end",   "share"};
+static const char *const action_names[] = {"run",     "resume", "suspend", "checkpoint", "requeue",
+                                           "comment", "fail",   "end",     "share"};
 
 const char *
 fs_msic_action_name(fs_msic_action a)
@@ -52,7 +52,7 @@ typedef struct cq
 {
 	fs_str name, host_name;
 	const fs_msic_queue *q;
-	int host; /* index into hosts; -1: no MOM data, never used */
+	int host;  /* index into hosts; -1: no MOM data, never used */
 	bool open; /* has MOM data, up, enabled and started */
 	bool full;
 	char full_why[256]; /* why it was marked full, for the jobs after */
@@ -66,7 +66,7 @@ typedef struct cq
 	int64_t room_cpus; /* free CPUs for a job (room_on), as of the last bounds update */
 	double room_mem;
 	int64_t *ge; /* [r]: first-search candidates of rank ranks[r] or higher (ge[0]: all of them) */
-	uint32_t *jobs;  /* its running jobs, time left ascending, then the ones started now */
+	uint32_t *jobs; /* its running jobs, time left ascending, then the ones started now */
 	size_t njobs, capjobs;
 } cq;
 
@@ -88,7 +88,7 @@ typedef struct cj
 	int queue;              /* running: its batch queue, or -1 */
 	int host;               /* running: its host, or -1 */
 	int prime;              /* prime-time check: 0 not done, 1 passes, -1 fails */
-	int rank_idx; /* index of its rank in cycle.ranks */
+	int rank_idx;           /* index of its rank in cycle.ranks */
 	bool chkpt_ok;
 	bool gone;        /* stopped in this cycle */
 	bool unstoppable; /* its stop failed in this cycle */
@@ -114,18 +114,18 @@ struct cycle
 	uint32_t *victims;
 	fs_msic_cycle_out *out;
 	size_t capd;
-	size_t nonfull;  /* open queues not marked full */
-	int last_up;     /* the last queue whose host is up, or -1 */
+	size_t nonfull; /* open queues not marked full */
+	int last_up;    /* the last queue whose host is up, or -1 */
 	/* the distinct queue ranks, ascending (at most RANKS_MAX; beyond, one class for all) */
 	double ranks[RANKS_MAX];
 	size_t nranks;
-	int64_t *ge_all; /* the queues' ge arrays */
-	bool bounds_ok;  /* the maxima below are current */
+	int64_t *ge_all;             /* the queues' ge arrays */
+	bool bounds_ok;              /* the maxima below are current */
 	int64_t max_narrow, max_all; /* the most CPUs any open queue could offer an over-share
 	                              * job, and in the second search */
 	int64_t max_ge[RANKS_MAX];   /* ... a job of rank ranks[r] in the first search */
-	char reason[1024];    /* room for a formatted reason */
-	const char *why_text; /* the reason the job being placed gets if it cannot run */
+	char reason[1024];           /* room for a formatted reason */
+	const char *why_text;        /* the reason the job being placed gets if it cannot run */
 };
 typedef struct cycle cycle;
 
@@ -151,7 +151,6 @@ why_ref(cycle *c, const char *text)
 	c->why_text = text;
 	return false;
 }
-
 
 /* ---------------------------------------------------------------- output */
 
@@ -248,7 +247,8 @@ queue_limits(cycle *c, cq *q, bool say)
 	if (!l->started)
 		return say ? why(c, "Queue %.*s not started", S(q->name)) : false;
 	if (l->max_running >= 0 && q->running >= l->max_running)
-		return say ? why(c, "Queue %.*s run limit (%d) reached", S(q->name), l->max_running) : false;
+		return say ? why(c, "Queue %.*s run limit (%d) reached", S(q->name), l->max_running)
+		           : false;
 	if (l->max_ncpus >= 0 && q->assn >= l->max_ncpus)
 		snprintf(q->full_why, sizeof(q->full_why), "Queue %.*s CPU limit (%d) reached", S(q->name),
 		         l->max_ncpus);
@@ -274,7 +274,7 @@ fits_queue(cycle *c, size_t i, const cq *q)
 	/* a suspended or checkpointed job restarts only where it ran (the original returns silently) */
 	if (x->exec_host.s != NULL && !fs_str_eq(x->exec_host, q->host_name))
 		return why(c, "Waiting for host with checkpoint file to come available (%.*s)",
-		              S(x->exec_host));
+		           S(x->exec_host));
 	if (l->min_walltime >= 0 && job->o.walltime_us < l->min_walltime)
 	{
 		fs_msic_format_hms(l->min_walltime / 1000000, hms);
@@ -290,8 +290,7 @@ fits_queue(cycle *c, size_t i, const cq *q)
 	if (l->max_ncpus >= 0 && job->ncpus > l->max_ncpus)
 		return why(c, "Would exceed queue '%.*s' CPU limit (%d).", S(q->name), l->max_ncpus);
 	if (l->min_mem >= 0 && x->mem < l->min_mem)
-		return why(c, "Does not meet queue '%.*s' memory minimum (%.0f).", S(q->name),
-		              l->min_mem);
+		return why(c, "Does not meet queue '%.*s' memory minimum (%.0f).", S(q->name), l->min_mem);
 	if (l->max_mem >= 0 && x->mem > l->max_mem)
 		return why(c, "Would exceed queue '%.*s' memory limit (%.0f).", S(q->name), l->max_mem);
 	if (hs->mem >= 0 && x->mem > hs->mem)
@@ -343,10 +342,9 @@ resources_avail(cycle *c, size_t i, const cq *q)
 		return why(c, "Would over-subscribe CPU resources (%d max)", hs->ncpus);
 	if (hs->mem >= 0 && h->mem_alloc + x->mem > hs->mem)
 		return why(c, "Insufficient free memory available (%.0f+%.0f > %.0f max)", h->mem_alloc,
-		              x->mem, hs->mem);
+		           x->mem, hs->mem);
 	if (job->arch.s != NULL && (hs->arch.s == NULL || !fs_str_eq(job->arch, hs->arch)))
-		return why(c, "Available hosts differ from requested architecture (%.*s)",
-		              S(job->arch));
+		return why(c, "Available hosts differ from requested architecture (%.*s)", S(job->arch));
 	return true;
 }
 
@@ -371,8 +369,7 @@ user_limits(cycle *c, size_t i, const cq *q)
 			count++;
 	}
 	if (count >= q->q->max_user_run)
-		return why(c, "Would exceed queue %.*s userrun limit (%d)", S(q->name),
-		              q->q->max_user_run);
+		return why(c, "Would exceed queue %.*s userrun limit (%d)", S(q->name), q->q->max_user_run);
 	return true;
 }
 
@@ -758,8 +755,7 @@ preempt_queue_ok(cycle *c, size_t p, const cq *q)
 		return false;
 	hs = host_of(c, q);
 	if (job->arch.s != NULL && (hs->arch.s == NULL || !fs_str_eq(job->arch, hs->arch)))
-		return why(c, "Available hosts differ from requested architecture (%.*s)",
-		              S(job->arch));
+		return why(c, "Available hosts differ from requested architecture (%.*s)", S(job->arch));
 	/* the guide's prime-time limit holds for every job but express ones (the original forgot
 	 * it here, so a long-waiting job could run through prime time) */
 	return fits_queue(c, p, q) && prime_ok(c, p);
@@ -785,8 +781,8 @@ stop_victim(cycle *c, size_t v, size_t p)
 	if (left < 0)
 		left = OVERTIME_SLOP_US;
 	remaining = job->o.walltime_us > 0 ? 100.0 * (double) left / (double) job->o.walltime_us : 0;
-	suspend = in->suspend_below ? remaining <= in->suspend_threshold
-	                            : remaining > in->suspend_threshold;
+	suspend =
+	    in->suspend_below ? remaining <= in->suspend_threshold : remaining > in->suspend_threshold;
 	if (suspend)
 	{
 		if (!job->suspend_fails)
@@ -860,8 +856,7 @@ make_room(cycle *c, size_t p)
 
 				/* a queue where stops could not make room, or need not (the job fits there
 				 * as it is: something else holds it back), is not considered, nor its reason */
-				if (!q->open ||
-				    (q->room_cpus >= c->jobs[p].ncpus && q->room_mem >= c->j[p].mem) ||
+				if (!q->open || (q->room_cpus >= c->jobs[p].ncpus && q->room_mem >= c->j[p].mem) ||
 				    room_bound(P, q, search_class(P, level == 1)) < c->jobs[p].ncpus ||
 				    !preempt_queue_ok(c, p, q))
 					continue;
@@ -909,8 +904,7 @@ run_job(cycle *c, size_t i, int qi)
 	 * suspended one: both were charged in full when they first started */
 	if (x->row->suspended || x->row->chkptd)
 		return FS_OK;
-	e = fs_hindex_get(&c->fsidx, fs_str_hash(x->oqueue), &x->oqueue, fs_str_array_eq,
-	                  c->fsnames);
+	e = fs_hindex_get(&c->fsidx, fs_str_hash(x->oqueue), &x->oqueue, fs_str_array_eq, c->fsnames);
 	if (e == UINT32_MAX)
 		return FS_OK;
 	return fs_msic_charge(&c->out->shares[e].s, job->ncpus, job->o.walltime_us, c->minutes,
@@ -985,11 +979,10 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 		else if (h->ncpus < 0 || !(h->mem < 0 || isfinite(h->mem)) || !isfinite(h->loadave))
 			st = fs_fail(c->err, FS_ERR_VALUE, "host \"%.*s\" has a negative or infinite amount",
 			             S(h->name));
-		else if (fs_hindex_put(hidx, fs_str_hash(h->name), &h->name, (uint32_t) k,
-		                       fs_str_array_eq, hnames) != k)
+		else if (fs_hindex_put(hidx, fs_str_hash(h->name), &h->name, (uint32_t) k, fs_str_array_eq,
+		                       hnames) != k)
 		{
-			st = fs_fail(c->err, FS_ERR_VALUE, "host \"%.*s\" appears twice in hosts",
-			             S(h->name));
+			st = fs_fail(c->err, FS_ERR_VALUE, "host \"%.*s\" appears twice in hosts", S(h->name));
 			fs_error_hint(c->err, "Give each host once.");
 		}
 	}
@@ -1017,8 +1010,7 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 		if (e == UINT32_MAX)
 		{
 			st = fs_fail(c->err, FS_ERR_VALUE,
-			             "batch queue \"%.*s\" of the configuration is not in queues",
-			             S(q->name));
+			             "batch queue \"%.*s\" of the configuration is not in queues", S(q->name));
 			fs_error_hint(c->err, "Give every BATCH_QUEUES queue an msic_queue row.");
 			break;
 		}
@@ -1039,8 +1031,7 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 			             S(q->name), S(q->host_name), S(q->q->host));
 			break;
 		}
-		e = fs_hindex_get(hidx, fs_str_hash(q->host_name), &q->host_name, fs_str_array_eq,
-		                  hnames);
+		e = fs_hindex_get(hidx, fs_str_hash(q->host_name), &q->host_name, fs_str_array_eq, hnames);
 		/* a host without a row has no MOM data: the original skips its queue */
 		q->host = e == UINT32_MAX ? -1 : (int) e;
 	}
@@ -1172,8 +1163,8 @@ setup_shares(cycle *c)
 }
 
 fs_status
-fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n,
-              const fs_allocator *a, fs_msic_cycle_out *out, fs_error *err)
+fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n, const fs_allocator *a,
+              fs_msic_cycle_out *out, fs_error *err)
 {
 	cycle c;
 	fs_msic_ojob *oj;

@@ -59,7 +59,7 @@ typedef struct fs_msic_cycle_in
 	size_t nqueues;
 	/* prime time: observed when ENFORCE_PRIME_TIME is on, from pt_from (its date form) on */
 	bool enforce_pt;
-	int64_t pt_from; /* INT64_MIN: always */
+	int64_t pt_from;                    /* INT64_MIN: always */
 	int64_t pt_start, pt_end, pt_limit; /* microseconds; pt_limit < 0: no limit */
 	const int *holidays;
 	size_t nholidays;
@@ -108,11 +108,11 @@ int fs_msic_compat_from_name(const char *name);
 typedef struct fs_msic_decision
 {
 	fs_msic_action action;
-	size_t job;       /* index into the jobs */
-	fs_str queue;     /* run/resume/suspend: the batch queue; checkpoint/requeue: where the job
-	                   * goes back to (its originating queue); s NULL otherwise */
-	fs_str host;      /* s NULL when none */
-	size_t reason;    /* offset into text, NUL-terminated */
+	size_t job;    /* index into the jobs */
+	fs_str queue;  /* run/resume/suspend: the batch queue; checkpoint/requeue: where the job
+	                * goes back to (its originating queue); s NULL otherwise */
+	fs_str host;   /* s NULL when none */
+	size_t reason; /* offset into text, NUL-terminated */
 } fs_msic_decision;
 
 typedef struct fs_msic_cycle_out

@@ -19,10 +19,10 @@ typedef struct rjob
 	int64_t since; /* running since */
 	int64_t run;   /* how long it really runs */
 	fs_str exec_host;
-	fs_str queue; /* the batch queue it runs or ran in */
-	int host;     /* index of exec_host in the hosts, -1: unknown */
-	int chkptd;         /* -1: as the order decides (Q with an exec_host), 1: checkpointed */
-	uint64_t comment;   /* hash of its last comment; 0: none */
+	fs_str queue;     /* the batch queue it runs or ran in */
+	int host;         /* index of exec_host in the hosts, -1: unknown */
+	int chkptd;       /* -1: as the order decides (Q with an exec_host), 1: checkpointed */
+	uint64_t comment; /* hash of its last comment; 0: none */
 } rjob;
 
 typedef struct replay
@@ -50,8 +50,8 @@ by_ctime(const void *x, const void *y, void *ctx)
 }
 
 static void
-emit_row(replay *p, int64_t at, int step, fs_msic_action act, size_t job, fs_str queue,
-         fs_str host, const char *reason, const fs_msic_state *share)
+emit_row(replay *p, int64_t at, int step, fs_msic_action act, size_t job, fs_str queue, fs_str host,
+         const char *reason, const fs_msic_state *share)
 {
 	fs_msic_replay_row row = {at, step, act, job, queue, host, reason, share};
 

@@ -214,9 +214,8 @@ enum
 };
 
 static const char *const queue_fields[Q_FIELDS] = {
-    "name",         "host",         "enabled",   "started", "max_running",
-    "max_ncpus",    "max_mem",      "min_walltime", "max_walltime", "min_ncpus",
-    "min_mem",      "default_mem",  "max_user_run"};
+    "name",         "host",         "enabled",   "started", "max_running", "max_ncpus",   "max_mem",
+    "min_walltime", "max_walltime", "min_ncpus", "min_mem", "default_mem", "max_user_run"};
 
 static fs_msic_queue *
 read_queues(ArrayType *arr, size_t *count)
@@ -246,7 +245,8 @@ read_queues(ArrayType *arr, size_t *count)
 		q->max_user_run = count_field(&r, f[Q_MAX_USER_RUN], "max_user_run", "queue", q->name);
 		q->max_mem = fs_pg_amount_field(&r, f[Q_MAX_MEM], "max_mem", "queue", nm, q->name.len);
 		q->min_mem = fs_pg_amount_field(&r, f[Q_MIN_MEM], "min_mem", "queue", nm, q->name.len);
-		q->default_mem = fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", "queue", nm, q->name.len);
+		q->default_mem =
+		    fs_pg_amount_field(&r, f[Q_DEFAULT_MEM], "default_mem", "queue", nm, q->name.len);
 		q->min_walltime = walltime_field(&r, f[Q_MIN_WALLTIME], "min_walltime", q->name);
 		q->max_walltime = walltime_field(&r, f[Q_MAX_WALLTIME], "max_walltime", q->name);
 	}

@@ -52,11 +52,11 @@ void fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap);
 /* (msic_config.c) The prime-time settings of a configuration. */
 typedef struct fs_pg_msic_prime
 {
-	bool enforce;         /* ENFORCE_PRIME_TIME on */
-	bool has_from;        /* in its date form */
+	bool enforce;  /* ENFORCE_PRIME_TIME on */
+	bool has_from; /* in its date form */
 	TimestampTz from;
-	int64 start, end;     /* microseconds after midnight */
-	int64 limit;          /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
+	int64 start, end; /* microseconds after midnight */
+	int64 limit;      /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
 	int *holidays;
 	int nholidays;
 } fs_pg_msic_prime;

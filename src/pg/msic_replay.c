@@ -40,8 +40,8 @@ put_row(void *ctx, const fs_msic_replay_row *row)
 	if (row->job == SIZE_MAX)
 		nulls[3] = true;
 	else
-		values[3] = PointerGetDatum(cstring_to_text_with_len(s->jobs[row->job].o.job_id,
-		                                                     (int) s->jobs[row->job].o.idlen));
+		values[3] = PointerGetDatum(
+		    cstring_to_text_with_len(s->jobs[row->job].o.job_id, (int) s->jobs[row->job].o.idlen));
 	values[4] = fs_pg_text_or_null(row->queue, &nulls[4]);
 	values[5] = fs_pg_text_or_null(row->host, &nulls[5]);
 	if (row->reason)

@@ -14,7 +14,6 @@
 
 #include <math.h>
 
-
 int
 fs_pg_field_number(TupleDesc td, const char *name, const char *type)
 {
@@ -211,10 +210,10 @@ enum
 	J_FIELDS
 };
 
-static const char *const job_fields[J_FIELDS] = {"job_id",    "owner",         "queue", "state",
-                                                 "walltime",  "walltime_used", "ctime", "etime",
-                                                 "exec_host", "chkptd",        "ncpus", "mem",
-                                                 "arch",      "suspend_fails", "checkpoint_fails"};
+static const char *const job_fields[J_FIELDS] = {
+    "job_id",        "owner", "queue", "state",         "walltime",
+    "walltime_used", "ctime", "etime", "exec_host",     "chkptd",
+    "ncpus",         "mem",   "arch",  "suspend_fails", "checkpoint_fails"};
 
 /* A float8 field that is NULL (-1) or finite and not negative. */
 double
@@ -263,10 +262,10 @@ fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 				         errhint("A job needs job_id, owner, state and walltime; queue NULL is "
 				                 "the submit queue.")));
 		if (for_cycle && r.nulls[f[J_NCPUS]])
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("job \"%s\" has no ncpus",
-			                       pnstrdup(j->job_id, Min(j->idlen, 200))),
-			                errhint("Placement needs the CPUs each job asks for.")));
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("job \"%s\" has no ncpus", pnstrdup(j->job_id, Min(j->idlen, 200))),
+			         errhint("Placement needs the CPUs each job asks for.")));
 		j->owner = fs_pg_text_field(r.values[f[J_OWNER]], false, &j->ownerlen);
 		j->queue = fs_pg_text_field(r.values[f[J_QUEUE]], r.nulls[f[J_QUEUE]], &j->queuelen);
 		state = fs_pg_text_field(r.values[f[J_STATE]], false, &slen);
@@ -300,10 +299,11 @@ fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
 		j->chkptd = r.nulls[f[J_CHKPTD]] ? -1 : DatumGetBool(r.values[f[J_CHKPTD]]) ? 1 : 0;
 		cj->ncpus = r.nulls[f[J_NCPUS]] ? 0 : DatumGetInt32(r.values[f[J_NCPUS]]);
 		cj->mem = fs_pg_amount_field(&r, f[J_MEM], "mem", "job", j->job_id, j->idlen);
-		cj->exec_host.s = fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]],
-		                                   &cj->exec_host.len);
+		cj->exec_host.s =
+		    fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]], &cj->exec_host.len);
 		cj->arch.s = fs_pg_text_field(r.values[f[J_ARCH]], r.nulls[f[J_ARCH]], &cj->arch.len);
-		cj->suspend_fails = !r.nulls[f[J_SUSPEND_FAILS]] && DatumGetBool(r.values[f[J_SUSPEND_FAILS]]);
+		cj->suspend_fails =
+		    !r.nulls[f[J_SUSPEND_FAILS]] && DatumGetBool(r.values[f[J_SUSPEND_FAILS]]);
 		cj->checkpoint_fails =
 		    !r.nulls[f[J_CHECKPOINT_FAILS]] && DatumGetBool(r.values[f[J_CHECKPOINT_FAILS]]);
 	}

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MIN_US(m) ((int64_t) (m) * 60 * 1000000)
+#define MIN_US(m) ((int64_t) (m) *60 * 1000000)
 #define DAY_US    (INT64_C(86400) * 1000000)
 
 static fs_str
@@ -22,7 +22,8 @@ S(const char *s)
 	return r;
 }
 
-static const fs_msic_fs_entry fair[] = {{"low", 3, 40, 50}, {"hi", 2, 40, 50}, {"special", 7, 20, 50}};
+static const fs_msic_fs_entry fair[] = {
+    {"low", 3, 40, 50}, {"hi", 2, 40, 50}, {"special", 7, 20, 50}};
 static const fs_msic_state states[] = {{"low", 3, {1, 150, 0, 0}}, {"hi", 2, {1, 10, 0, 0}}};
 
 /* Tuesday 2026-12-01 10:00 UTC */
@@ -187,8 +188,9 @@ test_examples(void)
 	jobs[4].checkpoint_fails = true;
 	CHECK(fs_msic_cycle(&in, jobs, 6, &unit_alloc, &out, &err) == FS_OK);
 	summary(&out, jobs, buf, sizeof(buf));
-	CHECK_STR(buf, "fail b1 qb hb; suspend a2 qa ha; fail a1 qa ha; fail a1 qa ha; suspend a3 qa ha; "
-	               "run x qa ha");
+	CHECK_STR(buf,
+	          "fail b1 qb hb; suspend a2 qa ha; fail a1 qa ha; fail a1 qa ha; suspend a3 qa ha; "
+	          "run x qa ha");
 	fs_msic_cycle_free(&out, &unit_alloc);
 
 	/* errors: a batch queue without a row, a running job without a host */
@@ -245,9 +247,9 @@ test_random_cycles(void)
 				if (alloc[h] + c > hosts[h].ncpus)
 					break;
 				snprintf(ids[n], sizeof(ids[n]), "r%d", n);
-				jobs[n] = job(ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3], 'R', c,
-				              60 + (int) (unit_rand(&seed) % 600), (int) (unit_rand(&seed) % 700),
-				              hn[h]);
+				jobs[n] =
+				    job(ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3], 'R', c,
+				        60 + (int) (unit_rand(&seed) % 600), (int) (unit_rand(&seed) % 700), hn[h]);
 				if (unit_rand(&seed) % 5 == 0)
 					jobs[n].o.eligible_at -= 6 * DAY_US; /* long waiting */
 				jobs[n].suspend_fails = unit_rand(&seed) % 3 == 0;
@@ -304,7 +306,8 @@ test_random_cycles(void)
 					if (j->o.state != 'R' || decided[d->job]++ || hi < 0 ||
 					    fs_str_eq(S(j->o.queue), S("special")) ||
 					    (j->o.eligible_at < tuesday_10() - 5 * DAY_US &&
-					     (in.order.rank == FS_MSIC_RANK_USAGE || !fs_str_eq(S(j->o.queue), S("low")))))
+					     (in.order.rank == FS_MSIC_RANK_USAGE ||
+					      !fs_str_eq(S(j->o.queue), S("low")))))
 						bad++;
 					else
 						alloc[hi] -= j->ncpus;
@@ -356,10 +359,10 @@ record(void *ctx, const fs_msic_replay_row *row)
 
 	if (row->action == FS_MSIC_SHARE || row->action == FS_MSIC_COMMENT)
 		return;
-	r->len += (size_t) snprintf(r->log + r->len, sizeof(r->log) - r->len, "%s%+lld %s %.*s",
-	                            r->len ? "; " : "", (long long) min,
-	                            fs_msic_action_name(row->action), (int) r->jobs[row->job].o.idlen,
-	                            r->jobs[row->job].o.job_id);
+	r->len +=
+	    (size_t) snprintf(r->log + r->len, sizeof(r->log) - r->len, "%s%+lld %s %.*s",
+	                      r->len ? "; " : "", (long long) min, fs_msic_action_name(row->action),
+	                      (int) r->jobs[row->job].o.idlen, r->jobs[row->job].o.job_id);
 }
 
 static void

@@ -199,8 +199,8 @@ typedef struct fs_hindex
 
 typedef bool (*fs_hindex_eq)(const void *ctx, uint32_t entry, const void *key);
 void fs_hindex_init(fs_hindex *h, size_t n, const fs_allocator *a);
-uint32_t fs_hindex_put(fs_hindex *h, uint64_t hash, const void *key, uint32_t entry, fs_hindex_eq eq,
-                       const void *ctx);
+uint32_t fs_hindex_put(fs_hindex *h, uint64_t hash, const void *key, uint32_t entry,
+                       fs_hindex_eq eq, const void *ctx);
 /* The entry stored under an equal key, or UINT32_MAX. */
 uint32_t fs_hindex_get(const fs_hindex *h, uint64_t hash, const void *key, fs_hindex_eq eq,
                        const void *ctx);

@@ -542,8 +542,8 @@ variance_opt(parser *p, const char *opt, const char *s, size_t n)
 
 	if (!parse_variance(s, n, &p->cfg->target_load_minus, &p->cfg->target_load_plus, &why))
 	{
-		opt_fail(p->err, p->line, opt, "\"%s\" is not a variance: %s.",
-		         shown(sh, sizeof(sh), s, n), why);
+		opt_fail(p->err, p->line, opt, "\"%s\" is not a variance: %s.", shown(sh, sizeof(sh), s, n),
+		         why);
 		fs_error_hint(p->err, "The form is -mm%%,+nn%%, for example -15%%,+10%%.");
 		return FS_ERR_SYNTAX;
 	}

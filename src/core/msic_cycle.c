@@ -37,8 +37,7 @@ fs_msic_action_name(fs_msic_action a)
 int
 fs_msic_compat_from_name(const char *name)
 {
-	static const char *const names[] = {"rank_usage", "suspend_below_threshold",
-	                                    "load_unscaled"};
+	static const char *const names[] = {"rank_usage", "suspend_below_threshold", "load_unscaled"};
 	int i;
 
 	for (i = 0; i < (int) (sizeof(names) / sizeof(names[0])); i++)

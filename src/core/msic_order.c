@@ -168,7 +168,6 @@ cmp_bool_first(bool a, bool b)
 
 #define CMP3(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
 
-
 /* The pending comparison: the sign, and in *step the index of the step that decided it. */
 static int
 pending_cmp(const job_key *a, const job_key *b, int *step)

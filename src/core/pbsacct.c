@@ -887,8 +887,7 @@ order_keys(fs_pbs_record *rec, const fs_allocator *a)
 
 /* A text or time pair (ctime=..., queue=...): true when key k is one. */
 static bool
-read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v,
-                  size_t vl)
+read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v, size_t vl)
 {
 	char b1[80];
 	int64_t n;
@@ -920,8 +919,8 @@ read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const 
 
 /* A resources_used.<res> or Resource_List.<res> pair: an amount, or text kept as it is. */
 static void
-read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v,
-                   size_t vl, fs_rv_item *used, size_t *nused, fs_rv_item *req, size_t *nreq)
+read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v, size_t vl,
+                   fs_rv_item *used, size_t *nused, fs_rv_item *req, size_t *nreq)
 {
 	bool is_used = k[0] == 'r';
 	size_t plen = is_used ? 15 : 14;

@@ -108,7 +108,8 @@ static bool
 target_ok(const uint8_t *s, size_t len)
 {
 	return len > 0 && len <= NAME_MAX_LEN && memchr(s, ',', len) == NULL &&
-	       memchr(s, '\0', len) == NULL && !fs_is_space((char) s[0]) && !fs_is_space((char) s[len - 1]);
+	       memchr(s, '\0', len) == NULL && !fs_is_space((char) s[0]) &&
+	       !fs_is_space((char) s[len - 1]);
 }
 
 static int
@@ -217,8 +218,8 @@ copy_indirect(const fs_allocator *a, const char *vnode, size_t vnodelen, const u
 
 fs_status
 fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint8_t *avail,
-            const uint8_t *assigned, const fs_label *labels, size_t nlabels,
-            const fs_indirect *indirect, size_t nindirect, fs_error *err)
+             const uint8_t *assigned, const fs_label *labels, size_t nlabels,
+             const fs_indirect *indirect, size_t nindirect, fs_error *err)
 {
 	fs_vnode *v;
 	size_t i, k = 0, bytes = 0;
@@ -342,7 +343,7 @@ fs_vpool_merge(fs_vpool *dst, const fs_vpool *src, fs_error *err)
 
 		FS_POLL(i);
 		st = fs_vpool_add(dst, v->name, v->namelen, v->avail, v->assigned, v->labels, v->nlabels,
-		                 v->indirect, v->nindirect, err);
+		                  v->indirect, v->nindirect, err);
 		if (st != FS_OK)
 			return st;
 	}
@@ -446,7 +447,7 @@ available_error(const char *text, size_t len, size_t at, const char *what, fs_er
 
 fs_status
 fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
-                        fs_indirect **ind, size_t *nind, fs_error *err)
+                         fs_indirect **ind, size_t *nind, fs_error *err)
 {
 	size_t b = 0, e = len, i, start, n = 0, cap = 4, rvlen;
 	fs_indirect *out;
@@ -699,7 +700,7 @@ value_ok(const uint8_t *s, size_t len)
 
 fs_status
 fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
-                  fs_error *err)
+                   fs_error *err)
 {
 	fs_reader r = {data, data + len};
 	const uint8_t *at;
@@ -737,7 +738,7 @@ fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vp
 		if (namelen == 0 || has_nul(name, namelen))
 			st = corrupt(err, "a vnode name is empty or holds a NUL byte");
 		else if (i > 0 && fs_bytes_cmp(p->v[p->n - 1].name, p->v[p->n - 1].namelen,
-		                            (const char *) name, namelen) >= 0)
+		                               (const char *) name, namelen) >= 0)
 			st = corrupt(err, "vnodes out of name order");
 		if (st != FS_OK)
 			break;
@@ -792,7 +793,7 @@ fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vp
 		nind_total += ni;
 		if (st == FS_OK)
 			st = fs_vpool_add(p, (const char *) name, namelen, avail, assigned, labels, nl, ind, ni,
-			                 err);
+			                  err);
 		a->release(a->ctx, labels);
 		a->release(a->ctx, ind);
 	}
@@ -923,7 +924,7 @@ str_from_binary(fs_reader *r, fs_sb *flat)
 
 fs_status
 fs_vpool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
-                    fs_error *err)
+                     fs_error *err)
 {
 	fs_reader r = {data, data + len};
 	const uint8_t *at;
@@ -1391,7 +1392,8 @@ resolved_assigned(const fs_vpool *p, uint32_t i, const transfer *tr, size_t ntr,
 	{
 		const fs_rv_item *x = &tr[*next].item;
 
-		if (n > 0 && fs_bytes_cmp(items[n - 1].name, items[n - 1].namelen, x->name, x->namelen) == 0)
+		if (n > 0 &&
+		    fs_bytes_cmp(items[n - 1].name, items[n - 1].namelen, x->name, x->namelen) == 0)
 		{
 			if (items[n - 1].kind != x->kind)
 				st = fs_rv_kind_mismatch(err, "add", &items[n - 1], x);
@@ -1438,8 +1440,8 @@ resolved_labels(const fs_vpool *p, uint32_t i, fs_label **out, size_t *nout, fs_
 		uint32_t t;
 		fs_status st;
 
-		while (e < v->nlabels && fs_bytes_cmp(v->labels[e].key, v->labels[e].keylen, v->labels[k].key,
-		                                   v->labels[k].keylen) == 0)
+		while (e < v->nlabels && fs_bytes_cmp(v->labels[e].key, v->labels[e].keylen,
+		                                      v->labels[k].key, v->labels[k].keylen) == 0)
 			e++;
 		for (j = k; j < e; j++)
 			if (label_points(&v->labels[j]))
@@ -1563,7 +1565,7 @@ fs_vpool_resolve(fs_vpool *p, const fs_vpool **out, fs_error *err)
 			st = resolved_assigned(p, i, tr, ntr, &next, &assigned, err);
 		if (st == FS_OK)
 			st = fs_vpool_add(q, v->name, v->namelen, v->avail, assigned, labels, nl, v->indirect,
-			                 v->nindirect, err);
+			                  v->nindirect, err);
 		if (st == FS_OK && v->nindirect > 0)
 		{
 			fs_vnode *w = &q->v[q->n - 1];
@@ -1809,8 +1811,9 @@ vnode_unused(const fs_allocator *a, const fs_vnode *v, uint8_t **out, fs_error *
 			if (s.kind != item.kind)
 			{
 				st = fs_rv_kind_mismatch(err, "subtract", &item, &s);
-				fs_error_context(err, "while subtracting the assigned from the available amounts "
-				                      "of vnode \"%s\"",
+				fs_error_context(err,
+				                 "while subtracting the assigned from the available amounts "
+				                 "of vnode \"%s\"",
 				                 show(v->name, v->namelen).s);
 				break;
 			}
@@ -2169,8 +2172,7 @@ check_group_keys(const fs_pset_spec *spec, fs_error *err)
 	}
 	for (k = 0; k < spec->nkeys; k++)
 		for (s = 0; s < k; s++)
-			if (fs_bytes_cmp(spec->keys[s], spec->keylens[s], spec->keys[k], spec->keylens[k]) ==
-			    0)
+			if (fs_bytes_cmp(spec->keys[s], spec->keylens[s], spec->keys[k], spec->keylens[k]) == 0)
 			{
 				fs_fail(err, FS_ERR_VALUE, "group key \"%.*s\" appears more than once",
 				        (int) (spec->keylens[k] < 200 ? spec->keylens[k] : 200), spec->keys[k]);

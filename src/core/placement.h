@@ -53,8 +53,8 @@ void fs_vpool_free(fs_vpool *p);
  * resolved (fs_vpool_resolve), because that vnode may join the pool later.
  */
 fs_status fs_vpool_add(fs_vpool *p, const char *name, size_t namelen, const uint8_t *avail,
-                      const uint8_t *assigned, const fs_label *labels, size_t nlabels,
-                      const fs_indirect *indirect, size_t nindirect, fs_error *err);
+                       const uint8_t *assigned, const fs_label *labels, size_t nlabels,
+                       const fs_indirect *indirect, size_t nindirect, fs_error *err);
 
 /*
  * The labels one string gives a key, as PBS reads resources_available.<key> = "sw1, sw2": its
@@ -69,8 +69,8 @@ void fs_labels_append(const char *key, size_t keylen, const char *s, size_t len,
  * A vnode's available resources as text, "ncpus=4,scratch=@n07": the amounts as an encoded
  * resvec, the "@vnode" entries as indirect resources pointing into `text` (*ind is allocated).
  */
-fs_status fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a, uint8_t **rv,
-                                  fs_indirect **ind, size_t *nind, fs_error *err);
+fs_status fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a,
+                                   uint8_t **rv, fs_indirect **ind, size_t *nind, fs_error *err);
 /* The same text back: the resvec's canonical text, then ",res=@vnode" in resource order. */
 void fs_vpool_format_available(fs_sb *sb, const fs_vnode *v);
 fs_status fs_vpool_merge(fs_vpool *dst, const fs_vpool *src, fs_error *err);
@@ -98,7 +98,7 @@ const fs_vnode *fs_vpool_vnode(const fs_vpool *p, uint32_t i);
 size_t fs_vpool_flat_size(const fs_vpool *p);
 void fs_vpool_flatten(const fs_vpool *p, uint8_t *out);
 fs_status fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
-                            fs_error *err);
+                             fs_error *err);
 
 /*
  * Binary form (send/recv): field by field in network byte order (described in placement.c);
@@ -106,8 +106,8 @@ fs_status fs_vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t 
  */
 size_t fs_vpool_binary_size(const fs_vpool *p);
 void fs_vpool_to_binary(const fs_vpool *p, uint8_t *out);
-fs_status fs_vpool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_vpool **out,
-                              fs_error *err);
+fs_status fs_vpool_from_binary(const fs_allocator *a, const uint8_t *data, size_t len,
+                               fs_vpool **out, fs_error *err);
 
 /* One node_group_sort_key line: "<resource> HIGH|LOW [total|assigned|unused]" [all|prime|non_prime]
  */
@@ -190,7 +190,7 @@ void fs_psets_free(fs_pset *sets, size_t n, const fs_allocator *a);
 
 /* One set "all" of every vnode of the resolved pool (PBS's set when no node_group_key is set). */
 fs_status fs_vpool_all_set(fs_vpool *pool, const fs_allocator *a, fs_pset **out, size_t *n,
-                          fs_error *err);
+                           fs_error *err);
 
 /*
  * place(): the first set whose unused amounts hold `request` (*now true), else the first whose

@@ -87,8 +87,8 @@ place_group(fs_place *out, const char *res, size_t len, const char *shown, fs_er
 	for (k = 0; k < len; k++)
 		if ((unsigned char) res[k] < 0x20 || res[k] == 0x7f)
 		{
-			fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" holds a control character",
-			        shown);
+			fs_fail(err, FS_ERR_VALUE,
+			        "group resource in place spec \"%s\" holds a control character", shown);
 			fs_error_hint(err, "Name a label key, for example group=switch.");
 			return FS_ERR_VALUE;
 		}
@@ -257,8 +257,8 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 		char what[120], shown[80];
 
 		/* an amount, or what would be one were it finite (NaN, inf: an error, not a label) */
-		if (!it->quoted && (fs_is_digit(it->value[0]) || it->value[0] == '.' || it->value[0] == '-' ||
-		                    fs_span_ieq(it->value, it->valuelen, "nan") ||
+		if (!it->quoted && (fs_is_digit(it->value[0]) || it->value[0] == '.' ||
+		                    it->value[0] == '-' || fs_span_ieq(it->value, it->valuelen, "nan") ||
 		                    fs_span_ieq(it->value, it->valuelen, "inf") ||
 		                    fs_span_ieq(it->value, it->valuelen, "infinity")))
 		{
@@ -644,8 +644,8 @@ init_hosts(fitter *f, fs_error *err)
 		{
 			uint32_t w = slots[s] - 1;
 
-			if (fs_bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i], f->hostnamelen[i]) ==
-			    0)
+			if (fs_bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i],
+			                 f->hostnamelen[i]) == 0)
 				break;
 		}
 		if (slots[s] == 0)
@@ -785,9 +785,9 @@ free_amount(const fitter *f, uint32_t u, size_t r, double *out, fs_error *err)
 		{
 			fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
 			fs_rv_kind_mismatch(err, "subtract", &item, &used);
-			fs_error_context(err,
-			                 "while subtracting the assigned from the available amounts of vnode \"%s\"",
-			                 shown);
+			fs_error_context(
+			    err, "while subtracting the assigned from the available amounts of vnode \"%s\"",
+			    shown);
 			return err->status;
 		}
 		*out = item.amount > used.amount ? item.amount - used.amount : 0;

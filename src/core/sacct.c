@@ -627,8 +627,8 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 			if (i < id.len && s[i] == '[')
 			{
 				st = ++i;
-				while (i < id.len &&
-				       (fs_is_digit(s[i]) || s[i] == ',' || s[i] == '-' || s[i] == '%' || s[i] == ':'))
+				while (i < id.len && (fs_is_digit(s[i]) || s[i] == ',' || s[i] == '-' ||
+				                      s[i] == '%' || s[i] == ':'))
 					i++;
 				if (i == st || i >= id.len || s[i] != ']')
 					return bad(c, s + i, "JobID: expected an array task range closed by \"]\"",
@@ -664,7 +664,8 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 		{
 			step = mkspan(s + i + 1, id.len - i - 1);
 			for (st = i + 1; st < id.len; st++)
-				if (!(fs_is_digit(s[st]) || (fs_ascii_upper(s[st]) >= 'A' && fs_ascii_upper(s[st]) <= 'Z') ||
+				if (!(fs_is_digit(s[st]) ||
+				      (fs_ascii_upper(s[st]) >= 'A' && fs_ascii_upper(s[st]) <= 'Z') ||
 				      s[st] == '_' || s[st] == '-'))
 					break;
 			if (step.p == NULL || st != id.len)
@@ -1018,8 +1019,8 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	{
 		char problem[160];
 
-		snprintf(problem, sizeof(problem), "the row has %zu %s but the header names %zu",
-		         nsep + 1, fs_plural(nsep + 1, "field", "fields"), h->ncols);
+		snprintf(problem, sizeof(problem), "the row has %zu %s but the header names %zu", nsep + 1,
+		         fs_plural(nsep + 1, "field", "fields"), h->ncols);
 		fs_sacct_record_release(rec, a);
 		return syntax(err, row_subject, line, c.len, len, problem,
 		              "A newline in a job name splits a record over two lines: join them, "
@@ -1347,7 +1348,7 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 	if (kind == K_PARENT)
 	{
 		const uint8_t *pp = fs_span_ieq(name.p, name.len, "root") ? root_path(s, *cluster)
-		                                                       : map_get(s, *cluster, name);
+		                                                          : map_get(s, *cluster, name);
 
 		if (pp == NULL)
 			return assoc_fail(s, "the parent account is not defined on an earlier line", NULL);
@@ -1495,9 +1496,10 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 	else
 	{
 		if (lc->parent >= 0)
-			pp = parent.p ? (fs_span_ieq(parent.p, parent.len, "root") ? root_path(s, cluster)
-			                                                        : map_get(s, cluster, parent))
-			              : root_path(s, cluster);
+			pp = parent.p
+			         ? (fs_span_ieq(parent.p, parent.len, "root") ? root_path(s, cluster)
+			                                                      : map_get(s, cluster, parent))
+			         : root_path(s, cluster);
 		else
 			pp = depth == 0 ? root_path(s, cluster)
 			                : (depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NULL);

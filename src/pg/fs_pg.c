@@ -169,9 +169,9 @@ fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char
 	if (v < 0)
 	{
 		fs_quote_excerpt(shown, sizeof(shown), s, strlen(s), 200);
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("unknown %s \"%s\"", what, shown),
-		                errhint("Valid %s are %s.", whats, valid)));
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("unknown %s \"%s\"", what, shown),
+		         errhint("Valid %s are %s.", whats, valid)));
 	}
 	return v;
 }

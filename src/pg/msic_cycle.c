@@ -29,9 +29,9 @@ read_compat(ArrayType *arr, fs_msic_cycle_in *in)
 		if (nulls[i])
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("compat must not contain NULL")));
-		switch ((fs_msic_compat) fs_pg_name_arg(DatumGetTextPP(elems[i]),
-		                                        fs_msic_compat_from_name, "compat switch",
-		                                        "compat switches", FS_MSIC_COMPAT_NAMES))
+		switch ((fs_msic_compat) fs_pg_name_arg(DatumGetTextPP(elems[i]), fs_msic_compat_from_name,
+		                                        "compat switch", "compat switches",
+		                                        FS_MSIC_COMPAT_NAMES))
 		{
 			case FS_MSIC_COMPAT_RANK_USAGE:
 				in->order.rank = FS_MSIC_RANK_USAGE;

@@ -44,7 +44,7 @@ vpool_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **o
 }
 
 static const fs_pg_object_kind vpool_kind = {"fairsched vnodepool", vpool_prepare, vpool_flat_size,
-                                            vpool_flatten, vpool_from_flat};
+                                             vpool_flatten, vpool_from_flat};
 
 static fs_vpool *
 read_vpool(Datum d)
@@ -75,11 +75,12 @@ bad_labels(const char *vnode, const char *why, const char *input)
 {
 	fs_error err;
 
-	fs_fail(&err, FS_ERR_VALUE, "labels of vnode \"%s\" must be an object of strings or string arrays",
-	        vnode);
+	fs_fail(&err, FS_ERR_VALUE,
+	        "labels of vnode \"%s\" must be an object of strings or string arrays", vnode);
 	fs_error_detail(&err, "%s", why);
-	fs_error_hint(&err, "Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
-	                    "comma inside a string also separates values.");
+	fs_error_hint(&err,
+	              "Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
+	              "comma inside a string also separates values.");
 	raise_in(&err, input);
 }
 
@@ -110,8 +111,8 @@ labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 			if (v.type != jbvString)
 				bad_labels(vnode, psprintf("The value of \"%.*s\" is not a string.", keylen, key),
 				           input);
-			fs_labels_append(key, keylen, v.val.string.val, v.val.string.len, &fs_pg_alloc,
-			                 &labels, n, &cap);
+			fs_labels_append(key, keylen, v.val.string.val, v.val.string.len, &fs_pg_alloc, &labels,
+			                 n, &cap);
 		}
 		else if (tok == WJB_BEGIN_OBJECT && key)
 			bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key), input);
@@ -400,7 +401,7 @@ vnodepool_recv(PG_FUNCTION_ARGS)
 	size_t k;
 
 	fs_pg_check(fs_vpool_from_binary(&fs_pg_alloc, (const uint8_t *) buf->data + buf->cursor,
-	                                buf->len - buf->cursor, &p, &err),
+	                                 buf->len - buf->cursor, &p, &err),
 	            &err);
 	buf->cursor = buf->len;
 	for (i = 0; i < fs_vpool_count(p); i++)

@@ -210,11 +210,12 @@ pie_spin(PG_FUNCTION_ARGS)
 	deconstruct_array(names_arr, TEXTOID, -1, false, TYPALIGN_INT, &names, &nn, &n);
 	deconstruct_array(eup_arr, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE, &eups, &en, &ne);
 	if (n != ne)
-		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("pie_spin has %d %s and %d %s", n,
-		                       fs_plural((uint64) n, "submitter", "submitters"), ne,
-		                       fs_plural((uint64) ne, "effective priority", "effective priorities")),
-		                errhint("Give one effective priority per submitter, in the same order.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		         errmsg("pie_spin has %d %s and %d %s", n,
+		                fs_plural((uint64) n, "submitter", "submitters"), ne,
+		                fs_plural((uint64) ne, "effective priority", "effective priorities")),
+		         errhint("Give one effective priority per submitter, in the same order.")));
 	np = palloc(sizeof(char *) * (n > 0 ? n : 1));
 	lens = palloc(sizeof(size_t) * (n > 0 ? n : 1));
 	eup = palloc(sizeof(double) * (n > 0 ? n : 1));

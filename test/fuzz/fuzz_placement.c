@@ -87,9 +87,9 @@ check_labels(const uint8_t *data, size_t size)
 
 		/* inside the item that starts at `at`, without a comma or whitespace at either end */
 		if (l->value < s + at || l->value + l->valuelen > s + size ||
-		    (l->valuelen > 0 && (memchr(l->value, ',', l->valuelen) != NULL ||
-		                         fs_is_space(l->value[0]) ||
-		                         fs_is_space(l->value[l->valuelen - 1]))))
+		    (l->valuelen > 0 &&
+		     (memchr(l->value, ',', l->valuelen) != NULL || fs_is_space(l->value[0]) ||
+		      fs_is_space(l->value[l->valuelen - 1]))))
 			abort();
 		while (at < size && s[at] != ',')
 			at++;

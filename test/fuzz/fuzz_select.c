@@ -93,7 +93,8 @@ check_available(const char *s, size_t n)
 		fprintf(stderr, "formatted text \"%s\" does not read back: %s\n", sb.data, err.message);
 		abort();
 	}
-	if (fs_rv_cmp(rv2, fs_vpool_vnode(p, 0)->avail) != 0 || nind2 != fs_vpool_vnode(p, 0)->nindirect)
+	if (fs_rv_cmp(rv2, fs_vpool_vnode(p, 0)->avail) != 0 ||
+	    nind2 != fs_vpool_vnode(p, 0)->nindirect)
 		abort();
 	free(rv2);
 	free(ind2);

@@ -91,8 +91,8 @@ seed_pool(void)
 
 		n = split("switch", seed003[i].sw, labels, n);
 		fs_rv_parse(seed003[i].res, strlen(seed003[i].res), &unit_alloc, 0, &rv, &len, &err);
-		CHECK(fs_vpool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL, 0,
-		                  &err) == FS_OK);
+		CHECK(fs_vpool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL,
+		                   0, &err) == FS_OK);
 		free(rv);
 	}
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
@@ -150,16 +150,16 @@ test_seed003(void)
 	    "rt4",     "rt3",     "rt2",     "rt1",     "sw1",     "sw3",     "sw2",     "sw4"};
 
 	/* the seed's "current behaviour": the flat sets under the default keys */
-	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	CHECK(n == 24);
 	check_order(sets, n, 1, current, 8);
 	fs_psets_free(sets, n, &unit_alloc);
 	/* "router HIGH" and then the defaults: the 24 sets in the seed's last table */
 	CHECK(fs_sort_key_parse("\"router HIGH\" all", 17, &sk[0], &err) == FS_OK);
 	nsk = 1 + fs_sort_key_defaults(sk + 1);
-	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	check_order(sets, n, 0, router_high, 24);
 	/* the seed's totals */
 	for (i = 0; i < n; i++)
@@ -239,8 +239,8 @@ test_pool_edges(void)
 	CHECK(fs_vpool_add(p, "b", 1, NULL, NULL, NULL, 0, NULL, 0, &err) == FS_OK);
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
 	/* b has no router: it joins router's empty-value set, unless only explicit values count */
-	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	CHECK(n == 2);
 	fs_psets_free(sets, n, &unit_alloc);
 	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 1, sk, nsk, false, true), &unit_alloc, &sets, &n,
@@ -308,17 +308,17 @@ test_limits(void)
 		keys[i] = names[i];
 		keylens[i] = 2;
 	}
-	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 6, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_ERR_LIMIT);
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 6, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_ERR_LIMIT);
 	CHECK(strstr(err.detail, "more than 100000 placement sets") != NULL);
 	/* three keys: 1,000 combinations and 30 flat sets are fine */
-	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	CHECK(n == 1030);
 	fs_psets_free(sets, n, &unit_alloc);
 	keys[2] = "k1";
-	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_ERR_VALUE);
+	CHECK(fs_placement_sets(p, SPEC(keys, keylens, 3, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "group key \"k1\" appears more than once") != NULL);
 	CHECK(strstr(err.detail, "group_keys[1] and group_keys[3]") != NULL);
 	for (i = 0; i <= FS_PSET_KEYS_MAX; i++)
@@ -333,8 +333,8 @@ test_limits(void)
 	p = fs_vpool_new(&unit_alloc);
 	CHECK(fs_vpool_add(p, "vn1", 3, avail, assigned, labels, 1, NULL, 0, &err) == FS_OK);
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
-	CHECK(fs_placement_sets(p, SPEC(names, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_ERR_KIND);
+	CHECK(fs_placement_sets(p, SPEC(names, keylens, 1, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_ERR_KIND);
 	CHECK_STR(err.context,
 	          "while subtracting the assigned from the available amounts of vnode \"vn1\"");
 	fs_vpool_free(p);
@@ -598,10 +598,10 @@ vpool_of(const row *rows, size_t n, fs_error *err)
 			l = *end ? end + 1 : end;
 		}
 		st = fs_vpool_parse_available(rows[i].avail, strlen(rows[i].avail), &unit_alloc, &avail,
-		                             &ind, &nind, err);
+		                              &ind, &nind, err);
 		if (st == FS_OK)
 			st = fs_vpool_add(p, rows[i].name, strlen(rows[i].name), avail, assigned, labels, nl,
-			                 ind, nind, err);
+			                  ind, nind, err);
 		free(avail);
 		free(ind);
 		free(assigned);
@@ -694,8 +694,8 @@ test_select_seed003(void)
 
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("scatter", 7, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl, &unit_alloc, &cp,
-	                      &err) == FS_OK);
+	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl,
+	                      &unit_alloc, &cp, &err) == FS_OK);
 	CHECK(cp.set == 7 && cp.now && cp.npieces == 2 && cp.nsets == 24);
 	if (cp.set == 7 && cp.npieces == 2)
 	{
@@ -709,8 +709,8 @@ test_select_seed003(void)
 	/* pack: no vnode holds 16 ncpus: no set */
 	CHECK(fs_select_parse("2:ncpus=8:mem=16gb", 18, NULL, &unit_alloc, &sel, &err) == FS_OK);
 	CHECK(fs_place_parse("pack", 4, &pl, &err) == FS_OK);
-	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl, &unit_alloc, &cp,
-	                      &err) == FS_OK);
+	CHECK(fs_place_select(pool, SPEC(keys, keylens, 2, sk, nsk, false, false), sel, &pl,
+	                      &unit_alloc, &cp, &err) == FS_OK);
 	CHECK(cp.set == SIZE_MAX && cp.npieces == 0);
 	fs_chunk_placement_free(&cp, &unit_alloc);
 	fs_select_free(sel, &unit_alloc);
@@ -862,8 +862,8 @@ test_indirect(void)
 	CHECK(amount(fs_vpool_vnode(view, 1)->assigned, "ncpus") == 1);
 	CHECK(fs_vpool_vnode(view, 1)->targets[0] == 0);
 	/* totals: the shared 100gb once per set, through h1[1] in sw3 */
-	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	CHECK(n == 3);
 	for (i = 0; i < n; i++)
 	{
@@ -959,7 +959,8 @@ check_available(const char *text, fs_status want, const char *expect)
 	fs_indirect *ind;
 	size_t nind;
 	fs_error err;
-	fs_status st = fs_vpool_parse_available(text, strlen(text), &unit_alloc, &rv, &ind, &nind, &err);
+	fs_status st =
+	    fs_vpool_parse_available(text, strlen(text), &unit_alloc, &rv, &ind, &nind, &err);
 	fs_vpool *p;
 
 	if (!CHECK(st == want))
@@ -1109,8 +1110,8 @@ test_place_first(void)
 	uint8_t *r12 = rv_of("ncpus=12"), *r16 = rv_of("ncpus=16"), *r40 = rv_of("ncpus=40"),
 	        *bad = rv_of("ncpus=1gb");
 
-	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets, &n,
-	                        &err) == FS_OK);
+	CHECK(fs_placement_sets(p, SPEC(&key, &keylen, 1, sk, nsk, false, false), &unit_alloc, &sets,
+	                        &n, &err) == FS_OK);
 	CHECK(fs_place_first(sets, n, r12, &pick, &now, &err) == FS_OK && pick == 0 && now);
 	/* r1 has 12 free: 16 goes to r2 now */
 	CHECK(fs_place_first(sets, n, r16, &pick, &now, &err) == FS_OK && pick == 1 && now);

@@ -4,7 +4,8 @@
  * input is split at the first two NUL bytes: a select spec, a place spec, available resources.
  * A parsed select spec has 1 to FS_SELECT_CHUNKS_MAX chunks and valid requests; a refused one
  * says why (syntax errors with a position); available text reads back from its own output; a
- * small pool built from the input places the spec without breaking its own rules.
+ * small pool built from the input places the spec without breaking its own rules, and place()
+ * picks the first set that holds the first chunk's request now, else once free.
  */
 #include "placement.h"
 #include "resvec.h"
@@ -102,6 +103,47 @@ check_available(const char *s, size_t n)
 	return p;
 }
 
+/* Whether request fits in set s's unused (now) or total amounts; -1 on amounts of two kinds. */
+static int
+fits_in(const fs_pset *s, const uint8_t *request, bool now)
+{
+	bool fits;
+	fs_error err;
+
+	if (fs_rv_fits(request, now ? s->unused : s->total, &fits, &err) != FS_OK)
+		return -1;
+	return fits;
+}
+
+/* place(): the first set that holds the request now, else the first that would once free. */
+static void
+check_place_first(const fs_chunk_placement *cp, const uint8_t *request)
+{
+	size_t pick, j;
+	bool now;
+	fs_error err;
+
+	if (fs_place_first(cp->sets, cp->nsets, request, &pick, &now, &err) != FS_OK)
+	{
+		if (err.status != FS_ERR_KIND)
+			abort();
+		return;
+	}
+	for (j = 0; j < cp->nsets && (pick == SIZE_MAX || j <= pick); j++)
+	{
+		int on_unused = fits_in(&cp->sets[j], request, true);
+		int on_total = fits_in(&cp->sets[j], request, false);
+
+		if (j == pick && (now ? on_unused : on_total) != 1)
+			abort();
+		/* nothing before the pick fits now; if the pick is not for now, nothing fits now */
+		if (on_unused == 1 && (pick == SIZE_MAX || !now || j < pick))
+			abort();
+		if (on_total == 1 && (pick == SIZE_MAX || (!now && j < pick)))
+			abort();
+	}
+}
+
 /* place the spec on a pool of the parsed vnode and two others; it must not break its rules */
 static void
 check_placement(fs_vpool *p, const char *sel_text, size_t sel_len, const char *pl_text,
@@ -139,6 +181,7 @@ check_placement(fs_vpool *p, const char *sel_text, size_t sel_len, const char *p
 	{
 		if (cp.set != SIZE_MAX && (cp.npieces < sel->total || cp.set >= cp.nsets))
 			abort();
+		check_place_first(&cp, sel->terms[0].request);
 		for (i = 0; i < cp.npieces; i++)
 			if (cp.pieces[i].chunk < 1 || cp.pieces[i].chunk > sel->total ||
 			    cp.pieces[i].vnode >= fs_vpool_count(cp.resolved))

@@ -37,7 +37,7 @@ binary_of(const fs_vpool *p, size_t *n)
 
 /* An accepted pool reads back from its flat and its binary form to the same bytes. */
 static void
-check_pool(const fs_vpool *p)
+check_vpool(const fs_vpool *p)
 {
 	fs_error err;
 	fs_vpool *q;
@@ -104,7 +104,7 @@ check_labels(const uint8_t *data, size_t size)
 	p = fs_vpool_new(&fz);
 	if (fs_vpool_add(p, "v", 1, NULL, NULL, labels, n, NULL, 0, &err) == FS_OK &&
 	    fs_vpool_prepare(p, &err) == FS_OK)
-		check_pool(p);
+		check_vpool(p);
 	fs_vpool_free(p);
 	free(labels);
 }
@@ -135,7 +135,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n != size || memcmp(flat, data, size) != 0)
 			abort();
 		free(flat);
-		check_pool(p);
+		check_vpool(p);
 		fs_vpool_free(p);
 	}
 	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&
@@ -154,7 +154,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (n != size || memcmp(bin, data, size) != 0)
 			abort();
 		free(bin);
-		check_pool(p);
+		check_vpool(p);
 		fs_vpool_free(p);
 	}
 	else if (err.status != FS_ERR_BINARY && err.status != FS_ERR_VALUE &&

@@ -76,7 +76,7 @@ split(const char *key, const char *values, fs_label *out, size_t at)
 }
 
 static fs_vpool *
-seed_pool(void)
+seed_vpool(void)
 {
 	fs_vpool *p = fs_vpool_new(&unit_alloc);
 	fs_error err;
@@ -138,7 +138,7 @@ amount(const uint8_t *rv, const char *name)
 static void
 test_seed003(void)
 {
-	fs_vpool *pool = seed_pool();
+	fs_vpool *pool = seed_vpool();
 	fs_sort_key sk[8];
 	size_t nsk = fs_sort_key_defaults(sk), n, i;
 	fs_pset *sets;
@@ -222,7 +222,7 @@ test_sort_keys(void)
 }
 
 static void
-test_pool_edges(void)
+test_vpool_edges(void)
 {
 	fs_vpool *p = fs_vpool_new(&unit_alloc), *back;
 	fs_label l[3] = {{"router", 6, "r1", 2}, {"router", 6, "", 0}, {"router", 6, "r1", 2}};
@@ -344,7 +344,7 @@ test_limits(void)
 
 /* The vnodepool binary form: golden bytes derived by hand from the format in placement.c. */
 static void
-test_pool_binary(void)
+test_vpool_binary(void)
 {
 	static const char *golden = "01 00000001"
 	                            " 0002 6e31"
@@ -684,7 +684,7 @@ check_placed(fs_vpool *p, const char *key, const char *sel, const char *place, c
 static void
 test_select_seed003(void)
 {
-	fs_vpool *pool = seed_pool();
+	fs_vpool *pool = seed_vpool();
 	fs_sort_key sk[5];
 	size_t nsk = fs_sort_key_defaults(sk);
 	fs_select *sel;
@@ -1329,9 +1329,9 @@ test_placement(void)
 {
 	test_seed003();
 	test_sort_keys();
-	test_pool_edges();
+	test_vpool_edges();
 	test_limits();
-	test_pool_binary();
+	test_vpool_binary();
 	test_place_spec();
 	test_select_spec();
 	test_select_seed003();

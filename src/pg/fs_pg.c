@@ -200,6 +200,23 @@ fs_pg_bytes_datum(const void *data, size_t len)
 }
 
 Datum
+fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
+{
+	if (s->v == NULL || s->cap < len)
+	{
+		size_t cap = Max(len, 256);
+
+		if (s->v)
+			pfree(s->v);
+		s->v = palloc(add_size(VARHDRSZ, cap));
+		s->cap = cap;
+	}
+	memcpy(VARDATA(s->v), data, len);
+	SET_VARSIZE(s->v, VARHDRSZ + len);
+	return PointerGetDatum(s->v);
+}
+
+Datum
 fs_pg_path_datum(const uint8_t *path)
 {
 	return fs_pg_bytes_datum(path, fs_sp_size(path));

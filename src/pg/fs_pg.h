@@ -45,6 +45,18 @@ Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 
 /*
+ * Values of the rows an SRF puts into its tuplestore, which copies them: one reusable buffer per
+ * column instead of a palloc per row (a million-row listing would otherwise hold a million
+ * copies until it ends). Zero-initialize; the Datum is valid until the next call on the buffer.
+ */
+typedef struct fs_pg_scratch
+{
+	struct varlena *v;
+	size_t cap;
+} fs_pg_scratch;
+Datum fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len);
+
+/*
  * A name argument read into its enum: from_name returns a negative number for an unknown name,
  * which is a 22023 error "unknown <what> "x"" with the hint "Valid <whats> are <valid>."
  */

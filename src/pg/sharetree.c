@@ -250,6 +250,7 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 	bool pool = fs_tree_get_kind(t) == FS_TREE_POOL;
 	fs_error err;
 	uint32 i;
+	fs_pg_scratch path = {0}, parent = {0};
 
 	fs_pg_check(fs_tree_prepare(t, &err), &err);
 	InitMaterializedSRF(fcinfo, 0);
@@ -263,11 +264,15 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 
 		FS_POLL(i);
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = fs_pg_path_datum(nd->path);
+		values[0] = fs_pg_scratch_bytes(&path, nd->path, nd->pathlen);
 		if (i == 0)
 			nulls[1] = true;
 		else
-			values[1] = fs_pg_path_datum(fs_tree_node(t, fs_tree_parent_pos(t, i))->path);
+		{
+			const fs_tnode *pn = fs_tree_node(t, fs_tree_parent_pos(t, i));
+
+			values[1] = fs_pg_scratch_bytes(&parent, pn->path, pn->pathlen);
+		}
 		values[2] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[3] = BoolGetDatum(fs_tree_is_leaf(t, i));
 		values[4] = BoolGetDatum(declared);

@@ -523,7 +523,6 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 	c.parent = a->alloc(a->ctx, c.n);
 	c.leaf = a->alloc(a->ctx, c.n);
 	c.rows = a->alloc(a->ctx, sizeof(fs_fs_row) * c.n);
-	memset(c.rows, 0, sizeof(fs_fs_row) * c.n);
 	memset(c.levelsum, 0, sizeof(double) * c.n);
 	for (i = 0; i < c.n; i++)
 	{
@@ -548,6 +547,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			c.usage[i] = c.leaf[i] ? (total > 1 ? total : 1) : 1 + total;
 		else
 			c.usage[i] = total;
+		memset(&c.rows[i], 0, sizeof(fs_fs_row)); /* here, not before the loop: one pass */
 		c.rows[i].raw_usage = c.usage[i];
 		c.rows[i].raw_shares = c.shares[i];
 		c.rows[i].raw_shares_null = c.parent[i];

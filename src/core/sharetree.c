@@ -922,7 +922,8 @@ read_flat_header(fs_reader *r, size_t len, fs_tree_kind *kind, uint32_t *n, fs_e
 
 /*
  * Node i of a flat form, checked on its own (pre-order after `prev`, flags, numbers, vectors),
- * into row (vectors pointing into the data); *plen is the length of its path.
+ * into row (vectors pointing into the data); *plen is the length of its path. A NULL prev after
+ * the root leaves the order to the caller.
  */
 static fs_status
 read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
@@ -937,7 +938,7 @@ read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
 	*plen = read_path(r);
 	if (*plen == 0)
 		st = corrupt(err, "malformed path", i);
-	else if (i == 0 ? fs_sp_nlevel(path) != 0 : fs_sp_cmp(prev, path) >= 0)
+	else if (i == 0 ? fs_sp_nlevel(path) != 0 : prev != NULL && fs_sp_cmp(prev, path) >= 0)
 		st = corrupt(err, "nodes out of pre-order", i);
 	r->p += *plen;
 	memset(row, 0, sizeof(*row));
@@ -1004,24 +1005,32 @@ row_flags(const fs_tree_row *row)
 	       (row->has_max ? FS_TN_HAS_MAX : 0);
 }
 
+/* Label bytes a[0..na) before b[0..nb), as fs_sp_cmp orders labels. */
+static int
+label_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c != 0 ? c : na < nb ? -1 : na > nb;
+}
+
 /*
  * A flat form as stored: every node once, in pre-order, after its parent. The nodes are laid
  * out in the order they come, which is pre-order, each finding its parent on the stack of the
  * last node seen at every depth: no hash and no sort (the hash is built on the first lookup by
- * path). Returns NULL at anything else, and the caller reads the form row by row, which says
- * what is wrong.
+ * path). With `borrow`, node paths point into data instead of copies. Returns NULL at anything
+ * else, and the caller reads the form row by row, which says what is wrong.
  */
 static fs_tree *
-from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len)
+from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len, bool borrow)
 {
 	fs_reader r = {data, data + len};
 	fs_tree_kind kind;
 	uint32_t n, i;
 	fs_tree *t;
 	fs_error err;
-	const uint8_t *prev = NULL;
-	uint32_t stack[FS_SP_DEPTH_MAX + 1];
-	uint32_t depth = 0; /* of the last node */
+	uint32_t stack[FS_SP_DEPTH_MAX + 1]; /* stack[0..depth]: the last node and its ancestors */
+	uint32_t depth = 0;
 
 	if (read_flat_header(&r, len, &kind, &n, &err) != FS_OK)
 		return NULL;
@@ -1034,7 +1043,7 @@ from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len)
 		fs_tnode *nd;
 
 		FS_POLL(i);
-		if (read_flat_node(kind, &r, i, prev, &row, &plen, &err) != FS_OK ||
+		if (read_flat_node(kind, &r, i, NULL, &row, &plen, &err) != FS_OK ||
 		    check_row(t, &row, &err) != FS_OK ||
 		    plen > (size_t) FS_TREE_PATH_BYTES_MAX - t->path_bytes)
 			break;
@@ -1043,18 +1052,23 @@ from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len)
 		{
 			/*
 			 * The parent is the last node seen one level up, if its path is a prefix of this
-			 * one's: equal bytes from the start are equal labels with equal boundaries.
+			 * one's (equal bytes from the start are equal labels with equal boundaries); the
+			 * order then only needs this node's label after that of the last node at its depth
+			 * under the same parent, when the last node is not the parent itself.
 			 */
 			const fs_tnode *p = nl - 1 <= depth ? &t->nodes[stack[nl - 1]] : NULL;
+			const fs_tnode *sib = nl <= depth ? &t->nodes[stack[nl]] : NULL;
 
 			if (p == NULL || p->pathlen >= plen ||
-			    memcmp(p->path + 2, row.path + 2, p->pathlen - 2) != 0)
+			    memcmp(p->path + 2, row.path + 2, p->pathlen - 2) != 0 ||
+			    (sib != NULL && label_cmp(sib->path + p->pathlen + 1, sib->pathlen - p->pathlen - 1,
+			                              row.path + p->pathlen + 1, plen - p->pathlen - 1) >= 0))
 				break;
 		}
 		nd = &t->nodes[i];
-		memset(nd, 0, sizeof(*nd));
-		nd->path = arena_copy(t, row.path, plen);
+		nd->path = borrow ? row.path : arena_copy(t, row.path, plen);
 		nd->pathlen = (uint32_t) plen;
+		nd->hash = 0;
 		t->path_bytes += plen;
 		nd->parent = i > 0 ? (int32_t) stack[nl - 1] : -1;
 		nd->flags = row_flags(&row);
@@ -1062,13 +1076,13 @@ from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len)
 		nd->usage = row.usage;
 		nd->min_share = row.min_share;
 		nd->max_share = row.max_share;
+		nd->usage_vec = nd->demand_vec = NULL;
 		t->n = i + 1; /* so that fs_tree_free releases the vectors */
 		if (add_vec(t, &nd->usage_vec, row.usage_vec, "usage", nd->path, &err) != FS_OK ||
 		    add_vec(t, &nd->demand_vec, row.demand_vec, "demand", nd->path, &err) != FS_OK)
 			break;
 		stack[nl] = i;
 		depth = nl;
-		prev = row.path;
 	}
 	if (i < n || r.p != r.end)
 	{
@@ -1128,7 +1142,19 @@ fs_status
 fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
                   fs_error *err)
 {
-	fs_tree *t = from_flat_preordered(a, data, len);
+	fs_tree *t = from_flat_preordered(a, data, len, false);
+
+	if (t == NULL)
+		return from_flat_rows(a, data, len, out, err);
+	*out = t;
+	return FS_OK;
+}
+
+fs_status
+fs_tree_from_flat_borrowed(const fs_allocator *a, const uint8_t *data, size_t len,
+                           fs_tree **out, fs_error *err)
+{
+	fs_tree *t = from_flat_preordered(a, data, len, true);
 
 	if (t == NULL)
 		return from_flat_rows(a, data, len, out, err);

@@ -29,7 +29,10 @@ fs_pg_check(fs_status st, const fs_error *err)
 		fs_pg_raise(err);
 }
 
-/* A sharetree argument to read: the expanded object itself, or a tree built from the flat value. */
+/*
+ * A sharetree argument to read: the expanded object itself, or a tree built from the flat value
+ * whose node paths point into the argument's bytes (to read within the call).
+ */
 struct fs_tree;
 struct fs_tree *fs_pg_read_tree(Datum d);
 

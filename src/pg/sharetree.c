@@ -44,10 +44,18 @@ tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **ou
 static const fs_pg_object_kind tree_kind = {"fairsched sharetree", tree_prepare, tree_flat_size,
                                             tree_flatten, tree_from_flat};
 
+/* Trees read from arguments are looked at within the call: their paths stay in the datum. */
 fs_tree *
 fs_pg_read_tree(Datum d)
 {
-	return fs_pg_read_object(d, &tree_kind);
+	const uint8_t *data;
+	size_t len;
+	fs_tree *t = fs_pg_object_or_flat(d, &data, &len);
+	fs_error err;
+
+	if (t == NULL)
+		fs_pg_check(fs_tree_from_flat_borrowed(&fs_pg_alloc, data, len, &t, &err), &err);
+	return t;
 }
 
 static struct varlena *

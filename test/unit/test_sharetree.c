@@ -711,6 +711,16 @@ test_flat_then_add(void)
 	free(got);
 	fs_tree_free(back);
 
+	/* the same with the paths left in the flat bytes */
+	CHECK(fs_tree_from_flat_borrowed(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	CHECK(fs_tree_node(back, 1)->path >= flat && fs_tree_node(back, 1)->path < flat + size);
+	CHECK(add(back, "a.x", -1, 7, &err) == FS_OK && add(back, "b.z", 1, 2, &err) == FS_OK &&
+	      add(back, "c.w", 3, 4, &err) == FS_OK);
+	got = text_of(back);
+	CHECK_STR(got, want);
+	free(got);
+	fs_tree_free(back);
+
 	/* merging a tree read from flat into another, and another into it */
 	CHECK(fs_tree_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
 	merged = fs_tree_new(&unit_alloc, FS_TREE_SHARE);

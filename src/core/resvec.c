@@ -1062,16 +1062,37 @@ fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *a
 	return FS_OK;
 }
 
-int
-fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err)
+/* *state_entry += the amount of v_entry (the same name and kind), as fs_rv_add computes it. */
+static int
+add_entry_inplace(uint8_t *p, const uint8_t *q, fs_error *err)
+{
+	size_t head = 2 + p[1];
+	double x, y;
+
+	memcpy(&x, p + head, sizeof(double));
+	memcpy(&y, q + head, sizeof(double));
+	x += y;
+	if (!amount_fits(p[0], x))
+	{
+		fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
+
+		overflow(err, &item);
+		return -1;
+	}
+	if (x == 0)
+		x = 0;
+	memcpy(p + head, &x, sizeof(double));
+	return 1;
+}
+
+/* The same names and kinds in the same order: the rows of most aggregates. */
+static int
+add_same_shape(uint8_t *state, size_t statelen, const uint8_t *v)
 {
 	uint8_t *p = state + sizeof(uint32_t);
 	const uint8_t *q = v + sizeof(uint32_t);
 	const uint8_t *end = state + statelen;
 
-	if (statelen != vlen || memcmp(state, v, sizeof(uint32_t)) != 0)
-		return 0;
-	/* first pass: same kinds and names everywhere, so the state is untouched on a mismatch */
 	while (p < end)
 	{
 		size_t head = 2 + p[1];
@@ -1081,28 +1102,69 @@ fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen
 		p += head + sizeof(double);
 		q += head + sizeof(double);
 	}
-	p = state + sizeof(uint32_t);
-	q = v + sizeof(uint32_t);
-	while (p < end)
+	return 1;
+}
+
+/*
+ * Every entry of v at its place in state (found by the merge of the two sorted lists, with the
+ * same kind), written to at[]: rows that leave some of the state's resources out. 0 when one is
+ * missing or of another kind, or when v has more entries than at[] holds.
+ */
+#define INPLACE_SUBSET_MAX 64
+static int
+find_subset(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
+            uint8_t *at[INPLACE_SUBSET_MAX])
+{
+	uint8_t *p = state + sizeof(uint32_t);
+	const uint8_t *q = v + sizeof(uint32_t);
+	const uint8_t *end = state + statelen, *vend = v + vlen;
+	uint32_t k = 0;
+
+	for (; q < vend; q += 2 + q[1] + sizeof(double))
 	{
-		size_t head = 2 + p[1];
-		double x, y;
+		int c = 1;
 
-		memcpy(&x, p + head, sizeof(double));
-		memcpy(&y, q + head, sizeof(double));
-		x += y;
-		if (!amount_fits(p[0], x))
+		if (k == INPLACE_SUBSET_MAX)
+			return 0;
+		while (p < end && (c = name_cmp((const char *) p + 2, p[1], (const char *) q + 2, q[1])) < 0)
+			p += 2 + p[1] + sizeof(double);
+		if (c != 0 || p[0] != q[0])
+			return 0;
+		at[k++] = p;
+		p += 2 + p[1] + sizeof(double);
+	}
+	return 1;
+}
+
+int
+fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err)
+{
+	uint8_t *at[INPLACE_SUBSET_MAX];
+	const uint8_t *q = v + sizeof(uint32_t);
+	uint32_t k, n = fs_rv_count(v);
+
+	/* first find every place, so that the state is untouched when v does not fit in it */
+	if (statelen == vlen && memcmp(state, v, sizeof(uint32_t)) == 0 &&
+	    add_same_shape(state, statelen, v))
+	{
+		uint8_t *p = state + sizeof(uint32_t);
+
+		for (k = 0; k < n; k++)
 		{
-			fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
-
-			overflow(err, &item);
-			return -1;
+			if (add_entry_inplace(p, q, err) < 0)
+				return -1;
+			p += 2 + p[1] + sizeof(double);
+			q += 2 + q[1] + sizeof(double);
 		}
-		if (x == 0)
-			x = 0;
-		memcpy(p + head, &x, sizeof(double));
-		p += head + sizeof(double);
-		q += head + sizeof(double);
+		return 1;
+	}
+	if (!find_subset(state, statelen, v, vlen, at))
+		return 0;
+	for (k = 0; k < n; k++)
+	{
+		if (add_entry_inplace(at[k], q, err) < 0)
+			return -1;
+		q += 2 + q[1] + sizeof(double);
 	}
 	return 1;
 }

@@ -86,9 +86,10 @@ fs_status fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_al
                     size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
 /*
- * state += v in place when both have the same names and kinds in the same order (the common case
- * of an aggregate over uniform rows). Returns 1 when done, 0 when the shapes differ (state is
- * untouched), -1 on overflow (err set; state may be partly updated and must be discarded).
+ * state += v in place when every name of v is in state with the same kind (the common case of
+ * an aggregate: rows with the same names, or with some of the state's names left out). Returns
+ * 1 when done, 0 when v has a name state lacks or another kind (state is untouched), -1 on
+ * overflow (err set; state may be partly updated and must be discarded).
  */
 int fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
                       fs_error *err);

@@ -138,20 +138,20 @@ fs_rv_size(const uint8_t *rv)
 
 /* ---------------------------------------------------------------- names and amounts */
 
-static bool
+static inline bool
 is_name_start(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static bool
+static inline bool
 is_name_char(unsigned char c)
 {
 	return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '/' || c == ':' ||
 	       c == '-' || c == '@';
 }
 
-static bool
+static inline bool
 is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -243,8 +243,9 @@ item_order(const void *x, const void *y, void *ctx)
 /*
  * Name order. Canonical text (what ::text and pg_dump print) is in order already, and most
  * vectors are short: a check, an insertion sort, and fs_sort (interruptible) only for long ones.
+ * True when the items were strictly ascending already (so no name comes twice).
  */
-static void
+static bool
 sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 {
 	size_t i, j;
@@ -252,11 +253,11 @@ sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 	for (i = 1; i < n && item_cmp(&items[i - 1], &items[i]) < 0; i++)
 		;
 	if (i >= n)
-		return;
+		return true; /* strictly ascending: no name twice either */
 	if (n > 16)
 	{
 		fs_sort(items, n, sizeof(fs_rv_item), item_order, NULL, a);
-		return;
+		return false;
 	}
 	for (i = 1; i < n; i++)
 	{
@@ -266,6 +267,7 @@ sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 			items[j] = items[j - 1];
 		items[j] = x;
 	}
+	return false;
 }
 
 static fs_status
@@ -295,8 +297,7 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 	}
 	if (n > FS_RV_ENTRIES_MAX)
 		return too_many_entries(err);
-	sort_items(items, n, a);
-	for (i = 1; i < n; i++)
+	for (i = sort_items(items, n, a) ? n : 1; i < n; i++)
 	{
 		if (item_cmp(&items[i - 1], &items[i]) == 0)
 		{
@@ -516,8 +517,10 @@ scan_amount(const char *s, size_t len, double *amount, int *kind, size_t *unit_a
 		*kind = FS_KIND_COUNT;
 		if (used < len)
 		{
+			/* ASCII | 0x20 lowers a letter and maps nothing else onto one */
 			for (u = 0; u < sizeof(size_units) / sizeof(size_units[0]); u++)
-				if (ieq(s + used, len - used, size_units[u].suffix))
+				if ((s[used] | 0x20) == size_units[u].suffix[0] &&
+				    ieq(s + used, len - used, size_units[u].suffix))
 					break;
 			if (u == sizeof(size_units) / sizeof(size_units[0]))
 			{
@@ -704,7 +707,7 @@ syntax_error(parse_state *ps, size_t at, const char *what)
 	                      "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
 }
 
-static void
+static inline void
 skip_space(parse_state *ps)
 {
 	while (ps->i < ps->len && is_space((unsigned char) ps->text[ps->i]))
@@ -716,14 +719,14 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
             size_t *outlen, fs_error *err)
 {
 	parse_state ps = {text, len, 0, err};
-	fs_rv_item *items;
-	size_t cap = 8;
+	fs_rv_item local[16];
+	fs_rv_item *items = local;
+	size_t cap = sizeof(local) / sizeof(local[0]);
 	size_t n = 0;
 	bool braced = false;
 	fs_status st = FS_OK;
 
-	/* grown as entries are read: never sized from text that has not been parsed yet */
-	items = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
+	/* on the stack, then grown as entries are read: never sized from text not parsed yet */
 
 	skip_space(&ps);
 	if (ps.i < len && text[ps.i] == '{')
@@ -754,7 +757,8 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				cap = cap * 2 < FS_RV_ENTRIES_MAX ? cap * 2 : FS_RV_ENTRIES_MAX;
 				grown = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
 				memcpy(grown, items, n * sizeof(fs_rv_item));
-				a->release(a->ctx, items);
+				if (items != local)
+					a->release(a->ctx, items);
 				items = grown;
 			}
 			it = &items[n];
@@ -851,7 +855,8 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 	}
 	if (st == FS_OK)
 		st = fs_rv_build(items, n, FS_ERR_SYNTAX, a, reserve, out, outlen, err);
-	a->release(a->ctx, items);
+	if (items != local)
+		a->release(a->ctx, items);
 	return st;
 }
 

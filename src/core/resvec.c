@@ -33,45 +33,10 @@ fs_kind_from_name(const char *name)
 
 /* ---------------------------------------------------------------- encoded form */
 
-uint32_t
-fs_rv_count(const uint8_t *rv)
-{
-	uint32_t n;
-
-	memcpy(&n, rv, sizeof(n));
-	return n;
-}
-
-void
-fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv)
-{
-	it->left = fs_rv_count(rv);
-	it->p = rv + sizeof(uint32_t);
-}
-
-bool
-fs_rv_next(fs_rv_iter *it, fs_rv_item *item)
-{
-	if (it->left == 0)
-		return false;
-	item->kind = it->p[0];
-	item->namelen = it->p[1];
-	item->name = (const char *) it->p + 2;
-	memcpy(&item->amount, it->p + 2 + item->namelen, sizeof(double));
-	item->pos = 0;
-	it->p += ENTRY_OVERHEAD + item->namelen;
-	it->left--;
-	return true;
-}
-
-static int
+static inline int
 name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (c != 0)
-		return c;
-	return (alen > blen) - (alen < blen);
+	return fs_rv_name_cmp(a, alen, b, blen);
 }
 
 static int

@@ -66,6 +66,12 @@ Datum fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len);
 typedef int (*fs_pg_name_fn)(const char *name);
 int fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char *whats,
                    const char *valid);
+/*
+ * The same for argument argno of a function called once per row, remembered in the call site's
+ * fn_extra (which the function must not use otherwise): a name that repeats is read only once.
+ */
+int fs_pg_name_arg_cached(FunctionCallInfo fcinfo, int argno, fs_pg_name_fn from_name,
+                          const char *what, const char *whats, const char *valid);
 
 /* An array argument that must have one dimension (or none: empty); `what` names it. */
 struct ArrayType;

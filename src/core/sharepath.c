@@ -311,6 +311,29 @@ fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 	}
 }
 
+uint64_t
+fs_sp_prefix_key(const uint8_t *sp)
+{
+	fs_sp_iter it;
+	const char *label;
+	size_t len, i;
+	uint64_t key = 0;
+	int left = 8;
+
+	fs_sp_iter_init(&it, sp);
+	while (left > 0 && fs_sp_next(&it, &label, &len))
+	{
+		for (i = 0; i < len && left > 0; i++, left--)
+			key = key << 8 | (uint8_t) label[i];
+		if (left > 0)
+		{
+			key <<= 8; /* the label's end: below every label byte */
+			left--;
+		}
+	}
+	return key << (8 * left);
+}
+
 uint32_t
 fs_sp_common(const uint8_t *a, const uint8_t *b)
 {

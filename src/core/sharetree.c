@@ -1,11 +1,12 @@
 /*
  * sharetree.c: share and pool trees. Rows are merged into nodes found through an open-addressing
  * hash on the path (O(1) per row when the node exists); missing ancestors are created on the way.
- * fs_tree_prepare sorts the nodes into pre-order (O(n log n)) and rolls usage up (O(n)).
- * A tree read from its flat form is laid out in pre-order as it comes (O(n), no sort) and gets
- * its hash only when something looks a path up (adding a row, merging).
- * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 8 bytes of hash slots. Each node
- * stores its full path, so the node paths of a tree may total at most FS_TREE_PATH_BYTES_MAX.
+ * fs_tree_prepare sorts the nodes into pre-order (O(n log n), again only after a node is added)
+ * and rolls usage up (O(n)). A tree read from its flat form is laid out in pre-order as it comes
+ * (O(n), no sort) and gets its hash only when something looks a path up (adding a row, merging).
+ * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 16 to 32 bytes of hash slots
+ * (each holds its node's hash, so that a probe reads a node only on a match). Each node stores
+ * its full path, so the node paths of a tree may total at most FS_TREE_PATH_BYTES_MAX.
  */
 #include "sharetree.h"
 
@@ -36,7 +37,7 @@ struct fs_tree
 	fs_tnode *nodes;
 	uint32_t n;
 	uint32_t cap;
-	uint32_t *slots; /* node index + 1; 0 is empty; NULL until a lookup by path needs it */
+	uint64_t *slots; /* hash << 32 | node index + 1; 0 is empty; NULL until a lookup needs it */
 	uint32_t nslots; /* a power of two, at least twice n (0 while slots is NULL) */
 	bool preordered; /* nodes[] is in pre-order: read from a flat form, no node added since */
 	arena_chunk *arena;
@@ -107,14 +108,23 @@ unprepare(fs_tree *t)
 			t->total_vec[w] = NULL;
 		}
 	}
-	t_free(t, t->order);
-	t_free(t, t->position);
 	t_free(t, t->leaf);
 	t_free(t, t->total);
-	t->order = t->position = NULL;
 	t->leaf = NULL;
 	t->total = NULL;
 	t->prepared = false;
+}
+
+/*
+ * The pre-order stays valid while no node is added: rows that only add usage to existing nodes
+ * (a running tree over days) do not sort the tree again.
+ */
+static void
+forget_order(fs_tree *t)
+{
+	t_free(t, t->order);
+	t_free(t, t->position);
+	t->order = t->position = NULL;
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -126,6 +136,7 @@ key_hash(const uint8_t *key, size_t len)
 	return (uint32_t) fs_hash(key, len);
 }
 
+/* The slots hold each node's hash next to its index: a probe reads a node only on a match. */
 static int64_t
 lookup(const fs_tree *t, const uint8_t *key, size_t len, uint32_t h)
 {
@@ -134,26 +145,29 @@ lookup(const fs_tree *t, const uint8_t *key, size_t len, uint32_t h)
 
 	for (;;)
 	{
-		uint32_t v = t->slots[s];
+		uint64_t v = t->slots[s];
 		const fs_tnode *nd;
 
 		if (v == 0)
 			return -1;
-		nd = &t->nodes[v - 1];
-		if (nd->hash == h && nd->pathlen - 2 == len && memcmp(nd->path + 2, key, len) == 0)
-			return v - 1;
+		if ((uint32_t) (v >> 32) == h)
+		{
+			nd = &t->nodes[(uint32_t) v - 1];
+			if (nd->pathlen - 2 == len && memcmp(nd->path + 2, key, len) == 0)
+				return (uint32_t) v - 1;
+		}
 		s = (s + 1) & mask;
 	}
 }
 
 static void
-slots_insert(uint32_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
+slots_insert(uint64_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
 {
 	uint32_t s = h & (nslots - 1);
 
 	while (slots[s] != 0)
 		s = (s + 1) & (nslots - 1);
-	slots[s] = idx + 1;
+	slots[s] = (uint64_t) h << 32 | (idx + 1);
 }
 
 static void
@@ -172,10 +186,10 @@ grow(fs_tree *t)
 	if (t->slots != NULL && (size_t) (t->n + 1) * 2 > t->nslots)
 	{
 		uint32_t nslots = t->nslots * 2;
-		uint32_t *slots = t_alloc(t, sizeof(uint32_t) * nslots);
+		uint64_t *slots = t_alloc(t, sizeof(uint64_t) * nslots);
 		uint32_t i;
 
-		memset(slots, 0, sizeof(uint32_t) * nslots);
+		memset(slots, 0, sizeof(uint64_t) * nslots);
 		for (i = 0; i < t->n; i++)
 			slots_insert(slots, nslots, t->nodes[i].hash, i);
 		t_free(t, t->slots);
@@ -184,21 +198,29 @@ grow(fs_tree *t)
 	}
 }
 
+/* A node for the first `labels` labels of path (pathlen bytes encoded), hashed h. */
 static uint32_t
-new_node(fs_tree *t, const uint8_t *path, size_t pathlen, uint32_t h, int32_t parent)
+new_node(fs_tree *t, const uint8_t *path, uint32_t labels, size_t pathlen, uint32_t h,
+         int32_t parent)
 {
 	fs_tnode *nd;
+	uint16_t count = (uint16_t) labels;
+	uint8_t *p;
 
 	grow(t);
 	nd = &t->nodes[t->n];
 	memset(nd, 0, sizeof(*nd));
-	nd->path = arena_copy(t, path, pathlen);
+	/* the prefix path: a new count, then the first labels' bytes */
+	p = arena_copy(t, path, pathlen);
+	memcpy(p, &count, sizeof(count));
+	nd->path = p;
 	nd->pathlen = (uint32_t) pathlen;
 	t->path_bytes += pathlen;
 	nd->hash = h;
 	nd->parent = parent;
 	slots_insert(t->slots, t->nslots, h, t->n);
 	t->preordered = false;
+	forget_order(t);
 	return t->n++;
 }
 
@@ -213,8 +235,8 @@ ensure_hash(fs_tree *t)
 		return;
 	while ((size_t) t->n * 2 > nslots)
 		nslots *= 2;
-	t->slots = t_alloc(t, sizeof(uint32_t) * nslots);
-	memset(t->slots, 0, sizeof(uint32_t) * nslots);
+	t->slots = t_alloc(t, sizeof(uint64_t) * nslots);
+	memset(t->slots, 0, sizeof(uint64_t) * nslots);
 	t->nslots = nslots;
 	for (i = 0; i < t->n; i++)
 	{
@@ -245,11 +267,11 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 {
 	size_t need = 0;
 	uint32_t ends[FS_SP_DEPTH_MAX + 1];
+	uint32_t hashes[FS_SP_DEPTH_MAX + 1]; /* of each prefix looked up, for its new node */
 	uint32_t n = fs_sp_nlevel(path);
 	uint32_t k, i;
 	size_t off = 2;
 	int64_t found;
-	uint8_t header[2];
 
 	ensure_hash(t);
 	ends[0] = 2;
@@ -258,7 +280,8 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 		off += 1 + path[off];
 		ends[i] = (uint32_t) off;
 	}
-	found = lookup(t, path + 2, ends[n] - 2, key_hash(path + 2, ends[n] - 2));
+	hashes[n] = key_hash(path + 2, ends[n] - 2);
+	found = lookup(t, path + 2, ends[n] - 2, hashes[n]);
 	if (found >= 0)
 	{
 		*idx = (uint32_t) found;
@@ -267,7 +290,8 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 	/* the deepest ancestor that exists (the root always does) */
 	for (k = n; k-- > 0;)
 	{
-		found = lookup(t, path + 2, ends[k] - 2, key_hash(path + 2, ends[k] - 2));
+		hashes[k] = key_hash(path + 2, ends[k] - 2);
+		found = lookup(t, path + 2, ends[k] - 2, hashes[k]);
 		if (found >= 0)
 			break;
 	}
@@ -276,19 +300,7 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 	if (need > (size_t) FS_TREE_PATH_BYTES_MAX - t->path_bytes)
 		return too_large(err, path, t->path_bytes + need);
 	for (i = k + 1; i <= n; i++)
-	{
-		uint16_t c = (uint16_t) i;
-		uint8_t *p;
-		size_t len = ends[i];
-
-		/* the prefix path of i labels: a new count, then the first i labels' bytes */
-		memcpy(header, &c, 2);
-		p = t_alloc(t, len);
-		memcpy(p, header, 2);
-		memcpy(p + 2, path + 2, len - 2);
-		found = new_node(t, p, len, key_hash(p + 2, len - 2), (int32_t) found);
-		t_free(t, p);
-	}
+		found = new_node(t, path, i, ends[i], hashes[i], (int32_t) found);
 	*idx = (uint32_t) found;
 	return FS_OK;
 }
@@ -314,7 +326,7 @@ fs_tree_new(const fs_allocator *a, fs_tree_kind kind)
 	static const uint8_t root[2] = {0, 0};
 
 	ensure_hash(t);
-	new_node(t, root, 2, key_hash(root + 2, 0), -1);
+	new_node(t, root, 0, 2, key_hash(root + 2, 0), -1);
 	return t;
 }
 
@@ -325,6 +337,7 @@ fs_tree_free(fs_tree *t)
 	arena_chunk *c = t->arena;
 
 	unprepare(t);
+	forget_order(t);
 	for (i = 0; i < t->n; i++)
 	{
 		t_free(t, t->nodes[i].usage_vec);
@@ -351,7 +364,7 @@ fs_tree_get_kind(const fs_tree *t)
 size_t
 fs_tree_memory(const fs_tree *t)
 {
-	return sizeof(fs_tree) + sizeof(fs_tnode) * t->cap + sizeof(uint32_t) * t->nslots +
+	return sizeof(fs_tree) + sizeof(fs_tnode) * t->cap + sizeof(uint64_t) * t->nslots +
 	       t->arena_bytes;
 }
 
@@ -669,7 +682,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 
 	if (t->prepared)
 		return FS_OK;
-	if (!t->preordered)
+	if (!t->preordered && t->order == NULL)
 		sort_into_preorder(t);
 	t->leaf = t_alloc(t, t->n);
 	t->total = t_alloc(t, sizeof(double) * t->n);

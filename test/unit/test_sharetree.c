@@ -759,6 +759,40 @@ test_flat_then_add(void)
 	fs_tree_free(built);
 }
 
+/*
+ * A running tree: rows that add usage to existing nodes keep the pre-order (no sort again), a
+ * row that adds a node sorts again; the totals are right either way.
+ */
+static void
+test_order_kept(void)
+{
+	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_error err;
+	char *txt;
+	int day;
+
+	add(t, "b.y", 1, 1, &err);
+	add(t, "a.x", 1, 1, &err);
+	add(t, "a", 2, 0, &err);
+	for (day = 1; day <= 3; day++)
+	{
+		CHECK(fs_tree_prepare(t, &err) == FS_OK);
+		CHECK_DBL(fs_tree_total(t, 0), 2 + 3 * (day - 1), 0);
+		CHECK(add(t, "a.x", -1, 1, &err) == FS_OK && add(t, "b.y", -1, 2, &err) == FS_OK);
+	}
+	CHECK(fs_tree_prepare(t, &err) == FS_OK);
+	CHECK_DBL(fs_tree_total(t, 1), 4, 0); /* a: a.x's 1 + 3 */
+	CHECK_DBL(fs_tree_total(t, 3), 7, 0); /* b */
+	CHECK(add(t, "a.w", 1, 5, &err) == FS_OK); /* a new node: sorted again */
+	CHECK(fs_tree_prepare(t, &err) == FS_OK);
+	txt = text_of(t);
+	CHECK_STR(txt, "share{=*/0,a=2/0,a.w=1/5,a.x=1/4,b=*/0,b.y=1/7}");
+	free(txt);
+	CHECK_DBL(fs_tree_total(t, 1), 9, 0);
+	CHECK(fs_tree_parent_pos(t, 2) == 1 && fs_tree_parent_pos(t, 5) == 4);
+	fs_tree_free(t);
+}
+
 void
 test_sharetree(void)
 {
@@ -773,4 +807,5 @@ test_sharetree(void)
 	test_path_limit();
 	test_polls();
 	test_flat_then_add();
+	test_order_kept();
 }

@@ -289,25 +289,28 @@ fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap)
 int
 fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 {
-	fs_sp_iter ia, ib;
-	const char *la, *lb;
-	size_t na, nb;
+	uint32_t na = fs_sp_nlevel(a), nb = fs_sp_nlevel(b);
+	const uint8_t *pa = a + HEADER, *pb = b + HEADER;
 
-	fs_sp_iter_init(&ia, a);
-	fs_sp_iter_init(&ib, b);
+	/* label by label, bytewise (labels are short: a loop, not memcmp), the shorter label first */
 	for (;;)
 	{
-		bool ha = fs_sp_next(&ia, &la, &na);
-		bool hb = fs_sp_next(&ib, &lb, &nb);
-		int c;
+		uint32_t la, lb, k, m;
 
-		if (!ha || !hb)
-			return (int) ha - (int) hb;
-		c = memcmp(la, lb, na < nb ? na : nb);
-		if (c != 0)
-			return c;
-		if (na != nb)
-			return na < nb ? -1 : 1;
+		if (na == 0 || nb == 0)
+			return (na != 0) - (nb != 0);
+		la = *pa++;
+		lb = *pb++;
+		m = la < lb ? la : lb;
+		for (k = 0; k < m; k++)
+			if (pa[k] != pb[k])
+				return (int) pa[k] - (int) pb[k];
+		if (la != lb)
+			return la < lb ? -1 : 1;
+		pa += la;
+		pb += lb;
+		na--;
+		nb--;
 	}
 }
 

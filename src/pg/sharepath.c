@@ -127,12 +127,21 @@ sharepath_send(PG_FUNCTION_ARGS)
 /* pre-order comparison and hashing of the canonical bytes */
 FS_PG_ORDER_FUNCS(sharepath, fs_sp_cmp)
 
+/* a sort key's bytes: detoasted only when compressed or out of line (sort keys rarely are) */
+static inline struct varlena *
+sp_sort_arg(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	return VARATT_IS_COMPRESSED(v) || VARATT_IS_EXTERNAL(v) ? pg_detoast_datum_packed(v) : v;
+}
+
 /* sorting: the comparison without a function call through fmgr, and abbreviated keys */
 static int
 sp_sort_cmp(Datum x, Datum y, SortSupport ssup)
 {
-	struct varlena *a = PG_DETOAST_DATUM_PACKED(x);
-	struct varlena *b = PG_DETOAST_DATUM_PACKED(y);
+	struct varlena *a = sp_sort_arg(x);
+	struct varlena *b = sp_sort_arg(y);
 	int c = fs_sp_cmp(SP_DATA(a), SP_DATA(b));
 
 	if ((Pointer) a != DatumGetPointer(x))
@@ -145,7 +154,7 @@ sp_sort_cmp(Datum x, Datum y, SortSupport ssup)
 static Datum
 sp_abbrev(Datum original, SortSupport ssup)
 {
-	struct varlena *p = PG_DETOAST_DATUM_PACKED(original);
+	struct varlena *p = sp_sort_arg(original);
 	uint64 key = fs_sp_prefix_key(SP_DATA(p));
 
 	if ((Pointer) p != DatumGetPointer(original))

@@ -956,9 +956,16 @@ read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
 	r->p += *plen;
 	memset(row, 0, sizeof(*row));
 	row->path = path;
-	if (st == FS_OK && (!fs_read(r, &flags, 1) || !fs_read(r, &row->shares, 8) ||
-	                    !fs_read(r, &row->usage, 8)))
+	/* flags, shares and usage in one bounds check: every node has them */
+	if (st == FS_OK && (size_t) (r->end - r->p) < 1 + 2 * sizeof(double))
 		st = corrupt(err, "value is truncated", i);
+	else if (st == FS_OK)
+	{
+		flags = r->p[0];
+		memcpy(&row->shares, r->p + 1, sizeof(double));
+		memcpy(&row->usage, r->p + 1 + sizeof(double), sizeof(double));
+		r->p += 1 + 2 * sizeof(double);
+	}
 	if (st == FS_OK && (flags & ~FS_TN_ALL))
 		st = corrupt(err, "unknown node flags", i);
 	if (st == FS_OK && kind == FS_TREE_POOL)

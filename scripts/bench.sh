@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: run the workloads in test/bench/ at growing sizes against a throwaway cluster
-# and print one table: fairsched's time, the plain-SQL baseline's time, and their ratio.
+# and print one table: fairsched's time next to the plain-SQL baseline's (or the floor's: the
+# least work the same result needs), their ratio and, where the project has one, the target ratio.
 # BENCH_ROWS (default "1000000 5000000 10000000") and BENCH_COPY_ROWS (default 1000000) scale it;
 # BENCH_TREE_NODES (default "10000 100000 1000000") sets the fairshare tree sizes; BENCH_ONLY
 # (for example "loaders divide") runs only the named workloads.
@@ -33,11 +34,14 @@ for w in test/bench/*.sql; do
         -v tree_nodes="$BENCH_TREE_NODES" -o /dev/null -f "$w" \
         || { echo "benchmark $(basename "$w" .sql) FAILED (the table shows what it measured)" >&2; failed=1; }
 done
-fs_log "results (best of 3 runs; ratio = fairsched / baseline, lower is better)"
+fs_log "results (median of interleaved runs; ratio = fairsched / baseline or floor, lower is better; target: the ratio aimed at)"
 psql_bench -c "
 SELECT workload, rows, round(fairsched_ms::numeric, 1) AS fairsched_ms,
-       baseline, round(baseline_ms::numeric, 1) AS baseline_ms,
+       baseline AS \"baseline or floor\", round(baseline_ms::numeric, 1) AS baseline_ms,
        round((fairsched_ms / nullif(baseline_ms, 0))::numeric, 2) AS ratio,
+       target,
+       CASE WHEN target IS NULL OR baseline_ms IS NULL THEN ''
+            WHEN fairsched_ms / nullif(baseline_ms, 0) <= target THEN 'met' ELSE 'NOT MET' END AS at_target,
        round(rows / (fairsched_ms / 1000))::bigint AS fairsched_rows_per_s
 FROM bench_results ORDER BY seq"
 [ "$failed" = 0 ]

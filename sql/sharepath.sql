@@ -110,3 +110,22 @@ INSERT INTO raw_paths VALUES (decode('01' || '00000001' || '00000001' || 'ff', '
 COPY raw_paths TO :'binfile' WITH (FORMAT binary);
 COPY paths_back FROM :'binfile' WITH (FORMAT binary);
 SELECT count(*) AS accepted FROM paths_back;
+
+-- sorting: ORDER BY a sharepath uses abbreviated keys (the first 8 bytes of its labels, each
+-- followed by a 0 byte) and the full comparison on ties. On 20,000 paths of short labels from a
+-- three-letter alphabet (most share their first 8 bytes with others; many are prefixes of
+-- others) the order must be pre-order: labels compared one by one, bytewise, a parent first,
+-- which is how arrays of the labels compare as text in the C collation.
+CREATE TEMP TABLE sort_paths AS
+SELECT string_agg(l, '.' ORDER BY k) AS t
+FROM (SELECT i, k, string_agg(substr('ab_', 1 + abs(hashint4(i * 100 + k * 10 + c)) % 3, 1), ''
+                              ORDER BY c) AS l
+      FROM generate_series(1, 20000) AS i, generate_series(1, 1 + i % 4) AS k,
+           generate_series(1, 1 + abs(hashint4(i * 10 + k)) % 4) AS c
+      GROUP BY i, k) AS labels
+GROUP BY i;
+SELECT count(*) AS paths, count(DISTINCT t) > 10000 AS mostly_distinct,
+       bool_and(by_path = by_labels) AS same_order
+FROM (SELECT t, row_number() OVER (ORDER BY t::sharepath, t) AS by_path,
+             row_number() OVER (ORDER BY string_to_array(t, '.') COLLATE "C", t) AS by_labels
+      FROM sort_paths) AS o;

@@ -215,6 +215,179 @@ pbs_cmp(const void *x, const void *y, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
+/*
+ * The same order in one walk down the tree, instead of a comparison sort of the leaves that
+ * rebuilds both chains on every comparison: the members of a level are sorted by ratio (then
+ * path order); a member alone at its ratio gives its leaves next (itself, or its own members
+ * walked the same way); members tied at a ratio are compared one depth further down, so their
+ * members are walked together as one level; tied leaves keep path order. A leaf tied with an
+ * inner node is ordered by path against each leaf below that node, which no walk reproduces
+ * (the comparison is not even transitive then): the walk gives up and the caller sorts.
+ */
+typedef struct rank_item
+{
+	double key; /* ratio() */
+	uint32_t pos;
+} rank_item;
+
+typedef struct rank_walk
+{
+	const fs_ctx *c;
+	uint32_t *first;   /* by owner: start of its members in `members` (CSR) */
+	uint32_t *members; /* leaves and inner nodes that are not FairShare=parent, by owner */
+	rank_item *items;  /* the levels being walked, as a stack */
+	rank_item *tmp;    /* merge buffer */
+	int64_t next;      /* the next rank to give */
+} rank_walk;
+
+static inline bool
+item_before(const rank_item *a, const rank_item *b)
+{
+	return a->key < b->key || (a->key == b->key && a->pos < b->pos);
+}
+
+/* Sort items[0..n) (distinct positions, so any correct sort gives the same order). */
+static void
+sort_items(rank_item *items, rank_item *tmp, uint32_t n)
+{
+	uint32_t i, j, width;
+	rank_item *src = items, *dst = tmp;
+
+	/* insertion-sorted runs of 16, then bottom-up merges */
+	for (i = 0; i < n; i += 16)
+	{
+		uint32_t end = n - i < 16 ? n : i + 16;
+
+		for (j = i + 1; j < end; j++)
+		{
+			rank_item v = items[j];
+			uint32_t k = j;
+
+			while (k > i && item_before(&v, &items[k - 1]))
+			{
+				items[k] = items[k - 1];
+				k--;
+			}
+			items[k] = v;
+		}
+	}
+	for (width = 16; width < n; width *= 2)
+	{
+		rank_item *swap;
+
+		fs_check_interrupts();
+		for (i = 0; i < n; i += 2 * width)
+		{
+			uint32_t mid = n - i < width ? n : i + width;
+			uint32_t hi = n - i < 2 * width ? n : i + 2 * width;
+			uint32_t a = i, b = mid, k = i;
+
+			while (a < mid && b < hi)
+				dst[k++] = item_before(&src[b], &src[a]) ? src[b++] : src[a++];
+			while (a < mid)
+				dst[k++] = src[a++];
+			while (b < hi)
+				dst[k++] = src[b++];
+		}
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+	if (src != items)
+		memcpy(items, src, sizeof(rank_item) * n);
+}
+
+/* Append the members of owner v to the stack at *top. */
+static void
+push_members(rank_walk *w, uint32_t v, uint32_t *top)
+{
+	uint32_t k;
+
+	for (k = w->first[v]; k < w->first[v + 1]; k++)
+	{
+		uint32_t m = w->members[k];
+
+		w->items[*top].key = ratio(w->c, m);
+		w->items[*top].pos = m;
+		(*top)++;
+	}
+}
+
+/* Rank the leaves below the level items[start..start + count); false at a leaf-inner tie. */
+static bool
+rank_level(rank_walk *w, uint32_t start, uint32_t count)
+{
+	rank_item *level = w->items + start;
+	uint32_t top = start + count;
+	uint32_t s = 0;
+
+	sort_items(level, w->tmp, count);
+	while (s < count)
+	{
+		uint32_t e = s + 1, leaves, k, below = top;
+
+		FS_POLL(s);
+		while (e < count && level[e].key == level[s].key)
+			e++;
+		leaves = 0;
+		for (k = s; k < e; k++)
+			leaves += w->c->leaf[level[k].pos];
+		if (leaves == e - s)
+		{
+			for (k = s; k < e; k++)
+				w->c->rows[level[k].pos].rank = ++w->next;
+		}
+		else if (leaves > 0)
+			return false;
+		else
+		{
+			for (k = s; k < e; k++)
+				push_members(w, level[k].pos, &below);
+			if (!rank_level(w, top, below - top))
+				return false;
+		}
+		s = e;
+	}
+	return true;
+}
+
+static bool
+pbs_rank(fs_ctx *c, const fs_allocator *a)
+{
+	rank_walk w;
+	uint32_t i, top = 0;
+	bool done;
+
+	w.c = c;
+	w.next = 0;
+	w.first = a->alloc(a->ctx, sizeof(uint32_t) * (c->n + 1));
+	w.members = a->alloc(a->ctx, sizeof(uint32_t) * (c->n > 0 ? c->n : 1));
+	w.items = a->alloc(a->ctx, sizeof(rank_item) * (c->n > 0 ? c->n : 1));
+	w.tmp = a->alloc(a->ctx, sizeof(rank_item) * (c->n > 0 ? c->n : 1));
+	memset(w.first, 0, sizeof(uint32_t) * (c->n + 1));
+	for (i = 1; i < c->n; i++)
+		if (c->leaf[i] || !c->parent[i])
+			w.first[c->owner[i] + 1]++;
+	for (i = 0; i < c->n; i++)
+		w.first[i + 1] += w.first[i];
+	/* `tmp` as the fill pointers; positions go in ascending, so each level is in path order */
+	memcpy(w.tmp, w.first, sizeof(uint32_t) * c->n);
+	for (i = 1; i < c->n; i++)
+	{
+		FS_POLL(i);
+		if (c->leaf[i] || !c->parent[i])
+			w.members[((uint32_t *) w.tmp)[c->owner[i]]++] = i;
+	}
+	if (c->n > 0)
+		push_members(&w, 0, &top);
+	done = rank_level(&w, 0, top);
+	a->release(a->ctx, w.first);
+	a->release(a->ctx, w.members);
+	a->release(a->ctx, w.items);
+	a->release(a->ctx, w.tmp);
+	return done;
+}
+
 /* ---------------------------------------------------------------- fair tree */
 
 /*
@@ -446,7 +619,6 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 	c.parent = a->alloc(a->ctx, c.n);
 	c.leaf = a->alloc(a->ctx, c.n);
 	c.rows = a->alloc(a->ctx, sizeof(fs_fs_row) * c.n);
-	memset(c.rows, 0, sizeof(fs_fs_row) * c.n);
 	memset(c.levelsum, 0, sizeof(double) * c.n);
 	for (i = 0; i < c.n; i++)
 	{
@@ -471,6 +643,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			c.usage[i] = c.leaf[i] ? (total > 1 ? total : 1) : 1 + total;
 		else
 			c.usage[i] = total;
+		memset(&c.rows[i], 0, sizeof(fs_fs_row)); /* here, not before the loop: one pass */
 		c.rows[i].raw_usage = c.usage[i];
 		c.rows[i].raw_shares = c.shares[i];
 		c.rows[i].raw_shares_null = c.parent[i];
@@ -497,20 +670,25 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 		fair_tree_values(&c, a);
 	else
 	{
-		uint32_t *leaves = a->alloc(a->ctx, sizeof(uint32_t) * (c.n > 0 ? c.n : 1));
-		uint32_t nl = 0;
-
 		classic_values(&c, dampening);
 		if (algo == FS_ALGO_DEPTH_OBLIVIOUS)
 			depth_oblivious_values(&c, dampening, a);
-		for (i = 1; i < c.n; i++)
-			if (c.leaf[i])
-				leaves[nl++] = i;
-		fs_sort(leaves, nl, sizeof(uint32_t),
-		        algo == FS_ALGO_DEPTH_OBLIVIOUS ? factor_cmp : pbs_cmp, &c, a);
-		for (i = 0; i < nl; i++)
-			c.rows[leaves[i]].rank = i + 1;
-		a->release(a->ctx, leaves);
+		/* the PBS walk order, except for depth_oblivious (leaves by factor) and when the walk
+		 * gives up (a leaf ties an inner node): then a comparison sort */
+		if (algo == FS_ALGO_DEPTH_OBLIVIOUS || !pbs_rank(&c, a))
+		{
+			uint32_t *leaves = a->alloc(a->ctx, sizeof(uint32_t) * (c.n > 0 ? c.n : 1));
+			uint32_t nl = 0;
+
+			for (i = 1; i < c.n; i++)
+				if (c.leaf[i])
+					leaves[nl++] = i;
+			fs_sort(leaves, nl, sizeof(uint32_t),
+			        algo == FS_ALGO_DEPTH_OBLIVIOUS ? factor_cmp : pbs_cmp, &c, a);
+			for (i = 0; i < nl; i++)
+				c.rows[leaves[i]].rank = i + 1;
+			a->release(a->ctx, leaves);
+		}
 	}
 	ctx_release(&c, a);
 	*out = c.rows;

@@ -5,6 +5,7 @@
  */
 #include "fs_core.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,16 +513,30 @@ fs_scan_number(const char *s, size_t len, double *value)
 	char local[1024];
 	size_t i = 0;
 	size_t digits = 0;
+	uint64_t mantissa = 0; /* the digits as an integer, while it stays below 2^53 */
+	bool exact = true;
+	int scale = 0; /* the value is mantissa * 10^scale */
+	bool negative;
 
 	if (i < len && (s[i] == '+' || s[i] == '-'))
 		i++;
+	negative = i > 0 && s[0] == '-';
 	while (i < len && s[i] >= '0' && s[i] <= '9')
+	{
+		exact = exact && mantissa < (UINT64_C(1) << 53) / 10;
+		mantissa = mantissa * 10 + (uint64_t) (s[i] - '0');
 		i++, digits++;
+	}
 	if (i < len && s[i] == '.')
 	{
 		i++;
 		while (i < len && s[i] >= '0' && s[i] <= '9')
+		{
+			exact = exact && mantissa < (UINT64_C(1) << 53) / 10;
+			mantissa = mantissa * 10 + (uint64_t) (s[i] - '0');
+			scale--;
 			i++, digits++;
+		}
 	}
 	if (digits == 0)
 		return 0;
@@ -529,20 +544,46 @@ fs_scan_number(const char *s, size_t len, double *value)
 	{
 		size_t j = i + 1;
 		size_t expdigits = 0;
+		bool expneg = j < len && s[j] == '-';
+		int e = 0;
 
 		if (j < len && (s[j] == '+' || s[j] == '-'))
 			j++;
 		while (j < len && s[j] >= '0' && s[j] <= '9')
+		{
+			e = e < 1000 ? e * 10 + (s[j] - '0') : e;
 			j++, expdigits++;
+		}
 		/* "4e" or "4eb" is not an exponent: leave it for the caller (a unit suffix, or junk) */
 		if (expdigits > 0)
+		{
 			i = j;
+			scale += expneg ? -e : e;
+		}
 	}
 	if (i >= sizeof(local))
 	{
 		*value = NAN;
 		return i;
 	}
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+	/*
+	 * Clinger's fast path: an integer below 2^53 and a power of ten up to 10^22 are exact
+	 * doubles, so one IEEE multiplication or division of them is the correctly rounded value,
+	 * which is what strtod returns (amounts are mostly such numbers: whole, or a few decimals).
+	 */
+	if (exact && scale >= -22 && scale <= 22)
+	{
+		static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+		                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+		                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+		double m = (double) mantissa;
+		double v = scale < 0 ? m / pow10[-scale] : m * pow10[scale];
+
+		*value = negative ? -v : v;
+		return i;
+	}
+#endif
 	memcpy(local, s, i);
 	local[i] = '\0';
 	*value = strtod(local, NULL);

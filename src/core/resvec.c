@@ -33,45 +33,10 @@ fs_kind_from_name(const char *name)
 
 /* ---------------------------------------------------------------- encoded form */
 
-uint32_t
-fs_rv_count(const uint8_t *rv)
-{
-	uint32_t n;
-
-	memcpy(&n, rv, sizeof(n));
-	return n;
-}
-
-void
-fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv)
-{
-	it->left = fs_rv_count(rv);
-	it->p = rv + sizeof(uint32_t);
-}
-
-bool
-fs_rv_next(fs_rv_iter *it, fs_rv_item *item)
-{
-	if (it->left == 0)
-		return false;
-	item->kind = it->p[0];
-	item->namelen = it->p[1];
-	item->name = (const char *) it->p + 2;
-	memcpy(&item->amount, it->p + 2 + item->namelen, sizeof(double));
-	item->pos = 0;
-	it->p += ENTRY_OVERHEAD + item->namelen;
-	it->left--;
-	return true;
-}
-
-static int
+static inline int
 name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	if (c != 0)
-		return c;
-	return (alen > blen) - (alen < blen);
+	return fs_rv_name_cmp(a, alen, b, blen);
 }
 
 static int
@@ -138,20 +103,20 @@ fs_rv_size(const uint8_t *rv)
 
 /* ---------------------------------------------------------------- names and amounts */
 
-static bool
+static inline bool
 is_name_start(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-static bool
+static inline bool
 is_name_char(unsigned char c)
 {
 	return is_name_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '/' || c == ':' ||
 	       c == '-' || c == '@';
 }
 
-static bool
+static inline bool
 is_space(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -243,8 +208,9 @@ item_order(const void *x, const void *y, void *ctx)
 /*
  * Name order. Canonical text (what ::text and pg_dump print) is in order already, and most
  * vectors are short: a check, an insertion sort, and fs_sort (interruptible) only for long ones.
+ * True when the items were strictly ascending already (so no name comes twice).
  */
-static void
+static bool
 sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 {
 	size_t i, j;
@@ -252,11 +218,11 @@ sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 	for (i = 1; i < n && item_cmp(&items[i - 1], &items[i]) < 0; i++)
 		;
 	if (i >= n)
-		return;
+		return true; /* strictly ascending: no name twice either */
 	if (n > 16)
 	{
 		fs_sort(items, n, sizeof(fs_rv_item), item_order, NULL, a);
-		return;
+		return false;
 	}
 	for (i = 1; i < n; i++)
 	{
@@ -266,6 +232,7 @@ sort_items(fs_rv_item *items, size_t n, const fs_allocator *a)
 			items[j] = items[j - 1];
 		items[j] = x;
 	}
+	return false;
 }
 
 static fs_status
@@ -295,8 +262,7 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 	}
 	if (n > FS_RV_ENTRIES_MAX)
 		return too_many_entries(err);
-	sort_items(items, n, a);
-	for (i = 1; i < n; i++)
+	for (i = sort_items(items, n, a) ? n : 1; i < n; i++)
 	{
 		if (item_cmp(&items[i - 1], &items[i]) == 0)
 		{
@@ -516,8 +482,10 @@ scan_amount(const char *s, size_t len, double *amount, int *kind, size_t *unit_a
 		*kind = FS_KIND_COUNT;
 		if (used < len)
 		{
+			/* ASCII | 0x20 lowers a letter and maps nothing else onto one */
 			for (u = 0; u < sizeof(size_units) / sizeof(size_units[0]); u++)
-				if (ieq(s + used, len - used, size_units[u].suffix))
+				if ((s[used] | 0x20) == size_units[u].suffix[0] &&
+				    ieq(s + used, len - used, size_units[u].suffix))
 					break;
 			if (u == sizeof(size_units) / sizeof(size_units[0]))
 			{
@@ -704,7 +672,7 @@ syntax_error(parse_state *ps, size_t at, const char *what)
 	                      "\"ncpus=4,mem=8gb,walltime=01:00:00\".");
 }
 
-static void
+static inline void
 skip_space(parse_state *ps)
 {
 	while (ps->i < ps->len && is_space((unsigned char) ps->text[ps->i]))
@@ -716,14 +684,14 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
             size_t *outlen, fs_error *err)
 {
 	parse_state ps = {text, len, 0, err};
-	fs_rv_item *items;
-	size_t cap = 8;
+	fs_rv_item local[16];
+	fs_rv_item *items = local;
+	size_t cap = sizeof(local) / sizeof(local[0]);
 	size_t n = 0;
 	bool braced = false;
 	fs_status st = FS_OK;
 
-	/* grown as entries are read: never sized from text that has not been parsed yet */
-	items = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
+	/* on the stack, then grown as entries are read: never sized from text not parsed yet */
 
 	skip_space(&ps);
 	if (ps.i < len && text[ps.i] == '{')
@@ -754,7 +722,8 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				cap = cap * 2 < FS_RV_ENTRIES_MAX ? cap * 2 : FS_RV_ENTRIES_MAX;
 				grown = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
 				memcpy(grown, items, n * sizeof(fs_rv_item));
-				a->release(a->ctx, items);
+				if (items != local)
+					a->release(a->ctx, items);
 				items = grown;
 			}
 			it = &items[n];
@@ -851,7 +820,8 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 	}
 	if (st == FS_OK)
 		st = fs_rv_build(items, n, FS_ERR_SYNTAX, a, reserve, out, outlen, err);
-	a->release(a->ctx, items);
+	if (items != local)
+		a->release(a->ctx, items);
 	return st;
 }
 
@@ -1062,16 +1032,37 @@ fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_allocator *a
 	return FS_OK;
 }
 
-int
-fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err)
+/* *state_entry += the amount of v_entry (the same name and kind), as fs_rv_add computes it. */
+static int
+add_entry_inplace(uint8_t *p, const uint8_t *q, fs_error *err)
+{
+	size_t head = 2 + p[1];
+	double x, y;
+
+	memcpy(&x, p + head, sizeof(double));
+	memcpy(&y, q + head, sizeof(double));
+	x += y;
+	if (!amount_fits(p[0], x))
+	{
+		fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
+
+		overflow(err, &item);
+		return -1;
+	}
+	if (x == 0)
+		x = 0;
+	memcpy(p + head, &x, sizeof(double));
+	return 1;
+}
+
+/* The same names and kinds in the same order: the rows of most aggregates. */
+static int
+add_same_shape(uint8_t *state, size_t statelen, const uint8_t *v)
 {
 	uint8_t *p = state + sizeof(uint32_t);
 	const uint8_t *q = v + sizeof(uint32_t);
 	const uint8_t *end = state + statelen;
 
-	if (statelen != vlen || memcmp(state, v, sizeof(uint32_t)) != 0)
-		return 0;
-	/* first pass: same kinds and names everywhere, so the state is untouched on a mismatch */
 	while (p < end)
 	{
 		size_t head = 2 + p[1];
@@ -1081,28 +1072,69 @@ fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen
 		p += head + sizeof(double);
 		q += head + sizeof(double);
 	}
-	p = state + sizeof(uint32_t);
-	q = v + sizeof(uint32_t);
-	while (p < end)
+	return 1;
+}
+
+/*
+ * Every entry of v at its place in state (found by the merge of the two sorted lists, with the
+ * same kind), written to at[]: rows that leave some of the state's resources out. 0 when one is
+ * missing or of another kind, or when v has more entries than at[] holds.
+ */
+#define INPLACE_SUBSET_MAX 64
+static int
+find_subset(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
+            uint8_t *at[INPLACE_SUBSET_MAX])
+{
+	uint8_t *p = state + sizeof(uint32_t);
+	const uint8_t *q = v + sizeof(uint32_t);
+	const uint8_t *end = state + statelen, *vend = v + vlen;
+	uint32_t k = 0;
+
+	for (; q < vend; q += 2 + q[1] + sizeof(double))
 	{
-		size_t head = 2 + p[1];
-		double x, y;
+		int c = 1;
 
-		memcpy(&x, p + head, sizeof(double));
-		memcpy(&y, q + head, sizeof(double));
-		x += y;
-		if (!amount_fits(p[0], x))
+		if (k == INPLACE_SUBSET_MAX)
+			return 0;
+		while (p < end && (c = name_cmp((const char *) p + 2, p[1], (const char *) q + 2, q[1])) < 0)
+			p += 2 + p[1] + sizeof(double);
+		if (c != 0 || p[0] != q[0])
+			return 0;
+		at[k++] = p;
+		p += 2 + p[1] + sizeof(double);
+	}
+	return 1;
+}
+
+int
+fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen, fs_error *err)
+{
+	uint8_t *at[INPLACE_SUBSET_MAX];
+	const uint8_t *q = v + sizeof(uint32_t);
+	uint32_t k, n = fs_rv_count(v);
+
+	/* first find every place, so that the state is untouched when v does not fit in it */
+	if (statelen == vlen && memcmp(state, v, sizeof(uint32_t)) == 0 &&
+	    add_same_shape(state, statelen, v))
+	{
+		uint8_t *p = state + sizeof(uint32_t);
+
+		for (k = 0; k < n; k++)
 		{
-			fs_rv_item item = {(const char *) p + 2, p[1], p[0], 0, 0};
-
-			overflow(err, &item);
-			return -1;
+			if (add_entry_inplace(p, q, err) < 0)
+				return -1;
+			p += 2 + p[1] + sizeof(double);
+			q += 2 + q[1] + sizeof(double);
 		}
-		if (x == 0)
-			x = 0;
-		memcpy(p + head, &x, sizeof(double));
-		p += head + sizeof(double);
-		q += head + sizeof(double);
+		return 1;
+	}
+	if (!find_subset(state, statelen, v, vlen, at))
+		return 0;
+	for (k = 0; k < n; k++)
+	{
+		if (add_entry_inplace(at[k], q, err) < 0)
+			return -1;
+		q += 2 + q[1] + sizeof(double);
 	}
 	return 1;
 }

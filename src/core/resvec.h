@@ -13,6 +13,7 @@
 #include "fs_core.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 #define FS_RV_NAME_MAX 63
 /* The most entries one vector holds (54000 beyond): far more than any site has resources. */
@@ -52,11 +53,40 @@ const char *fs_kind_name(int kind);
 /* The kind named by `name` ("count", "size", "duration"), or -1. */
 int fs_kind_from_name(const char *name);
 
-uint32_t fs_rv_count(const uint8_t *rv);
 /* Length in bytes of the encoded form. */
 size_t fs_rv_size(const uint8_t *rv);
-void fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv);
-bool fs_rv_next(fs_rv_iter *it, fs_rv_item *item);
+
+/* Counting and walking the entries, inline: every operation on vectors does it. */
+static inline uint32_t
+fs_rv_count(const uint8_t *rv)
+{
+	uint32_t n;
+
+	memcpy(&n, rv, sizeof(n));
+	return n;
+}
+
+static inline void
+fs_rv_iter_init(fs_rv_iter *it, const uint8_t *rv)
+{
+	it->left = fs_rv_count(rv);
+	it->p = rv + sizeof(uint32_t);
+}
+
+static inline bool
+fs_rv_next(fs_rv_iter *it, fs_rv_item *item)
+{
+	if (it->left == 0)
+		return false;
+	item->kind = it->p[0];
+	item->namelen = it->p[1];
+	item->name = (const char *) it->p + 2;
+	memcpy(&item->amount, it->p + 2 + item->namelen, sizeof(double));
+	item->pos = 0;
+	it->p += 2 + item->namelen + sizeof(double);
+	it->left--;
+	return true;
+}
 
 /*
  * Validate items (names, finiteness, duplicates), sort them by name and encode them into new
@@ -86,9 +116,10 @@ fs_status fs_rv_add(const uint8_t *a, const uint8_t *b, double sign, const fs_al
                     size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
 /*
- * state += v in place when both have the same names and kinds in the same order (the common case
- * of an aggregate over uniform rows). Returns 1 when done, 0 when the shapes differ (state is
- * untouched), -1 on overflow (err set; state may be partly updated and must be discarded).
+ * state += v in place when every name of v is in state with the same kind (the common case of
+ * an aggregate: rows with the same names, or with some of the state's names left out). Returns
+ * 1 when done, 0 when v has a name state lacks or another kind (state is untouched), -1 on
+ * overflow (err set; state may be partly updated and must be discarded).
  */
 int fs_rv_add_inplace(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
                       fs_error *err);
@@ -102,6 +133,21 @@ int fs_rv_cmp(const uint8_t *a, const uint8_t *b);
 
 /* *fits = every amount of a is <= the same amount of b (absent counts as 0). */
 fs_status fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *err);
+
+/*
+ * The order of names in the encoded form: bytes (unsigned), then length (a prefix first). Names
+ * are short (at most 63 bytes): a loop, not a call to memcmp.
+ */
+static inline int
+fs_rv_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	size_t k, n = alen < blen ? alen : blen;
+
+	for (k = 0; k < n; k++)
+		if (a[k] != b[k])
+			return (int) (unsigned char) a[k] - (int) (unsigned char) b[k];
+	return (alen > blen) - (alen < blen);
+}
 
 /* Look up one resource; false when absent. */
 bool fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *item);

@@ -289,26 +289,52 @@ fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap)
 int
 fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 {
-	fs_sp_iter ia, ib;
-	const char *la, *lb;
-	size_t na, nb;
+	uint32_t na = fs_sp_nlevel(a), nb = fs_sp_nlevel(b);
+	const uint8_t *pa = a + HEADER, *pb = b + HEADER;
 
-	fs_sp_iter_init(&ia, a);
-	fs_sp_iter_init(&ib, b);
+	/* label by label, bytewise (labels are short: a loop, not memcmp), the shorter label first */
 	for (;;)
 	{
-		bool ha = fs_sp_next(&ia, &la, &na);
-		bool hb = fs_sp_next(&ib, &lb, &nb);
-		int c;
+		uint32_t la, lb, k, m;
 
-		if (!ha || !hb)
-			return (int) ha - (int) hb;
-		c = memcmp(la, lb, na < nb ? na : nb);
-		if (c != 0)
-			return c;
-		if (na != nb)
-			return na < nb ? -1 : 1;
+		if (na == 0 || nb == 0)
+			return (na != 0) - (nb != 0);
+		la = *pa++;
+		lb = *pb++;
+		m = la < lb ? la : lb;
+		for (k = 0; k < m; k++)
+			if (pa[k] != pb[k])
+				return (int) pa[k] - (int) pb[k];
+		if (la != lb)
+			return la < lb ? -1 : 1;
+		pa += la;
+		pb += lb;
+		na--;
+		nb--;
 	}
+}
+
+uint64_t
+fs_sp_prefix_key(const uint8_t *sp)
+{
+	fs_sp_iter it;
+	const char *label;
+	size_t len, i;
+	uint64_t key = 0;
+	int left = 8;
+
+	fs_sp_iter_init(&it, sp);
+	while (left > 0 && fs_sp_next(&it, &label, &len))
+	{
+		for (i = 0; i < len && left > 0; i++, left--)
+			key = key << 8 | (uint8_t) label[i];
+		if (left > 0)
+		{
+			key <<= 8; /* the label's end: below every label byte */
+			left--;
+		}
+	}
+	return key << (8 * left);
 }
 
 uint32_t

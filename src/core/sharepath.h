@@ -43,6 +43,13 @@ void fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap);
 /* Pre-order: label by label in byte order, a path directly before its descendants. */
 int fs_sp_cmp(const uint8_t *a, const uint8_t *b);
 
+/*
+ * An order-preserving prefix of a path for sorting (abbreviated keys): its first 8 bytes
+ * written as every label followed by a 0 byte, big-endian, zero-padded. key(a) < key(b)
+ * implies fs_sp_cmp(a, b) < 0 (labels hold no 0 byte); equal keys say nothing.
+ */
+uint64_t fs_sp_prefix_key(const uint8_t *sp);
+
 /* true if a is an ancestor of b or equal to it. */
 bool fs_sp_is_ancestor(const uint8_t *a, const uint8_t *b);
 

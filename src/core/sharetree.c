@@ -1,9 +1,12 @@
 /*
  * sharetree.c: share and pool trees. Rows are merged into nodes found through an open-addressing
  * hash on the path (O(1) per row when the node exists); missing ancestors are created on the way.
- * fs_tree_prepare sorts the nodes into pre-order (O(n log n)) and rolls usage up (O(n)).
- * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 8 bytes of hash slots. Each node
- * stores its full path, so the node paths of a tree may total at most FS_TREE_PATH_BYTES_MAX.
+ * fs_tree_prepare sorts the nodes into pre-order (O(n log n), again only after a node is added)
+ * and rolls usage up (O(n)). A tree read from its flat form is laid out in pre-order as it comes
+ * (O(n), no sort) and gets its hash only when something looks a path up (adding a row, merging).
+ * A node costs sizeof(fs_tnode) = 72 bytes, its path bytes, and 16 to 32 bytes of hash slots
+ * (each holds its node's hash, so that a probe reads a node only on a match). Each node stores
+ * its full path, so the node paths of a tree may total at most FS_TREE_PATH_BYTES_MAX.
  */
 #include "sharetree.h"
 
@@ -34,15 +37,16 @@ struct fs_tree
 	fs_tnode *nodes;
 	uint32_t n;
 	uint32_t cap;
-	uint32_t *slots; /* node index + 1; 0 is empty */
-	uint32_t nslots; /* a power of two, at least twice n */
+	uint64_t *slots; /* hash << 32 | node index + 1; 0 is empty; NULL until a lookup needs it */
+	uint32_t nslots; /* a power of two, at least twice n (0 while slots is NULL) */
+	bool preordered; /* nodes[] is in pre-order: read from a flat form, no node added since */
 	arena_chunk *arena;
 	size_t arena_bytes;
 	size_t path_bytes; /* sum of the nodes' encoded path lengths */
 	/* derived by fs_tree_prepare, valid while `prepared` */
 	bool prepared;
-	uint32_t *order;    /* pre-order position -> node index */
-	uint32_t *position; /* node index -> pre-order position */
+	uint32_t *order;    /* pre-order position -> node index (NULL when preordered: the same) */
+	uint32_t *position; /* node index -> pre-order position (NULL when preordered) */
 	uint8_t *leaf;      /* by position */
 	double *total;      /* by position */
 	uint8_t **total_vec[2];
@@ -104,14 +108,23 @@ unprepare(fs_tree *t)
 			t->total_vec[w] = NULL;
 		}
 	}
-	t_free(t, t->order);
-	t_free(t, t->position);
 	t_free(t, t->leaf);
 	t_free(t, t->total);
-	t->order = t->position = NULL;
 	t->leaf = NULL;
 	t->total = NULL;
 	t->prepared = false;
+}
+
+/*
+ * The pre-order stays valid while no node is added: rows that only add usage to existing nodes
+ * (a running tree over days) do not sort the tree again.
+ */
+static void
+forget_order(fs_tree *t)
+{
+	t_free(t, t->order);
+	t_free(t, t->position);
+	t->order = t->position = NULL;
 }
 
 /* ---------------------------------------------------------------- hashing */
@@ -123,6 +136,7 @@ key_hash(const uint8_t *key, size_t len)
 	return (uint32_t) fs_hash(key, len);
 }
 
+/* The slots hold each node's hash next to its index: a probe reads a node only on a match. */
 static int64_t
 lookup(const fs_tree *t, const uint8_t *key, size_t len, uint32_t h)
 {
@@ -131,26 +145,29 @@ lookup(const fs_tree *t, const uint8_t *key, size_t len, uint32_t h)
 
 	for (;;)
 	{
-		uint32_t v = t->slots[s];
+		uint64_t v = t->slots[s];
 		const fs_tnode *nd;
 
 		if (v == 0)
 			return -1;
-		nd = &t->nodes[v - 1];
-		if (nd->hash == h && nd->pathlen - 2 == len && memcmp(nd->path + 2, key, len) == 0)
-			return v - 1;
+		if ((uint32_t) (v >> 32) == h)
+		{
+			nd = &t->nodes[(uint32_t) v - 1];
+			if (nd->pathlen - 2 == len && memcmp(nd->path + 2, key, len) == 0)
+				return (uint32_t) v - 1;
+		}
 		s = (s + 1) & mask;
 	}
 }
 
 static void
-slots_insert(uint32_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
+slots_insert(uint64_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
 {
 	uint32_t s = h & (nslots - 1);
 
 	while (slots[s] != 0)
 		s = (s + 1) & (nslots - 1);
-	slots[s] = idx + 1;
+	slots[s] = (uint64_t) h << 32 | (idx + 1);
 }
 
 static void
@@ -166,13 +183,13 @@ grow(fs_tree *t)
 		t->nodes = nodes;
 		t->cap = cap;
 	}
-	if ((size_t) (t->n + 1) * 2 > t->nslots)
+	if (t->slots != NULL && (size_t) (t->n + 1) * 2 > t->nslots)
 	{
 		uint32_t nslots = t->nslots * 2;
-		uint32_t *slots = t_alloc(t, sizeof(uint32_t) * nslots);
+		uint64_t *slots = t_alloc(t, sizeof(uint64_t) * nslots);
 		uint32_t i;
 
-		memset(slots, 0, sizeof(uint32_t) * nslots);
+		memset(slots, 0, sizeof(uint64_t) * nslots);
 		for (i = 0; i < t->n; i++)
 			slots_insert(slots, nslots, t->nodes[i].hash, i);
 		t_free(t, t->slots);
@@ -181,21 +198,54 @@ grow(fs_tree *t)
 	}
 }
 
+/* A node for the first `labels` labels of path (pathlen bytes encoded), hashed h. */
 static uint32_t
-new_node(fs_tree *t, const uint8_t *path, size_t pathlen, uint32_t h, int32_t parent)
+new_node(fs_tree *t, const uint8_t *path, uint32_t labels, size_t pathlen, uint32_t h,
+         int32_t parent)
 {
 	fs_tnode *nd;
+	uint16_t count = (uint16_t) labels;
+	uint8_t *p;
 
 	grow(t);
 	nd = &t->nodes[t->n];
 	memset(nd, 0, sizeof(*nd));
-	nd->path = arena_copy(t, path, pathlen);
+	/* the prefix path: a new count, then the first labels' bytes */
+	p = arena_copy(t, path, pathlen);
+	memcpy(p, &count, sizeof(count));
+	nd->path = p;
 	nd->pathlen = (uint32_t) pathlen;
 	t->path_bytes += pathlen;
 	nd->hash = h;
 	nd->parent = parent;
 	slots_insert(t->slots, t->nslots, h, t->n);
+	t->preordered = false;
+	forget_order(t);
 	return t->n++;
+}
+
+/* The hash on the paths, built on the first lookup (a tree read from its flat form has none). */
+static void
+ensure_hash(fs_tree *t)
+{
+	uint32_t nslots = 32;
+	uint32_t i;
+
+	if (t->slots != NULL)
+		return;
+	while ((size_t) t->n * 2 > nslots)
+		nslots *= 2;
+	t->slots = t_alloc(t, sizeof(uint64_t) * nslots);
+	memset(t->slots, 0, sizeof(uint64_t) * nslots);
+	t->nslots = nslots;
+	for (i = 0; i < t->n; i++)
+	{
+		fs_tnode *nd = &t->nodes[i];
+
+		FS_POLL(i);
+		nd->hash = key_hash(nd->path + 2, nd->pathlen - 2);
+		slots_insert(t->slots, nslots, nd->hash, i);
+	}
 }
 
 static fs_status
@@ -217,19 +267,21 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 {
 	size_t need = 0;
 	uint32_t ends[FS_SP_DEPTH_MAX + 1];
+	uint32_t hashes[FS_SP_DEPTH_MAX + 1]; /* of each prefix looked up, for its new node */
 	uint32_t n = fs_sp_nlevel(path);
 	uint32_t k, i;
 	size_t off = 2;
 	int64_t found;
-	uint8_t header[2];
 
+	ensure_hash(t);
 	ends[0] = 2;
 	for (i = 1; i <= n; i++)
 	{
 		off += 1 + path[off];
 		ends[i] = (uint32_t) off;
 	}
-	found = lookup(t, path + 2, ends[n] - 2, key_hash(path + 2, ends[n] - 2));
+	hashes[n] = key_hash(path + 2, ends[n] - 2);
+	found = lookup(t, path + 2, ends[n] - 2, hashes[n]);
 	if (found >= 0)
 	{
 		*idx = (uint32_t) found;
@@ -238,7 +290,8 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 	/* the deepest ancestor that exists (the root always does) */
 	for (k = n; k-- > 0;)
 	{
-		found = lookup(t, path + 2, ends[k] - 2, key_hash(path + 2, ends[k] - 2));
+		hashes[k] = key_hash(path + 2, ends[k] - 2);
+		found = lookup(t, path + 2, ends[k] - 2, hashes[k]);
 		if (found >= 0)
 			break;
 	}
@@ -247,38 +300,33 @@ find_or_create(fs_tree *t, const uint8_t *path, uint32_t *idx, fs_error *err)
 	if (need > (size_t) FS_TREE_PATH_BYTES_MAX - t->path_bytes)
 		return too_large(err, path, t->path_bytes + need);
 	for (i = k + 1; i <= n; i++)
-	{
-		uint16_t c = (uint16_t) i;
-		uint8_t *p;
-		size_t len = ends[i];
-
-		/* the prefix path of i labels: a new count, then the first i labels' bytes */
-		memcpy(header, &c, 2);
-		p = t_alloc(t, len);
-		memcpy(p, header, 2);
-		memcpy(p + 2, path + 2, len - 2);
-		found = new_node(t, p, len, key_hash(p + 2, len - 2), (int32_t) found);
-		t_free(t, p);
-	}
+		found = new_node(t, path, i, ends[i], hashes[i], (int32_t) found);
 	*idx = (uint32_t) found;
 	return FS_OK;
+}
+
+/* An empty tree (not even a root) with room for cap nodes and no hash. */
+static fs_tree *
+tree_alloc(const fs_allocator *a, fs_tree_kind kind, uint32_t cap)
+{
+	fs_tree *t = a->alloc(a->ctx, sizeof(fs_tree));
+
+	memset(t, 0, sizeof(*t));
+	t->a = *a;
+	t->kind = kind;
+	t->cap = cap;
+	t->nodes = t_alloc(t, sizeof(fs_tnode) * cap);
+	return t;
 }
 
 fs_tree *
 fs_tree_new(const fs_allocator *a, fs_tree_kind kind)
 {
-	fs_tree *t = a->alloc(a->ctx, sizeof(fs_tree));
+	fs_tree *t = tree_alloc(a, kind, 16);
 	static const uint8_t root[2] = {0, 0};
 
-	memset(t, 0, sizeof(*t));
-	t->a = *a;
-	t->kind = kind;
-	t->cap = 16;
-	t->nodes = t_alloc(t, sizeof(fs_tnode) * t->cap);
-	t->nslots = 32;
-	t->slots = t_alloc(t, sizeof(uint32_t) * t->nslots);
-	memset(t->slots, 0, sizeof(uint32_t) * t->nslots);
-	new_node(t, root, 2, key_hash(root + 2, 0), -1);
+	ensure_hash(t);
+	new_node(t, root, 0, 2, key_hash(root + 2, 0), -1);
 	return t;
 }
 
@@ -289,6 +337,7 @@ fs_tree_free(fs_tree *t)
 	arena_chunk *c = t->arena;
 
 	unprepare(t);
+	forget_order(t);
 	for (i = 0; i < t->n; i++)
 	{
 		t_free(t, t->nodes[i].usage_vec);
@@ -315,7 +364,7 @@ fs_tree_get_kind(const fs_tree *t)
 size_t
 fs_tree_memory(const fs_tree *t)
 {
-	return sizeof(fs_tree) + sizeof(fs_tnode) * t->cap + sizeof(uint32_t) * t->nslots +
+	return sizeof(fs_tree) + sizeof(fs_tnode) * t->cap + sizeof(uint64_t) * t->nslots +
 	       t->arena_bytes;
 }
 
@@ -576,31 +625,44 @@ node_ptr_cmp(const void *x, const void *y, void *ctx)
 	return fs_sp_cmp(a->path, b->path);
 }
 
-fs_status
-fs_tree_prepare(fs_tree *t, fs_error *err)
+/* the node at pre-order position i, and the position of node index idx */
+static inline uint32_t
+index_at(const fs_tree *t, uint32_t i)
+{
+	return t->order ? t->order[i] : i;
+}
+
+static inline uint32_t
+position_of(const fs_tree *t, uint32_t idx)
+{
+	return t->position ? t->position[idx] : idx;
+}
+
+/* order and position for nodes that may not be stored in pre-order */
+static void
+sort_into_preorder(fs_tree *t)
 {
 	const fs_tnode **sorted;
 	uint32_t i;
-	int w;
 
-	if (t->prepared)
-		return FS_OK;
-	sorted = t_alloc(t, sizeof(fs_tnode *) * t->n);
-	for (i = 0; i < t->n; i++)
-		sorted[i] = &t->nodes[i];
-	/* a tree read from its flat form is already in pre-order: check in O(n) before sorting */
+	/* rows that came in path order made the nodes in pre-order: check in O(n) before sorting */
 	for (i = 1; i < t->n; i++)
 	{
 		FS_POLL(i);
-		if (fs_sp_cmp(sorted[i - 1]->path, sorted[i]->path) >= 0)
+		if (fs_sp_cmp(t->nodes[i - 1].path, t->nodes[i].path) >= 0)
 			break;
 	}
-	if (i < t->n) /* fs_sort polls for interrupts */
-		fs_sort((void *) sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp, NULL, &t->a);
+	if (i >= t->n)
+	{
+		t->preordered = true;
+		return;
+	}
+	sorted = t_alloc(t, sizeof(fs_tnode *) * t->n);
+	for (i = 0; i < t->n; i++)
+		sorted[i] = &t->nodes[i];
+	fs_sort((void *) sorted, t->n, sizeof(fs_tnode *), node_ptr_cmp, NULL, &t->a); /* polls */
 	t->order = t_alloc(t, sizeof(uint32_t) * t->n);
 	t->position = t_alloc(t, sizeof(uint32_t) * t->n);
-	t->leaf = t_alloc(t, t->n);
-	t->total = t_alloc(t, sizeof(double) * t->n);
 	for (i = 0; i < t->n; i++)
 	{
 		uint32_t idx = (uint32_t) (sorted[i] - t->nodes);
@@ -608,14 +670,32 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		FS_POLL(i);
 		t->order[i] = idx;
 		t->position[idx] = i;
-		t->leaf[i] = 1;
-		t->total[i] = t->nodes[idx].usage;
 	}
 	t_free(t, sorted);
+}
+
+fs_status
+fs_tree_prepare(fs_tree *t, fs_error *err)
+{
+	uint32_t i;
+	int w;
+
+	if (t->prepared)
+		return FS_OK;
+	if (!t->preordered && t->order == NULL)
+		sort_into_preorder(t);
+	t->leaf = t_alloc(t, t->n);
+	t->total = t_alloc(t, sizeof(double) * t->n);
+	for (i = 0; i < t->n; i++)
+	{
+		FS_POLL(i);
+		t->leaf[i] = 1;
+		t->total[i] = t->nodes[index_at(t, i)].usage;
+	}
 	/* children follow their parent in pre-order: add totals bottom-up in reverse */
 	for (i = t->n; i-- > 1;)
 	{
-		uint32_t pp = t->position[t->nodes[t->order[i]].parent];
+		uint32_t pp = position_of(t, (uint32_t) t->nodes[index_at(t, i)].parent);
 
 		FS_POLL(i);
 		t->total[pp] += t->total[i];
@@ -624,7 +704,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		{
 			char p[200];
 
-			path_text(t->nodes[t->order[pp]].path, p, sizeof(p));
+			path_text(t->nodes[index_at(t, pp)].path, p, sizeof(p));
 			fs_fail(err, FS_ERR_RANGE, "value out of range: total usage below \"%s\" overflows", p);
 			t->prepared = true;
 			unprepare(t);
@@ -642,7 +722,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		for (i = 0; i < t->n; i++)
 		{
 			const uint8_t *own =
-			    w ? t->nodes[t->order[i]].demand_vec : t->nodes[t->order[i]].usage_vec;
+			    w ? t->nodes[index_at(t, i)].demand_vec : t->nodes[index_at(t, i)].usage_vec;
 			size_t len = fs_rv_size(own ? own : empty);
 
 			FS_POLL(i);
@@ -651,7 +731,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		}
 		for (i = t->n; i-- > 1;)
 		{
-			uint32_t pp = t->position[t->nodes[t->order[i]].parent];
+			uint32_t pp = position_of(t, (uint32_t) t->nodes[index_at(t, i)].parent);
 			uint8_t *sum;
 			size_t len;
 			fs_status st;
@@ -663,7 +743,7 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 			{
 				char p[200];
 
-				path_text(t->nodes[t->order[i]].path, p, sizeof(p));
+				path_text(t->nodes[index_at(t, i)].path, p, sizeof(p));
 				fs_error_context(err, "(adding the %s of node \"%s\" to its parent's)",
 				                 w ? "demand" : "usage", p);
 				unprepare(t);
@@ -685,13 +765,13 @@ fs_tree_count(const fs_tree *t)
 const fs_tnode *
 fs_tree_node(const fs_tree *t, uint32_t i)
 {
-	return &t->nodes[t->order[i]];
+	return &t->nodes[index_at(t, i)];
 }
 
 uint32_t
 fs_tree_parent_pos(const fs_tree *t, uint32_t i)
 {
-	return t->position[t->nodes[t->order[i]].parent];
+	return position_of(t, (uint32_t) t->nodes[index_at(t, i)].parent);
 }
 
 bool
@@ -830,17 +910,13 @@ corrupt(fs_error *err, const char *what, uint32_t node)
 	return FS_ERR_BINARY;
 }
 
-fs_status
-fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
-                  fs_error *err)
+/* The flat form's header: kind and node count, checked. */
+static fs_status
+read_flat_header(fs_reader *r, size_t len, fs_tree_kind *kind, uint32_t *n, fs_error *err)
 {
-	fs_reader r = {data, data + len};
 	uint8_t head[4];
-	uint32_t n, i;
-	fs_tree *t;
-	const uint8_t *prev = NULL;
 
-	if (!fs_read(&r, head, 4) || !fs_read(&r, &n, 4))
+	if (!fs_read(r, head, 4) || !fs_read(r, n, 4))
 		return corrupt(err, "header is truncated", 0);
 	if (head[0] != FLAT_VERSION)
 	{
@@ -851,86 +927,222 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 	}
 	if ((head[1] != FS_TREE_SHARE && head[1] != FS_TREE_POOL) || head[2] || head[3])
 		return corrupt(err, "unknown tree kind", 0);
-	if (n == 0 || n > len / 19)
+	if (*n == 0 || *n > len / 19)
 		return corrupt(err, "bad node count", 0);
-	t = fs_tree_new(a, (fs_tree_kind) head[1]);
+	*kind = (fs_tree_kind) head[1];
+	return FS_OK;
+}
+
+/*
+ * Node i of a flat form, checked on its own (pre-order after `prev`, flags, numbers, vectors),
+ * into row (vectors pointing into the data); *plen is the length of its path. A NULL prev after
+ * the root leaves the order to the caller.
+ */
+static fs_status
+read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
+               fs_tree_row *row, size_t *plen, fs_error *err)
+{
+	uint8_t flags = 0;
+	const uint8_t *path = r->p;
+	uint8_t *vecs[2] = {NULL, NULL};
+	fs_status st = FS_OK;
+	int w;
+
+	*plen = read_path(r);
+	if (*plen == 0)
+		st = corrupt(err, "malformed path", i);
+	else if (i == 0 ? fs_sp_nlevel(path) != 0 : prev != NULL && fs_sp_cmp(prev, path) >= 0)
+		st = corrupt(err, "nodes out of pre-order", i);
+	r->p += *plen;
+	memset(row, 0, sizeof(*row));
+	row->path = path;
+	/* flags, shares and usage in one bounds check: every node has them */
+	if (st == FS_OK && (size_t) (r->end - r->p) < 1 + 2 * sizeof(double))
+		st = corrupt(err, "value is truncated", i);
+	else if (st == FS_OK)
+	{
+		flags = r->p[0];
+		memcpy(&row->shares, r->p + 1, sizeof(double));
+		memcpy(&row->usage, r->p + 1 + sizeof(double), sizeof(double));
+		r->p += 1 + 2 * sizeof(double);
+	}
+	if (st == FS_OK && (flags & ~FS_TN_ALL))
+		st = corrupt(err, "unknown node flags", i);
+	if (st == FS_OK && kind == FS_TREE_POOL)
+	{
+		if (!fs_read(r, &row->min_share, 8) || !fs_read(r, &row->max_share, 8))
+			st = corrupt(err, "value is truncated", i);
+		for (w = 0; w < 2 && st == FS_OK; w++)
+		{
+			uint32_t vlen;
+
+			if (!fs_read(r, &vlen, 4) || (size_t) (r->end - r->p) < vlen)
+				st = corrupt(err, "value is truncated", i);
+			else if (vlen > 0)
+			{
+				st = fs_rv_validate(r->p, vlen, FS_ERR_BINARY, err);
+				if (st == FS_OK && fs_rv_count(r->p) == 0)
+					st = corrupt(err, "an empty resource vector is stored as absent", i);
+				vecs[w] = (uint8_t *) r->p;
+				r->p += vlen;
+			}
+		}
+	}
+	if (st == FS_OK && kind != FS_TREE_POOL && (flags & (FS_TN_HAS_MIN | FS_TN_HAS_MAX)))
+		st = corrupt(err, "pool flags in a share tree", i);
+	/* only what the text form can say: a pool has no "parent" and no scalar usage */
+	if (st == FS_OK && kind == FS_TREE_POOL && (flags & FS_TN_PARENT))
+		st = corrupt(err, "the parent flag in a pool tree", i);
+	if (st == FS_OK && kind == FS_TREE_POOL && row->usage != 0)
+		st = corrupt(err, "scalar usage in a pool tree", i);
+	if (st == FS_OK && (neg_zero(row->shares) || neg_zero(row->usage) ||
+	                    neg_zero(row->min_share) || neg_zero(row->max_share)))
+		st = corrupt(err, "a negative zero", i); /* text input stores it as 0 */
+	if (st == FS_OK && ((!(flags & FS_TN_HAS_MIN) && row->min_share != 0) ||
+	                    (!(flags & FS_TN_HAS_MAX) && row->max_share != 0)))
+		st = corrupt(err, "a share ratio given but not flagged", i);
+	if (st != FS_OK)
+		return st;
+	row->from_parent = (flags & FS_TN_PARENT) != 0;
+	row->has_shares = (flags & FS_TN_DECLARED) && !row->from_parent;
+	row->has_min = (flags & FS_TN_HAS_MIN) != 0;
+	row->has_max = (flags & FS_TN_HAS_MAX) != 0;
+	row->usage_vec = vecs[0];
+	row->demand_vec = vecs[1];
+	if ((flags & FS_TN_PARENT) && !(flags & FS_TN_DECLARED))
+		return corrupt(err, "inconsistent node flags", i);
+	if (!row->has_shares && row->shares != 0)
+		return corrupt(err, "shares given for an undeclared node", i);
+	return FS_OK;
+}
+
+/* The flags fs_tree_add gives a new node for a row (read_flat_node has checked they agree). */
+static uint32_t
+row_flags(const fs_tree_row *row)
+{
+	return (row->from_parent ? FS_TN_DECLARED | FS_TN_PARENT : 0) |
+	       (row->has_shares ? FS_TN_DECLARED : 0) | (row->has_min ? FS_TN_HAS_MIN : 0) |
+	       (row->has_max ? FS_TN_HAS_MAX : 0);
+}
+
+/* Label bytes a[0..na) before b[0..nb), as fs_sp_cmp orders labels. */
+static int
+label_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
+{
+	int c = memcmp(a, b, na < nb ? na : nb);
+
+	return c != 0 ? c : na < nb ? -1 : na > nb;
+}
+
+/*
+ * A flat form as stored: every node once, in pre-order, after its parent. The nodes are laid
+ * out in the order they come, which is pre-order, each finding its parent on the stack of the
+ * last node seen at every depth: no hash and no sort (the hash is built on the first lookup by
+ * path). With `borrow`, node paths point into data instead of copies. Returns NULL at anything
+ * else, and the caller reads the form row by row, which says what is wrong.
+ */
+static fs_tree *
+from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len, bool borrow)
+{
+	fs_reader r = {data, data + len};
+	fs_tree_kind kind;
+	uint32_t n, i;
+	fs_tree *t;
+	fs_error err;
+	uint32_t stack[FS_SP_DEPTH_MAX + 1]; /* stack[0..depth]: the last node and its ancestors */
+	uint32_t depth = 0;
+
+	if (read_flat_header(&r, len, &kind, &n, &err) != FS_OK)
+		return NULL;
+	t = tree_alloc(a, kind, n);
 	for (i = 0; i < n; i++)
 	{
 		fs_tree_row row;
-		uint8_t flags = 0;
-		const uint8_t *path = r.p;
-		size_t plen = read_path(&r);
-		uint8_t *vecs[2] = {NULL, NULL};
-		fs_status st = FS_OK;
-		int w;
+		size_t plen;
+		uint32_t nl;
+		fs_tnode *nd;
 
 		FS_POLL(i);
-		if (plen == 0)
-			st = corrupt(err, "malformed path", i);
-		else if (i == 0 ? fs_sp_nlevel(path) != 0 : fs_sp_cmp(prev, path) >= 0)
-			st = corrupt(err, "nodes out of pre-order", i);
-		r.p += plen;
-		memset(&row, 0, sizeof(row));
-		row.path = path;
-		if (st == FS_OK && (!fs_read(&r, &flags, 1) || !fs_read(&r, &row.shares, 8) ||
-		                    !fs_read(&r, &row.usage, 8)))
-			st = corrupt(err, "value is truncated", i);
-		if (st == FS_OK && (flags & ~FS_TN_ALL))
-			st = corrupt(err, "unknown node flags", i);
-		if (st == FS_OK && t->kind == FS_TREE_POOL)
+		if (read_flat_node(kind, &r, i, NULL, &row, &plen, &err) != FS_OK ||
+		    check_row(t, &row, &err) != FS_OK ||
+		    plen > (size_t) FS_TREE_PATH_BYTES_MAX - t->path_bytes)
+			break;
+		nl = fs_sp_nlevel(row.path);
+		if (i > 0)
 		{
-			if (!fs_read(&r, &row.min_share, 8) || !fs_read(&r, &row.max_share, 8))
-				st = corrupt(err, "value is truncated", i);
-			for (w = 0; w < 2 && st == FS_OK; w++)
-			{
-				uint32_t vlen;
+			/*
+			 * The parent is the last node seen one level up, if its path is a prefix of this
+			 * one's (equal bytes from the start are equal labels with equal boundaries); the
+			 * order then only needs this node's label after that of the last node at its depth
+			 * under the same parent, when the last node is not the parent itself.
+			 */
+			const fs_tnode *p = nl - 1 <= depth ? &t->nodes[stack[nl - 1]] : NULL;
+			const fs_tnode *sib = nl <= depth ? &t->nodes[stack[nl]] : NULL;
 
-				if (!fs_read(&r, &vlen, 4) || (size_t) (r.end - r.p) < vlen)
-					st = corrupt(err, "value is truncated", i);
-				else if (vlen > 0)
-				{
-					st = fs_rv_validate(r.p, vlen, FS_ERR_BINARY, err);
-					if (st == FS_OK && fs_rv_count(r.p) == 0)
-						st = corrupt(err, "an empty resource vector is stored as absent", i);
-					vecs[w] = (uint8_t *) r.p;
-					r.p += vlen;
-				}
-			}
+			if (p == NULL || p->pathlen >= plen ||
+			    memcmp(p->path + 2, row.path + 2, p->pathlen - 2) != 0 ||
+			    (sib != NULL && label_cmp(sib->path + p->pathlen + 1, sib->pathlen - p->pathlen - 1,
+			                              row.path + p->pathlen + 1, plen - p->pathlen - 1) >= 0))
+				break;
 		}
-		if (st == FS_OK && t->kind != FS_TREE_POOL && (flags & (FS_TN_HAS_MIN | FS_TN_HAS_MAX)))
-			st = corrupt(err, "pool flags in a share tree", i);
-		/* only what the text form can say: a pool has no "parent" and no scalar usage */
-		if (st == FS_OK && t->kind == FS_TREE_POOL && (flags & FS_TN_PARENT))
-			st = corrupt(err, "the parent flag in a pool tree", i);
-		if (st == FS_OK && t->kind == FS_TREE_POOL && row.usage != 0)
-			st = corrupt(err, "scalar usage in a pool tree", i);
-		if (st == FS_OK && (neg_zero(row.shares) || neg_zero(row.usage) ||
-		                    neg_zero(row.min_share) || neg_zero(row.max_share)))
-			st = corrupt(err, "a negative zero", i); /* text input stores it as 0 */
-		if (st == FS_OK && ((!(flags & FS_TN_HAS_MIN) && row.min_share != 0) ||
-		                    (!(flags & FS_TN_HAS_MAX) && row.max_share != 0)))
-			st = corrupt(err, "a share ratio given but not flagged", i);
-		if (st == FS_OK)
-		{
-			row.from_parent = (flags & FS_TN_PARENT) != 0;
-			row.has_shares = (flags & FS_TN_DECLARED) && !row.from_parent;
-			row.has_min = (flags & FS_TN_HAS_MIN) != 0;
-			row.has_max = (flags & FS_TN_HAS_MAX) != 0;
-			row.usage_vec = vecs[0];
-			row.demand_vec = vecs[1];
-			if ((flags & FS_TN_PARENT) && !(flags & FS_TN_DECLARED))
-				st = corrupt(err, "inconsistent node flags", i);
-			else if (!row.has_shares && row.shares != 0)
-				st = corrupt(err, "shares given for an undeclared node", i);
-			else if (fs_tree_add(t, &row, err) != FS_OK)
-				st = err->status;
-		}
+		nd = &t->nodes[i];
+		nd->path = borrow ? row.path : arena_copy(t, row.path, plen);
+		nd->pathlen = (uint32_t) plen;
+		nd->hash = 0;
+		t->path_bytes += plen;
+		nd->parent = i > 0 ? (int32_t) stack[nl - 1] : -1;
+		nd->flags = row_flags(&row);
+		nd->shares = row.shares;
+		nd->usage = row.usage;
+		nd->min_share = row.min_share;
+		nd->max_share = row.max_share;
+		nd->usage_vec = nd->demand_vec = NULL;
+		t->n = i + 1; /* so that fs_tree_free releases the vectors */
+		if (add_vec(t, &nd->usage_vec, row.usage_vec, "usage", nd->path, &err) != FS_OK ||
+		    add_vec(t, &nd->demand_vec, row.demand_vec, "demand", nd->path, &err) != FS_OK)
+			break;
+		stack[nl] = i;
+		depth = nl;
+	}
+	if (i < n || r.p != r.end)
+	{
+		fs_tree_free(t);
+		return NULL;
+	}
+	t->preordered = true;
+	return t;
+}
+
+/* Any flat form, node by node through fs_tree_add, with a message for what is wrong. */
+static fs_status
+from_flat_rows(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+               fs_error *err)
+{
+	fs_reader r = {data, data + len};
+	fs_tree_kind kind;
+	uint32_t n, i;
+	fs_tree *t;
+	const uint8_t *prev = NULL;
+	fs_status st = read_flat_header(&r, len, &kind, &n, err);
+
+	if (st != FS_OK)
+		return st;
+	t = fs_tree_new(a, kind);
+	for (i = 0; i < n; i++)
+	{
+		fs_tree_row row;
+		size_t plen;
+
+		FS_POLL(i);
+		st = read_flat_node(kind, &r, i, prev, &row, &plen, err);
+		if (st == FS_OK && fs_tree_add(t, &row, err) != FS_OK)
+			st = err->status;
 		if (st != FS_OK)
 		{
 			fs_tree_free(t);
 			return st;
 		}
-		prev = path;
+		prev = row.path;
 	}
 	if (r.p != r.end)
 	{
@@ -942,6 +1154,30 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 		fs_tree_free(t);
 		return corrupt(err, "a node's parent is missing", n - 1);
 	}
+	*out = t;
+	return FS_OK;
+}
+
+fs_status
+fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+                  fs_error *err)
+{
+	fs_tree *t = from_flat_preordered(a, data, len, false);
+
+	if (t == NULL)
+		return from_flat_rows(a, data, len, out, err);
+	*out = t;
+	return FS_OK;
+}
+
+fs_status
+fs_tree_from_flat_borrowed(const fs_allocator *a, const uint8_t *data, size_t len,
+                           fs_tree **out, fs_error *err)
+{
+	fs_tree *t = from_flat_preordered(a, data, len, true);
+
+	if (t == NULL)
+		return from_flat_rows(a, data, len, out, err);
 	*out = t;
 	return FS_OK;
 }

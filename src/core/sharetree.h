@@ -88,6 +88,12 @@ void fs_tree_flatten(const fs_tree *t, uint8_t *out);
 /* Read a flat form, checking every byte (it may come from binary input). */
 fs_status fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
                             fs_error *err);
+/*
+ * The same, but a valid stored form (the usual case) keeps its node paths in `data` instead of
+ * copying them: data must outlive the tree (a read-only look within one function call).
+ */
+fs_status fs_tree_from_flat_borrowed(const fs_allocator *a, const uint8_t *data, size_t len,
+                                     fs_tree **out, fs_error *err);
 
 /*
  * Binary form (send/recv): the same content field by field in network byte order (described in

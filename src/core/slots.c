@@ -21,10 +21,10 @@ fs_slot_mode_from_name(const char *name)
 	return -1;
 }
 
-static bool
+static inline bool
 name_is(const fs_rv_item *it, const char *name, size_t len)
 {
-	return it->namelen == len && memcmp(it->name, name, len) == 0;
+	return it->namelen == len && fs_rv_name_cmp(it->name, len, name, len) == 0;
 }
 
 static fs_status
@@ -36,14 +36,34 @@ negative(fs_error *err, const char *whose, const fs_rv_item *it)
 	return FS_ERR_VALUE;
 }
 
+/* A machine resource's problem, reported after the slot's (as if the slot were checked first). */
+static fs_status
+machine_problem(fs_error *err, const fs_rv_item *m, bool claimed_but_none)
+{
+	if (!claimed_but_none)
+		return negative(err, "machine", m);
+	fs_fail(err, FS_ERR_VALUE, "the slot claims \"%.*s\" but the machine has none", (int) m->namelen,
+	        m->name);
+	return FS_ERR_VALUE;
+}
+
+/*
+ * One walk over both vectors in name order (slot_weight runs once per job row): the slot's
+ * resources are checked as they come (each must be the machine's, of the same kind, not
+ * negative), and each machine resource adds its term. A problem with a machine resource is
+ * kept until the walk ends, so that the slot's problems are reported first wherever they are.
+ */
 fs_status
 fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, size_t coreslen,
                fs_slot_mode mode, double *out, fs_error *err)
 {
-	fs_rv_item it, m;
-	fs_rv_iter i;
+	fs_rv_item it, m, bad;
+	fs_rv_iter i, j;
 	double C, c = 0, w;
+	bool hs, hm, has_bad = false, bad_claimed = false;
+	uint32_t k = 0;
 
+	memset(&bad, 0, sizeof(bad));
 	if (!fs_rv_get(machine, cores, coreslen, &m) || !(m.amount > 0))
 	{
 		fs_fail(err, FS_ERR_VALUE, "the machine has no \"%.*s\" to count cores by", (int) coreslen,
@@ -53,63 +73,70 @@ fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, s
 		return FS_ERR_VALUE;
 	}
 	C = m.amount;
-	/* every slot resource must be one of the machine's */
-	fs_rv_iter_init(&i, slot);
-	while (fs_rv_next(&i, &it))
-	{
-		/* each item looks another up in a linear scan: poll every time */
-		fs_check_interrupts();
-		if (it.amount < 0)
-			return negative(err, "slot", &it);
-		if (!fs_rv_get(machine, it.name, it.namelen, &m))
-		{
-			fs_fail(err, FS_ERR_VALUE, "slot resource \"%.*s\" is not a resource of the machine",
-			        (int) it.namelen, it.name);
-			fs_error_hint(err, "Give the machine's total of every resource a slot can claim.");
-			return FS_ERR_VALUE;
-		}
-		if (m.kind != it.kind)
-		{
-			fs_fail(err, FS_ERR_KIND,
-			        "slot and machine amounts of \"%.*s\" are of different "
-			        "kinds",
-			        (int) it.namelen, it.name);
-			fs_error_detail(err, "The slot's is a %s and the machine's a %s.",
-			                fs_kind_name(it.kind), fs_kind_name(m.kind));
-			return FS_ERR_KIND;
-		}
-		if (name_is(&it, cores, coreslen))
-			c = it.amount;
-	}
+	if (fs_rv_get(slot, cores, coreslen, &it))
+		c = it.amount;
 	w = c;
-	fs_rv_iter_init(&i, machine);
-	while (fs_rv_next(&i, &m))
+	fs_rv_iter_init(&i, slot);
+	fs_rv_iter_init(&j, machine);
+	hs = fs_rv_next(&i, &it);
+	hm = fs_rv_next(&j, &m);
+	while (hs || hm)
 	{
+		int cmp = !hs ? 1 : !hm ? -1 : fs_rv_name_cmp(it.name, it.namelen, m.name, m.namelen);
 		double allowance, s = 0;
 
-		fs_check_interrupts();
-		if (m.amount < 0)
-			return negative(err, "machine", &m);
-		if (name_is(&m, cores, coreslen))
-			continue;
-		if (fs_rv_get(slot, m.name, m.namelen, &it))
+		FS_POLL(k);
+		k++;
+		if (cmp <= 0)
+		{
+			if (it.amount < 0)
+				return negative(err, "slot", &it);
+			if (cmp < 0)
+			{
+				fs_fail(err, FS_ERR_VALUE,
+				        "slot resource \"%.*s\" is not a resource of the machine",
+				        (int) it.namelen, it.name);
+				fs_error_hint(err, "Give the machine's total of every resource a slot can claim.");
+				return FS_ERR_VALUE;
+			}
+			if (m.kind != it.kind)
+			{
+				fs_fail(err, FS_ERR_KIND,
+				        "slot and machine amounts of \"%.*s\" are of different "
+				        "kinds",
+				        (int) it.namelen, it.name);
+				fs_error_detail(err, "The slot's is a %s and the machine's a %s.",
+				                fs_kind_name(it.kind), fs_kind_name(m.kind));
+				return FS_ERR_KIND;
+			}
 			s = it.amount;
+			hs = fs_rv_next(&i, &it);
+		}
+		/* the machine resource m, of which the slot has s */
+		if (m.amount < 0 && !has_bad)
+		{
+			has_bad = true;
+			bad = m;
+		}
 		allowance = m.amount / C;
-		if (allowance == 0)
+		if (has_bad || name_is(&m, cores, coreslen))
+			;
+		else if (allowance == 0)
 		{
 			if (s > 0)
 			{
-				fs_fail(err, FS_ERR_VALUE, "the slot claims \"%.*s\" but the machine has none",
-				        (int) m.namelen, m.name);
-				return FS_ERR_VALUE;
+				has_bad = bad_claimed = true;
+				bad = m;
 			}
-			continue;
 		}
-		if (mode == FS_SLOT_SUM)
+		else if (mode == FS_SLOT_SUM)
 			w += (s > allowance * c ? s - allowance * c : 0) / allowance;
 		else if (s / allowance > w)
 			w = s / allowance;
+		hm = fs_rv_next(&j, &m);
 	}
+	if (has_bad)
+		return machine_problem(err, &bad, bad_claimed);
 	if (!isfinite(w))
 	{
 		fs_fail(err, FS_ERR_RANGE, "value out of range: the slot weight overflows");

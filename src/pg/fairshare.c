@@ -30,6 +30,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
 	fs_error err;
 	uint32 i;
 	bool found = false;
+	fs_pg_scratch path = {0};
 
 	fs_pg_check(fs_tree_prepare(t, &err), &err);
 	fs_pg_check(fs_fairshare(t, algo, dampening, &fs_pg_alloc, &rows, &err), &err);
@@ -49,7 +50,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
 			found = found || fs_sp_cmp(nd->path, entity) == 0;
 		}
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = fs_pg_path_datum(nd->path);
+		values[0] = fs_pg_scratch_bytes(&path, nd->path, nd->pathlen);
 		values[1] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[2] = BoolGetDatum(i > 0 && fs_tree_is_leaf(t, i));
 		values[3] = BoolGetDatum((nd->flags & FS_TN_DECLARED) != 0);

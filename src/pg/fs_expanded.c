@@ -56,18 +56,28 @@ fs_pg_expanded_new(MemoryContext parent, const fs_pg_object_kind *kind)
 }
 
 void *
-fs_pg_read_object(Datum d, const fs_pg_object_kind *kind)
+fs_pg_object_or_flat(Datum d, const uint8_t **data, size_t *len)
 {
 	struct varlena *v;
-	void *obj;
-	fs_error err;
 
 	if (VARATT_IS_EXTERNAL_EXPANDED(DatumGetPointer(d)))
 		return ((fs_pg_expanded *) DatumGetEOHP(d))->obj;
 	v = PG_DETOAST_DATUM_PACKED(d);
-	fs_pg_check(kind->from_flat(&fs_pg_alloc, (const uint8_t *) VARDATA_ANY(v),
-	                            VARSIZE_ANY_EXHDR(v), &obj, &err),
-	            &err);
+	*data = (const uint8_t *) VARDATA_ANY(v);
+	*len = VARSIZE_ANY_EXHDR(v);
+	return NULL;
+}
+
+void *
+fs_pg_read_object(Datum d, const fs_pg_object_kind *kind)
+{
+	const uint8_t *data;
+	size_t len;
+	void *obj = fs_pg_object_or_flat(d, &data, &len);
+	fs_error err;
+
+	if (obj == NULL)
+		fs_pg_check(kind->from_flat(&fs_pg_alloc, data, len, &obj, &err), &err);
 	return obj;
 }
 

@@ -36,6 +36,12 @@ fs_pg_expanded *fs_pg_expanded_new(MemoryContext parent, const fs_pg_object_kind
 /* Read an argument: the expanded object's own core object, or one read from the flat value. */
 void *fs_pg_read_object(Datum d, const fs_pg_object_kind *kind);
 
+/*
+ * An argument's expanded core object; or NULL, with *data and *len set to the flat value's bytes
+ * (detoasted in CurrentMemoryContext if need be: they last as long as the function call).
+ */
+void *fs_pg_object_or_flat(Datum d, const uint8_t **data, size_t *len);
+
 /* The flat varlena of a core object, in CurrentMemoryContext. */
 struct varlena *fs_pg_flat_object(void *obj, const fs_pg_object_kind *kind);
 

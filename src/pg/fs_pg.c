@@ -176,6 +176,37 @@ fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char
 	return v;
 }
 
+/* the last name an fs_pg_name_arg_cached call site read, and its value */
+typedef struct name_cache
+{
+	int value;
+	int len;
+	char bytes[NAMEDATALEN];
+} name_cache;
+
+int
+fs_pg_name_arg_cached(FunctionCallInfo fcinfo, int argno, fs_pg_name_fn from_name,
+                      const char *what, const char *whats, const char *valid)
+{
+	text *name = PG_GETARG_TEXT_PP(argno);
+	name_cache *c = fcinfo->flinfo->fn_extra;
+	int len = VARSIZE_ANY_EXHDR(name);
+	int v;
+
+	if (c != NULL && c->len == len && memcmp(c->bytes, VARDATA_ANY(name), len) == 0)
+		return c->value;
+	v = fs_pg_name_arg(name, from_name, what, whats, valid);
+	if (len <= NAMEDATALEN)
+	{
+		if (c == NULL)
+			c = fcinfo->flinfo->fn_extra = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, sizeof(*c));
+		c->value = v;
+		c->len = len;
+		memcpy(c->bytes, VARDATA_ANY(name), len);
+	}
+	return v;
+}
+
 void
 fs_pg_check_1d(const ArrayType *a, const char *what)
 {
@@ -202,6 +233,23 @@ fs_pg_bytes_datum(const void *data, size_t len)
 	memcpy(VARDATA(v), data, len);
 	SET_VARSIZE(v, VARHDRSZ + len);
 	return PointerGetDatum(v);
+}
+
+Datum
+fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
+{
+	if (s->v == NULL || s->cap < len)
+	{
+		size_t cap = Max(len, 256);
+
+		if (s->v)
+			pfree(s->v);
+		s->v = palloc(add_size(VARHDRSZ, cap));
+		s->cap = cap;
+	}
+	memcpy(VARDATA(s->v), data, len);
+	SET_VARSIZE(s->v, VARHDRSZ + len);
+	return PointerGetDatum(s->v);
 }
 
 Datum

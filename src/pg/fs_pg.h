@@ -29,7 +29,10 @@ fs_pg_check(fs_status st, const fs_error *err)
 		fs_pg_raise(err);
 }
 
-/* A sharetree argument to read: the expanded object itself, or a tree built from the flat value. */
+/*
+ * A sharetree argument to read: the expanded object itself, or a tree built from the flat value
+ * whose node paths point into the argument's bytes (to read within the call).
+ */
 struct fs_tree;
 struct fs_tree *fs_pg_read_tree(Datum d);
 
@@ -45,6 +48,18 @@ Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 
 /*
+ * Values of the rows an SRF puts into its tuplestore, which copies them: one reusable buffer per
+ * column instead of a palloc per row (a million-row listing would otherwise hold a million
+ * copies until it ends). Zero-initialize; the Datum is valid until the next call on the buffer.
+ */
+typedef struct fs_pg_scratch
+{
+	struct varlena *v;
+	size_t cap;
+} fs_pg_scratch;
+Datum fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len);
+
+/*
  * A name argument read into its enum, the one way every module reads one: from_name returns a
  * negative number for an unknown name, which is a 22023 error "unknown <what> "x"" (the name cut
  * at 200 bytes) with the hint "Valid <whats> are <valid>."
@@ -52,6 +67,12 @@ Datum fs_pg_resvec_datum(const uint8_t *rv);
 typedef int (*fs_pg_name_fn)(const char *name);
 int fs_pg_name_arg(text *name, fs_pg_name_fn from_name, const char *what, const char *whats,
                    const char *valid);
+/*
+ * The same for argument argno of a function called once per row, remembered in the call site's
+ * fn_extra (which the function must not use otherwise): a name that repeats is read only once.
+ */
+int fs_pg_name_arg_cached(FunctionCallInfo fcinfo, int argno, fs_pg_name_fn from_name,
+                          const char *what, const char *whats, const char *valid);
 
 /* An array argument that must have one dimension (or none: empty); `what` names it. */
 struct ArrayType;

@@ -12,6 +12,7 @@
 #include "mb/pg_wchar.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/sortsupport.h"
 
 #include "sharepath.h"
 
@@ -125,6 +126,69 @@ sharepath_send(PG_FUNCTION_ARGS)
 
 /* pre-order comparison and hashing of the canonical bytes */
 FS_PG_ORDER_FUNCS(sharepath, fs_sp_cmp)
+
+/* a sort key's bytes: detoasted only when compressed or out of line (sort keys rarely are) */
+static inline struct varlena *
+sp_sort_arg(Datum d)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(d);
+
+	return VARATT_IS_COMPRESSED(v) || VARATT_IS_EXTERNAL(v) ? pg_detoast_datum_packed(v) : v;
+}
+
+/* sorting: the comparison without a function call through fmgr, and abbreviated keys */
+static int
+sp_sort_cmp(Datum x, Datum y, SortSupport ssup)
+{
+	struct varlena *a = sp_sort_arg(x);
+	struct varlena *b = sp_sort_arg(y);
+	int c = fs_sp_cmp(SP_DATA(a), SP_DATA(b));
+
+	if ((Pointer) a != DatumGetPointer(x))
+		pfree(a);
+	if ((Pointer) b != DatumGetPointer(y))
+		pfree(b);
+	return c;
+}
+
+static Datum
+sp_abbrev(Datum original, SortSupport ssup)
+{
+	struct varlena *p = sp_sort_arg(original);
+	uint64 key = fs_sp_prefix_key(SP_DATA(p));
+
+	if ((Pointer) p != DatumGetPointer(original))
+		pfree(p);
+#if SIZEOF_DATUM == 8
+	return UInt64GetDatum(key);
+#else
+	return UInt32GetDatum((uint32) (key >> 32));
+#endif
+}
+
+/* keep abbreviating: even a few distinct prefixes spare most comparisons their cache misses */
+static bool
+sp_abbrev_abort(int memtupcount, SortSupport ssup)
+{
+	return false;
+}
+
+PG_FUNCTION_INFO_V1(sharepath_sortsupport);
+Datum
+sharepath_sortsupport(PG_FUNCTION_ARGS)
+{
+	SortSupport ssup = (SortSupport) PG_GETARG_POINTER(0);
+
+	ssup->comparator = sp_sort_cmp;
+	if (ssup->abbreviate)
+	{
+		ssup->comparator = ssup_datum_unsigned_cmp;
+		ssup->abbrev_converter = sp_abbrev;
+		ssup->abbrev_abort = sp_abbrev_abort;
+		ssup->abbrev_full_comparator = sp_sort_cmp;
+	}
+	PG_RETURN_VOID();
+}
 
 PG_FUNCTION_INFO_V1(sharepath_contains);
 Datum

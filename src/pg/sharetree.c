@@ -44,10 +44,18 @@ tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, void **ou
 static const fs_pg_object_kind tree_kind = {"fairsched sharetree", tree_prepare, tree_flat_size,
                                             tree_flatten, tree_from_flat};
 
+/* Trees read from arguments are looked at within the call: their paths stay in the datum. */
 fs_tree *
 fs_pg_read_tree(Datum d)
 {
-	return fs_pg_read_object(d, &tree_kind);
+	const uint8_t *data;
+	size_t len;
+	fs_tree *t = fs_pg_object_or_flat(d, &data, &len);
+	fs_error err;
+
+	if (t == NULL)
+		fs_pg_check(fs_tree_from_flat_borrowed(&fs_pg_alloc, data, len, &t, &err), &err);
+	return t;
 }
 
 static struct varlena *
@@ -143,16 +151,29 @@ sharetree_combine(PG_FUNCTION_ARGS)
 	PG_RETURN_DATUM(EOHPGetRWDatum(&et->hdr));
 }
 
+/*
+ * merge(a, b): b's rows added to a's. A flat `a` is read into a tree of our own, which takes b
+ * directly: when b names no new node (usage over a fixed set of shares, day after day), the
+ * result keeps a's pre-order and is written out without a sort.
+ */
 PG_FUNCTION_INFO_V1(sharetree_merge);
 Datum
 sharetree_merge(PG_FUNCTION_ARGS)
 {
-	fs_tree *a = fs_pg_read_tree(PG_GETARG_DATUM(0));
+	const uint8_t *data;
+	size_t len;
+	fs_tree *a = fs_pg_object_or_flat(PG_GETARG_DATUM(0), &data, &len);
 	fs_tree *b = fs_pg_read_tree(PG_GETARG_DATUM(1));
-	fs_tree *t = fs_tree_new(&fs_pg_alloc, fs_tree_get_kind(a));
+	fs_tree *t;
 	fs_error err;
 
-	fs_pg_check(fs_tree_merge(t, a, &err), &err);
+	if (a == NULL)
+		fs_pg_check(fs_tree_from_flat_borrowed(&fs_pg_alloc, data, len, &t, &err), &err);
+	else
+	{
+		t = fs_tree_new(&fs_pg_alloc, fs_tree_get_kind(a));
+		fs_pg_check(fs_tree_merge(t, a, &err), &err);
+	}
 	fs_pg_check(fs_tree_merge(t, b, &err), &err);
 	PG_RETURN_POINTER(st_flat(t));
 }
@@ -250,6 +271,7 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 	bool pool = fs_tree_get_kind(t) == FS_TREE_POOL;
 	fs_error err;
 	uint32 i;
+	fs_pg_scratch path = {0}, parent = {0};
 
 	fs_pg_check(fs_tree_prepare(t, &err), &err);
 	InitMaterializedSRF(fcinfo, 0);
@@ -263,11 +285,15 @@ sharetree_nodes(PG_FUNCTION_ARGS)
 
 		FS_POLL(i);
 		memset(nulls, 0, sizeof(nulls));
-		values[0] = fs_pg_path_datum(nd->path);
+		values[0] = fs_pg_scratch_bytes(&path, nd->path, nd->pathlen);
 		if (i == 0)
 			nulls[1] = true;
 		else
-			values[1] = fs_pg_path_datum(fs_tree_node(t, fs_tree_parent_pos(t, i))->path);
+		{
+			const fs_tnode *pn = fs_tree_node(t, fs_tree_parent_pos(t, i));
+
+			values[1] = fs_pg_scratch_bytes(&parent, pn->path, pn->pathlen);
+		}
 		values[2] = Int32GetDatum((int32) fs_sp_nlevel(nd->path));
 		values[3] = BoolGetDatum(fs_tree_is_leaf(t, i));
 		values[4] = BoolGetDatum(declared);

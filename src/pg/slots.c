@@ -33,12 +33,16 @@ weigh(const uint8_t *slot, const uint8_t *machine, text *cores, fs_slot_mode mod
 	return w;
 }
 
+/* called once per job row: the mode is read once per call site */
 PG_FUNCTION_INFO_V1(slot_weight);
 Datum
 slot_weight(PG_FUNCTION_ARGS)
 {
+	fs_slot_mode mode = (fs_slot_mode) fs_pg_name_arg_cached(
+	    fcinfo, 3, fs_slot_mode_from_name, "slot weight mode", "modes", FS_SLOT_MODES);
+
 	PG_RETURN_FLOAT8(weigh(RV(PG_GETARG_VARLENA_PP(0)), RV(PG_GETARG_VARLENA_PP(1)),
-	                       PG_GETARG_TEXT_PP(2), MODE_ARG(3)));
+	                       PG_GETARG_TEXT_PP(2), mode));
 }
 
 /* slot_weights(machine, slots[], cores, mode): one row per slot, then the remainder */

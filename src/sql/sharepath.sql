@@ -51,6 +51,9 @@ COMMENT ON FUNCTION fairsched.sharepath_le(fairsched.sharepath, fairsched.sharep
 COMMENT ON FUNCTION fairsched.sharepath_gt(fairsched.sharepath, fairsched.sharepath) IS 'after in pre-order';
 COMMENT ON FUNCTION fairsched.sharepath_ge(fairsched.sharepath, fairsched.sharepath) IS 'after or equal in pre-order';
 COMMENT ON FUNCTION fairsched.sharepath_cmp(fairsched.sharepath, fairsched.sharepath) IS 'btree support: pre-order comparison';
+CREATE FUNCTION fairsched.sharepath_sortsupport(internal) RETURNS void
+    AS 'MODULE_PATHNAME', 'sharepath_sortsupport' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sharepath_sortsupport(internal) IS 'btree support: sorting in pre-order with abbreviated keys';
 COMMENT ON FUNCTION fairsched.sharepath_hash(fairsched.sharepath) IS 'hash support';
 COMMENT ON FUNCTION fairsched.sharepath_hash_extended(fairsched.sharepath, int8) IS 'hash support with a seed';
 
@@ -79,7 +82,8 @@ CREATE OPERATOR CLASS fairsched.sharepath_ops DEFAULT FOR TYPE fairsched.sharepa
     OPERATOR 3 fairsched.=,
     OPERATOR 4 fairsched.>=,
     OPERATOR 5 fairsched.>,
-    FUNCTION 1 fairsched.sharepath_cmp(fairsched.sharepath, fairsched.sharepath);
+    FUNCTION 1 fairsched.sharepath_cmp(fairsched.sharepath, fairsched.sharepath),
+    FUNCTION 2 fairsched.sharepath_sortsupport(internal);
 CREATE OPERATOR CLASS fairsched.sharepath_hash_ops DEFAULT FOR TYPE fairsched.sharepath USING hash AS
     OPERATOR 1 fairsched.=,
     FUNCTION 1 fairsched.sharepath_hash(fairsched.sharepath),

@@ -59,55 +59,61 @@ SELECT bench_assert(NOT EXISTS (SELECT FROM pg_temp.fairshare_mismatches(s.tab, 
 FROM b_fs_sizes AS s, (VALUES ('classic'), ('pbs')) AS a(algo)
 WHERE s.n <= 100000;
 
--- the reference's time, once per size and algorithm
-CREATE TEMP TABLE b_fs_ref AS
-SELECT s.n, a.algo,
-       bench_ms(format('SELECT count(*) FROM pg_temp.reference_fairshare(%L, %L)', s.tab, a.algo)) AS ms
-FROM b_fs_sizes AS s, (VALUES ('classic'), ('pbs')) AS a(algo);
-
-CREATE TEMP TABLE b_fs_ours AS
-SELECT s.n, w.ord, w.workload, w.algo,
-       bench_ms(format(w.query, s.n, s.tab, w.algo)) AS ms
-FROM b_fs_sizes AS s,
-     (VALUES (1, 'fairshare(t) classic, stored 3-level tree', 'classic',
-              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'),
-             (2, 'share_tree + fairshare classic, from the rows', 'classic',
-              'SELECT count(*) FROM fairshare((SELECT share_tree(path, shares, usage, shares_from_parent) FROM %2$I), %3$L)'),
-             (3, 'fairshare(t) pbs, stored 3-level tree', 'pbs',
-              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'),
-             (4, 'fairshare(t) fair_tree, stored 3-level tree', 'fair_tree',
-              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'),
-             (5, 'fairshare(t) depth_oblivious, stored 3-level tree', 'depth_oblivious',
-              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), %3$L)'))
-     AS w(ord, workload, algo, query)
-ORDER BY w.ord, s.n;
-
 -- the timed reference lists every node of the largest tree too
 SELECT bench_assert(c.nodes = c.n, format('the reference lists %s nodes for the tree of %s', c.nodes, c.n))
 FROM (SELECT n, (SELECT count(*) FROM pg_temp.reference_fairshare(tab)) AS nodes
       FROM b_fs_sizes WHERE n = (SELECT max(n) FROM b_fs_sizes) AND n > 100000) AS c;
 
-INSERT INTO bench_results (workload, rows, fairsched_ms, baseline, baseline_ms)
-SELECT o.workload, o.n, o.ms,
-       CASE WHEN o.algo = 'fair_tree' THEN 'none (Fair Tree has no plain-SQL reference)'
-            WHEN o.algo = 'depth_oblivious' THEN 'none (no plain-SQL reference)'
-            ELSE format('plain SQL reference (%s), recursive CTEs from the rows', o.algo) END,
-       r.ms
-FROM b_fs_ours AS o LEFT JOIN b_fs_ref AS r ON r.n = o.n AND r.algo = o.algo
-ORDER BY o.ord, o.n;
+-- Every row below times fairsched and its comparison in turns (median of the pairs). The
+-- reference is the baseline; tree_nodes() of the same stored tree and generate_series() of as
+-- many rows are floors: reading the tree and listing its nodes, and emitting bare rows.
+SELECT bench_record(w.workload, s.n, format(w.ours, s.n, s.tab), w.baseline,
+                    format(w.theirs, s.n, s.tab), CASE WHEN w.slow AND s.n > 100000 THEN 3 ELSE 5 END,
+                    w.target)
+FROM b_fs_sizes AS s,
+     (VALUES (1, 'fairshare(t) classic, stored 3-level tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), ''classic'')',
+              'plain SQL reference (classic), recursive CTEs from the rows',
+              'SELECT count(*) FROM pg_temp.reference_fairshare(%2$L, ''classic'')', true, NULL::float8),
+             (2, 'fairshare(t) classic, stored 3-level tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), ''classic'')',
+              'floor: tree_nodes(t) of the same tree',
+              'SELECT count(*) FROM tree_nodes((SELECT t FROM b_fs_trees WHERE n = %1$s))', false, 1.2),
+             (3, 'tree_nodes(t), stored 3-level tree',
+              'SELECT count(*) FROM tree_nodes((SELECT t FROM b_fs_trees WHERE n = %1$s))',
+              'floor: generate_series() of as many rows',
+              'SELECT count(*) FROM generate_series(1, %1$s)', false, 3),
+             (4, 'share_tree + fairshare classic, from the rows',
+              'SELECT count(*) FROM fairshare((SELECT share_tree(path, shares, usage, shares_from_parent) FROM %2$I), ''classic'')',
+              'plain SQL reference (classic), recursive CTEs from the rows',
+              'SELECT count(*) FROM pg_temp.reference_fairshare(%2$L, ''classic'')', true, NULL),
+             (5, 'fairshare(t) pbs, stored 3-level tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), ''pbs'')',
+              'plain SQL reference (pbs), recursive CTEs from the rows',
+              'SELECT count(*) FROM pg_temp.reference_fairshare(%2$L, ''pbs'')', true, NULL),
+             (6, 'fairshare(t) fair_tree, stored 3-level tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), ''fair_tree'')',
+              'floor: tree_nodes(t) of the same tree (Fair Tree has no plain-SQL reference)',
+              'SELECT count(*) FROM tree_nodes((SELECT t FROM b_fs_trees WHERE n = %1$s))', false, NULL),
+             (7, 'fairshare(t) depth_oblivious, stored 3-level tree',
+              'SELECT count(*) FROM fairshare((SELECT t FROM b_fs_trees WHERE n = %1$s), ''depth_oblivious'')',
+              'floor: tree_nodes(t) of the same tree (no plain-SQL reference)',
+              'SELECT count(*) FROM tree_nodes((SELECT t FROM b_fs_trees WHERE n = %1$s))', false, NULL))
+     AS w(ord, workload, ours, baseline, theirs, slow, target)
+ORDER BY w.ord, s.n;
 
--- growth: microseconds per node at each size
+-- growth: microseconds per node at each size (a flat line is linear growth)
 DO $$
 DECLARE
     line record;
 BEGIN
     FOR line IN
-        SELECT w.workload, string_agg(format('%s nodes %s', w.n, w.us), ', ' ORDER BY w.n) AS sizes
-        FROM (SELECT ord, workload, n, round((1000 * ms / n)::numeric, 3) AS us FROM b_fs_ours
-              UNION ALL
-              SELECT 5, format('plain SQL reference (%s)', algo), n,
-                     round((1000 * ms / n)::numeric, 3) FROM b_fs_ref) AS w
-        GROUP BY w.ord, w.workload ORDER BY w.ord, w.workload
+        SELECT w.workload, string_agg(format('%s nodes %s', w.rows, w.us), ', ' ORDER BY w.rows) AS sizes
+        FROM (SELECT DISTINCT ON (workload, rows) workload, rows,
+                     round((1000 * fairsched_ms / rows)::numeric, 3) AS us, seq
+              FROM bench_results WHERE workload LIKE '%fairshare%' OR workload LIKE 'tree_nodes%'
+              ORDER BY workload, rows, seq) AS w
+        GROUP BY w.workload ORDER BY min(w.seq)
     LOOP
         RAISE NOTICE 'us per node, %: %', line.workload, line.sizes;
     END LOOP;

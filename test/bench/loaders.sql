@@ -8,6 +8,7 @@
 --                    fields and regexp_split_to_table for the key=value pairs, into a table too
 --                    (CREATE TABLE AS, so that no planner shortcut drops the work);
 --   reload           the upsert of an already loaded file (every row conflicts) next to COPY.
+-- Three interleaved pairs each (a parse takes seconds).
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;
 \set bench_lines 1000000
@@ -44,13 +45,13 @@ SELECT bench_assert(count(*) = :bench_lines AND count(*) FILTER (WHERE (pbs_acct
 SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
     $q$DROP TABLE IF EXISTS pbs_parsed; CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_pbs_copy()$q$);
+    $q$SELECT bench_pbs_copy()$q$, 3);
 SELECT bench_record('pbs_acct: the same, 2 parallel workers', :bench_lines,
     $q$SET max_parallel_workers_per_gather = 2; DROP TABLE IF EXISTS pbs_parsed;
        CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p;
        SET max_parallel_workers_per_gather = 0$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_pbs_copy()$q$);
+    $q$SELECT bench_pbs_copy()$q$, 3);
 SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
     $q$DROP TABLE IF EXISTS pbs_parsed; CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p$q$,
     'SQL: split_part + regexp_split_to_table of the pairs into jsonb',
@@ -59,7 +60,7 @@ SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
               split_part(line, ';', 3) AS job_id,
               (SELECT jsonb_object_agg(split_part(kv, '=', 1), substr(kv, strpos(kv, '=') + 1))
                FROM regexp_split_to_table(split_part(line, ';', 4), ' ') AS kv WHERE kv <> '') AS attrs
-       FROM pbs_raw$q$);
+       FROM pbs_raw$q$, 3);
 
 -- a reload: every row is already there
 CREATE UNLOGGED TABLE pbs_usage_records (
@@ -76,7 +77,7 @@ SELECT bench_record('PBS reload: COPY + parse + upsert of a loaded file', :bench
        SELECT server, job_seq, array_index, ctime, record_type, "end", "user", used FROM pbs_parsed
        ON CONFLICT DO NOTHING$q$,
     'COPY alone',
-    $q$SELECT bench_pbs_copy()$q$);
+    $q$SELECT bench_pbs_copy()$q$, 3);
 SELECT bench_assert(count(*) = :bench_lines, 'the reload added nothing') FROM pbs_usage_records;
 
 -- ---------------------------------------------------------------- sacct
@@ -114,14 +115,14 @@ SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
     $q$DROP TABLE IF EXISTS sacct_parsed; CREATE UNLOGGED TABLE sacct_parsed AS
        SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_sacct_copy()$q$);
+    $q$SELECT bench_sacct_copy()$q$, 3);
 SELECT bench_record('sacct_row: the same, 2 parallel workers', :bench_lines,
     $q$SET max_parallel_workers_per_gather = 2; DROP TABLE IF EXISTS sacct_parsed;
        CREATE UNLOGGED TABLE sacct_parsed AS
        SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p;
        SET max_parallel_workers_per_gather = 0$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_sacct_copy()$q$);
+    $q$SELECT bench_sacct_copy()$q$, 3);
 SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
     $q$DROP TABLE IF EXISTS sacct_parsed; CREATE UNLOGGED TABLE sacct_parsed AS
        SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p$q$,
@@ -134,7 +135,7 @@ SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
               f[14]::int AS ncpus, f[15] AS req_mem,
               (SELECT jsonb_object_agg(split_part(t, '=', 1), split_part(t, '=', 2))
                FROM regexp_split_to_table(f[16], ',') AS t WHERE t <> '') AS alloc_tres, f[17] AS jobname
-       FROM (SELECT string_to_array(line, '|') AS f FROM sacct_raw) AS s$q$);
+       FROM (SELECT string_to_array(line, '|') AS f FROM sacct_raw) AS s$q$, 3);
 
 DROP TABLE pbs_raw, pbs_parsed, pbs_sql, pbs_usage_records, sacct_raw, sacct_parsed, sacct_sql;
 DROP FUNCTION bench_pbs_copy(), bench_sacct_copy();

@@ -19,8 +19,8 @@ SELECT bench_record('vnode_pool + placement_sets, 2 keys', n,
                                     FROM p_vnodes WHERE n = %s) AS p,
                                    placement_sets(pool, ARRAY['router', 'switch'])$q$, n),
     'SQL: the flat sets only (unnest labels, group by value, sum resources)',
-    format($q$SELECT count(*) FROM (
-                  SELECT k, v, sum(avail -> 'ncpus'), sum(avail -> 'mem')
+    format($q$SELECT sum(g.ncpus), sum(g.mem) FROM (
+                  SELECT k, v, sum(avail -> 'ncpus') AS ncpus, sum(avail -> 'mem') AS mem
                   FROM p_vnodes, jsonb_each(labels) AS e(k, vals),
                        jsonb_array_elements_text(vals) AS v
                   WHERE n = %s GROUP BY k, v) AS g$q$, n))

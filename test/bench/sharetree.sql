@@ -29,14 +29,24 @@ FROM (SELECT count(*) AS nodes, sum(usage) FILTER (WHERE depth = 0) AS root
       FROM pg_temp.reference_rollup('b_st_jobs')) AS r,
      (SELECT sum(usage) AS total FROM b_st_jobs) AS j;
 
+-- each side sums the usage of every node it lists, so that no side can skip its sums
 SELECT bench_record('share_tree rollup, 3 levels, 10k leaves', :max_rows,
-                    'SELECT count(*) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_jobs))',
-                    'plain SQL: ancestors() join, GROUP BY ancestor',
-                    $$SELECT count(*) FROM pg_temp.reference_rollup('b_st_jobs')$$);
+                    'SELECT sum(usage) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_jobs))',
+                    'plain SQL: ancestors() join of every row, GROUP BY ancestor',
+                    $$SELECT sum(usage) FROM pg_temp.reference_rollup('b_st_jobs')$$, 3);
 SELECT bench_record('share_tree rollup, 3 levels, 10k leaves', :max_rows,
-                    'SELECT count(*) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_jobs))',
+                    'SELECT sum(usage) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_jobs))',
+                    'plain SQL grouped first: GROUP BY path, then the ancestors() join of the groups',
+                    $$SELECT sum(r.usage) FROM (
+                          SELECT a.node, sum(g.usage) AS usage
+                          FROM (SELECT path, sum(usage) AS usage FROM b_st_jobs GROUP BY path) AS g
+                          CROSS JOIN LATERAL fairsched.ancestors(g.path) AS a(node)
+                          GROUP BY a.node) AS r$$, 5, 1);
+SELECT bench_record('share_tree rollup, 3 levels, 10k leaves', :max_rows,
+                    'SELECT sum(usage) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_jobs))',
                     'native GROUP BY path, no rollup (floor)',
-                    'SELECT count(*) FROM (SELECT path, sum(usage) FROM b_st_jobs GROUP BY path) AS s');
+                    'SELECT sum(s.usage) FROM (SELECT path, sum(usage) AS usage FROM b_st_jobs GROUP BY path) AS s',
+                    5, 1);
 
 -- (b) a tree of 1,000,000 leaves, one row each: 100 accounts x 100 groups x 100 users
 -- (1,010,101 nodes), built and listed
@@ -56,8 +66,8 @@ FROM (SELECT count(*) AS nodes, sum(usage) FILTER (WHERE depth = 0) AS root
      (SELECT sum(usage) AS total FROM b_st_big) AS j;
 
 SELECT bench_record('share_tree + tree_nodes, 1M distinct leaves', 1000000,
-                    'SELECT count(*) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_big))',
+                    'SELECT sum(usage) FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM b_st_big))',
                     'plain SQL: ancestors() join, GROUP BY ancestor',
-                    $$SELECT count(*) FROM pg_temp.reference_rollup('b_st_big')$$);
+                    $$SELECT sum(usage) FROM pg_temp.reference_rollup('b_st_big')$$, 3);
 
 DROP TABLE b_st_users, b_st_jobs, b_st_big;

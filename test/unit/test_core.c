@@ -138,6 +138,75 @@ test_excerpts(void)
 	CHECK(fs_char_pos("abc", 0) == 1);
 }
 
+/*
+ * fs_scan_number converts the common numbers itself (an integer below 2^53 times a power of ten
+ * up to 10^22) and the rest with strtod: every value must be strtod's, bit for bit, and the
+ * length read the same as before. Random digit strings around the edges: 15 to 17 digits,
+ * decimals, exponents near +-22, signs, zeros.
+ */
+static void
+test_scan_number(void)
+{
+	static const char *const fixed[] = {"0",
+	                                    "-0",
+	                                    "+0.000",
+	                                    "9007199254740991",
+	                                    "9007199254740992",
+	                                    "9007199254740993",
+	                                    "900719925474099.3",
+	                                    "0.1",
+	                                    "1e22",
+	                                    "1e23",
+	                                    "123456789012345e-22",
+	                                    "1.7976931348623157e308",
+	                                    "4.9e-324",
+	                                    "1e-400",
+	                                    "1e400",
+	                                    "00000000000000000000000000001",
+	                                    "3.14159e",
+	                                    "12gb",
+	                                    "5e+3kb"};
+	uint64_t seed = 42;
+	size_t k;
+	int round, bad = 0;
+
+	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]) + 200000; k++)
+	{
+		char text[64];
+		size_t n = 0, used;
+		double got, want;
+		char *end;
+
+		if (k < sizeof(fixed) / sizeof(fixed[0]))
+			n = (size_t) snprintf(text, sizeof(text), "%s", fixed[k]);
+		else
+		{
+			int digits = 1 + (int) (unit_rand(&seed) % 19), point = (int) (unit_rand(&seed) % 24);
+			int d;
+
+			if (unit_rand(&seed) % 4 == 0)
+				text[n++] = unit_rand(&seed) % 2 ? '-' : '+';
+			for (d = 0; d < digits; d++)
+			{
+				if (d == point)
+					text[n++] = '.';
+				text[n++] = (char) ('0' + unit_rand(&seed) % 10);
+			}
+			if (unit_rand(&seed) % 3 == 0)
+				n += (size_t) snprintf(text + n, sizeof(text) - n, "e%d",
+				                       (int) (unit_rand(&seed) % 61) - 30);
+			text[n] = '\0';
+		}
+		used = fs_scan_number(text, n, &got);
+		want = strtod(text, &end);
+		round = (size_t) (end - text) == used && memcmp(&got, &want, sizeof(double)) == 0;
+		if (!round && bad++ < 5)
+			printf("     \"%s\": read %zu bytes as %.17g, strtod %zu bytes as %.17g\n", text, used,
+			       got, (size_t) (end - text), want);
+	}
+	CHECK(bad == 0);
+}
+
 static void
 test_error_context(void)
 {
@@ -237,6 +306,7 @@ test_core(void)
 	test_hash();
 	test_doubles();
 	test_excerpts();
+	test_scan_number();
 	test_error_context();
 	test_text_helpers();
 }

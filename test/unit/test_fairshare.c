@@ -337,6 +337,157 @@ test_errors(void)
 	fs_tree_free(pool);
 }
 
+/*
+ * PBS's most-deserving order (the rank of classic and pbs) defined as a comparison, as pbsfs
+ * sorts: two leaves compare at the first depth where their flattened paths differ, by
+ * usage / norm_shares (smaller first; no share sorts last), equal ratios move on to the next
+ * depth, and a final tie keeps path order. fs_fairshare walks the tree instead; the ranks must
+ * be those of a merge sort with this comparison, on every tree.
+ */
+typedef struct rank_ref
+{
+	const fs_tree *t;
+	const fs_fs_row *rows;
+} rank_ref;
+
+static uint32_t
+ref_owner(const fs_tree *t, uint32_t i)
+{
+	uint32_t p = fs_tree_parent_pos(t, i);
+
+	while (p > 0 && (fs_tree_node(t, p)->flags & FS_TN_PARENT))
+		p = fs_tree_parent_pos(t, p);
+	return p;
+}
+
+static uint32_t
+ref_chain(const fs_tree *t, uint32_t leaf, uint32_t *out)
+{
+	uint32_t tmp[64], k = 0, m = 0;
+
+	for (; leaf != 0; leaf = ref_owner(t, leaf))
+		tmp[k++] = leaf;
+	while (k > 0)
+		out[m++] = tmp[--k];
+	return m;
+}
+
+static double
+ref_ratio(const fs_fs_row *r)
+{
+	return r->norm_shares > 0 ? r->raw_usage / r->norm_shares : INFINITY;
+}
+
+static int
+ref_cmp(const void *x, const void *y, void *ctx)
+{
+	const rank_ref *c = ctx;
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+	uint32_t ca[64], cb[64];
+	uint32_t na = ref_chain(c->t, a, ca), nb = ref_chain(c->t, b, cb), k = 0;
+
+	while (k < na && k < nb && ca[k] == cb[k])
+		k++;
+	for (; k < na && k < nb; k++)
+	{
+		double ra = ref_ratio(&c->rows[ca[k]]), rb = ref_ratio(&c->rows[cb[k]]);
+
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* Random trees with many ties (few distinct shares and usages), FairShare=parent nodes, and
+ * leaves at every depth (a leaf tied with an inner node: the walk hands over to the sort). */
+static void
+test_rank_walk(void)
+{
+	uint64_t seed = 17;
+	int round;
+
+	for (round = 0; round < 400; round++)
+	{
+		fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+		bool same_depth = round % 2 == 0; /* all leaves at depth 3: the walk never gives up */
+		uint32_t nleaves = 1 + (uint32_t) (unit_rand(&seed) % 60);
+		uint32_t i, nl = 0;
+		uint32_t *leaves;
+		fs_error err;
+		int algo;
+
+		for (i = 0; i < nleaves; i++)
+		{
+			char text[64];
+			uint8_t *p;
+			size_t len;
+			fs_tree_row r;
+			uint32_t depth = same_depth ? 3 : 1 + (uint32_t) (unit_rand(&seed) % 3);
+			uint32_t d;
+			int off = 0;
+
+			for (d = 0; d < depth; d++)
+				off += snprintf(text + off, sizeof(text) - off, "%sn%u", d ? "." : "",
+				                (unsigned) (unit_rand(&seed) % 3));
+			if (fs_sp_parse(text, strlen(text), &unit_alloc, 0, &p, &len, &err) != FS_OK)
+				exit(2);
+			memset(&r, 0, sizeof(r));
+			r.path = p;
+			r.has_shares = true;
+			r.shares = (double) (unit_rand(&seed) % 3);
+			r.usage = (double) (unit_rand(&seed) % 3) * 2;
+			/* a stated-twice node must agree: the first statement wins, later rows add usage */
+			if (fs_tree_add(t, &r, &err) != FS_OK)
+			{
+				r.has_shares = false;
+				CHECK(fs_tree_add(t, &r, &err) == FS_OK);
+			}
+			free(p);
+		}
+		/* some inner nodes become FairShare=parent */
+		if (!CHECK(fs_tree_prepare(t, &err) == FS_OK))
+			exit(2);
+		for (i = 1; i < fs_tree_count(t) && round % 3 == 0; i++)
+		{
+			fs_tree_row r;
+
+			if (fs_tree_is_leaf(t, i) || unit_rand(&seed) % 4 != 0 ||
+			    (fs_tree_node(t, i)->flags & FS_TN_DECLARED))
+				continue;
+			memset(&r, 0, sizeof(r));
+			r.path = fs_tree_node(t, i)->path;
+			r.from_parent = true;
+			CHECK(fs_tree_add(t, &r, &err) == FS_OK);
+			if (!CHECK(fs_tree_prepare(t, &err) == FS_OK))
+				exit(2);
+		}
+		leaves = malloc(sizeof(uint32_t) * fs_tree_count(t));
+		for (i = 1; i < fs_tree_count(t); i++)
+			if (fs_tree_is_leaf(t, i))
+				leaves[nl++] = i;
+		for (algo = 0; algo < 2; algo++)
+		{
+			fs_fs_row *rows = run(t, algo ? FS_ALGO_PBS : FS_ALGO_CLASSIC, 1);
+			rank_ref ref = {t, rows};
+			uint32_t *sorted = malloc(sizeof(uint32_t) * (nl ? nl : 1));
+			bool same = true;
+
+			memcpy(sorted, leaves, sizeof(uint32_t) * nl);
+			fs_sort(sorted, nl, sizeof(uint32_t), ref_cmp, &ref, &unit_alloc);
+			for (i = 0; i < nl; i++)
+				same = same && rows[sorted[i]].rank == (int64_t) i + 1;
+			for (i = 0; i < fs_tree_count(t); i++)
+				same = same && (rows[i].rank != 0) == (i > 0 && fs_tree_is_leaf(t, i));
+			if (!CHECK(same))
+				printf("     round %d, algorithm %d: ranks differ from the sort\n", round, algo);
+			free(sorted);
+			free(rows);
+		}
+		free(leaves);
+		fs_tree_free(t);
+	}
+}
+
 void
 test_fairshare(void)
 {
@@ -347,4 +498,5 @@ test_fairshare(void)
 	test_fair_tree_parent();
 	test_depth_oblivious();
 	test_errors();
+	test_rank_walk();
 }

@@ -338,6 +338,51 @@ test_inplace_and_order(void)
 	free(t);
 	CHECK(fs_rv_add_inplace(big, fs_rv_size(big), big, fs_rv_size(big), &err) == -1);
 
+	/* a row with some of the state's names adds in place; the rest stays as it was */
+	{
+		uint8_t *st = parse("a=1,bb=2gb,c=3,d=01:00:00");
+		size_t stl = fs_rv_size(st);
+		uint8_t *sub = parse("bb=1gb,d=00:30");
+		uint8_t *first = parse("a=-1");
+		uint8_t *none = parse("");
+		uint8_t *missing = parse("b=1,c=1");     /* "b" is not in the state */
+		uint8_t *kind = parse("c=1,d=1gb");      /* d is a duration there: untouched, 0 */
+		uint8_t *last = parse("a=1,c=1,e=1");    /* "e" sorts after every state name */
+		uint8_t *over = parse("c=1.7976931348623157e308,d=00:00");
+		uint8_t *sum = NULL;
+		size_t suml;
+
+		CHECK(fs_rv_add_inplace(st, stl, sub, fs_rv_size(sub), &err) == 1);
+		CHECK(fs_rv_add_inplace(st, stl, first, fs_rv_size(first), &err) == 1);
+		CHECK(fs_rv_add_inplace(st, stl, none, fs_rv_size(none), &err) == 1);
+		t = text_of(st);
+		CHECK_STR(t, "a=0,bb=3gb,c=3,d=01:00:30"); /* 1 + -1 is stored as +0 */
+		free(t);
+		CHECK(fs_rv_add_inplace(st, stl, missing, fs_rv_size(missing), &err) == 0);
+		CHECK(fs_rv_add_inplace(st, stl, kind, fs_rv_size(kind), &err) == 0);
+		CHECK(fs_rv_add_inplace(st, stl, last, fs_rv_size(last), &err) == 0);
+		t = text_of(st);
+		CHECK_STR(t, "a=0,bb=3gb,c=3,d=01:00:30");
+		free(t);
+		/* the same sum as fs_rv_add gives, byte for byte */
+		if (!CHECK(fs_rv_add(st, sub, 1, &unit_alloc, 0, &sum, &suml, &err) == FS_OK))
+			printf("     %s\n", err.message);
+		CHECK(fs_rv_add_inplace(st, stl, sub, fs_rv_size(sub), &err) == 1);
+		CHECK(suml == stl && memcmp(sum, st, stl) == 0);
+		free(sum);
+		CHECK(fs_rv_add_inplace(st, stl, over, fs_rv_size(over), &err) == 1);
+		CHECK(fs_rv_add_inplace(st, stl, over, fs_rv_size(over), &err) == -1);
+		CHECK(err.status == FS_ERR_RANGE && strstr(err.message, "\"c\"") != NULL);
+		free(st);
+		free(sub);
+		free(first);
+		free(none);
+		free(missing);
+		free(kind);
+		free(last);
+		free(over);
+	}
+
 	/* the order is total and consistent with equality */
 	CHECK(fs_rv_cmp(s, s) == 0);
 	CHECK(fs_rv_cmp(v, s) < 0 && fs_rv_cmp(s, v) > 0);

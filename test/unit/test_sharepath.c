@@ -239,10 +239,68 @@ test_nul(void)
 	CHECK(fs_sp_label_ok("a", 1) && !fs_sp_label_ok("a\0", 2) && !fs_sp_label_ok("", 0));
 }
 
+/*
+ * Abbreviated sort keys agree with the order: on random paths of short labels over a small
+ * alphabet (so that prefixes, equal first bytes and labels ending inside the first 8 bytes are
+ * common), a smaller key means a smaller path and a smaller path never has a larger key.
+ */
+static void
+test_prefix_key(void)
+{
+	uint64_t seed = 3;
+	uint8_t *paths[300];
+	int i, j, bad = 0;
+	fs_error err;
+
+	for (i = 0; i < 300; i++)
+	{
+		char text[64];
+		int labels = (int) (unit_rand(&seed) % 5), n = 0, k;
+
+		for (k = 0; k < labels; k++)
+		{
+			int len = 1 + (int) (unit_rand(&seed) % 4), c;
+
+			if (k > 0)
+				text[n++] = '.';
+			for (c = 0; c < len; c++)
+				text[n++] = "ab_"[unit_rand(&seed) % 3];
+		}
+		text[n] = '\0';
+		paths[i] = sp_parse(text, &err);
+		if (paths[i] == NULL)
+			exit(2);
+	}
+	for (i = 0; i < 300; i++)
+		for (j = 0; j < 300; j++)
+		{
+			uint64_t ki = fs_sp_prefix_key(paths[i]), kj = fs_sp_prefix_key(paths[j]);
+			int c = fs_sp_cmp(paths[i], paths[j]);
+
+			if ((ki < kj && c >= 0) || (c < 0 && ki > kj))
+				bad++;
+		}
+	CHECK(bad == 0);
+	CHECK(fs_sp_prefix_key(paths[0]) == fs_sp_prefix_key(paths[0]));
+	{
+		uint8_t *root = sp_parse("", &err), *a = sp_parse("a", &err), *ab = sp_parse("a.b", &err);
+
+		CHECK(fs_sp_prefix_key(root) == 0);
+		CHECK(fs_sp_prefix_key(a) == UINT64_C(0x6100000000000000));
+		CHECK(fs_sp_prefix_key(ab) == UINT64_C(0x6100620000000000));
+		free(root);
+		free(a);
+		free(ab);
+	}
+	for (i = 0; i < 300; i++)
+		free(paths[i]);
+}
+
 void
 test_sharepath(void)
 {
 	test_grammar();
 	test_order_and_algebra();
 	test_nul();
+	test_prefix_key();
 }

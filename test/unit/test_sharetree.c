@@ -217,7 +217,15 @@ test_merge_and_forms(void)
 
 		flat[cut] ^= 0x5A;
 		if (fs_tree_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK)
+		{
+			/* what reads is canonical: a still valid value, which flattens to the same bytes */
+			CHECK(fs_tree_prepare(back, &err) == FS_OK && fs_tree_flat_size(back) == size);
+			flat2 = malloc(size);
+			fs_tree_flatten(back, flat2);
+			CHECK(memcmp(flat, flat2, size) == 0);
+			free(flat2);
 			fs_tree_free(back);
+		}
 		flat[cut] = save;
 	}
 	free(flat);
@@ -648,6 +656,144 @@ test_polls(void)
 	fs_tree_free(t);
 }
 
+/* Flat bytes of a prepared tree (malloc'd). */
+static uint8_t *
+flat_of(fs_tree *t, size_t *size)
+{
+	fs_error err;
+	uint8_t *flat;
+
+	if (!CHECK(fs_tree_prepare(t, &err) == FS_OK))
+		exit(2);
+	*size = fs_tree_flat_size(t);
+	flat = malloc(*size);
+	fs_tree_flatten(t, flat);
+	return flat;
+}
+
+/*
+ * A tree read from its flat form has no hash on its paths until something looks one up: adding
+ * rows (to existing and new nodes) and merging give the same tree as building it from the rows.
+ */
+static void
+test_flat_then_add(void)
+{
+	fs_tree *built = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_tree *src = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_tree *back, *merged;
+	fs_error err;
+	uint8_t *flat;
+	size_t size;
+	char *want, *got;
+
+	/* rows in an order that is not pre-order, so that the built tree is sorted by prepare */
+	add(src, "b.y", 2, 5, &err);
+	add(src, "a", 1, 0, &err);
+	add(src, "a.x", -2, 3, &err);
+	add(src, "b", 4, 1, &err);
+	flat = flat_of(src, &size);
+	CHECK(fs_tree_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	/* usage onto an existing node, a new node under an existing one, a new branch */
+	CHECK(add(back, "a.x", -1, 7, &err) == FS_OK);
+	CHECK(add(back, "b.z", 1, 2, &err) == FS_OK);
+	CHECK(add(back, "c.w", 3, 4, &err) == FS_OK);
+	/* a conflicting statement is still found through the (now built) hash */
+	CHECK(add(back, "b", 5, 0, &err) == FS_ERR_VALUE && strstr(err.message, "conflicting") != NULL);
+	add(built, "a", 1, 0, &err);
+	add(built, "a.x", -2, 10, &err);
+	add(built, "b", 4, 1, &err);
+	add(built, "b.y", 2, 5, &err);
+	add(built, "b.z", 1, 2, &err);
+	add(built, "c.w", 3, 4, &err);
+	want = text_of(built);
+	got = text_of(back);
+	CHECK_STR(got, want);
+	CHECK_DBL(fs_tree_total(back, 0), 22, 0);
+	free(got);
+	fs_tree_free(back);
+
+	/* the same with the paths left in the flat bytes */
+	CHECK(fs_tree_from_flat_borrowed(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	CHECK(fs_tree_node(back, 1)->path >= flat && fs_tree_node(back, 1)->path < flat + size);
+	CHECK(add(back, "a.x", -1, 7, &err) == FS_OK && add(back, "b.z", 1, 2, &err) == FS_OK &&
+	      add(back, "c.w", 3, 4, &err) == FS_OK);
+	got = text_of(back);
+	CHECK_STR(got, want);
+	free(got);
+	fs_tree_free(back);
+
+	/* merging a tree read from flat into another, and another into it */
+	CHECK(fs_tree_from_flat(&unit_alloc, flat, size, &back, &err) == FS_OK);
+	merged = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	CHECK(fs_tree_merge(merged, back, &err) == FS_OK);
+	CHECK(add(merged, "a.x", -1, 7, &err) == FS_OK && add(merged, "b.z", 1, 2, &err) == FS_OK &&
+	      add(merged, "c.w", 3, 4, &err) == FS_OK);
+	got = text_of(merged);
+	CHECK_STR(got, want);
+	free(got);
+	fs_tree_free(merged);
+	merged = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	CHECK(add(merged, "c.w", 3, 4, &err) == FS_OK && add(merged, "b.z", 1, 2, &err) == FS_OK &&
+	      add(merged, "a.x", -1, 7, &err) == FS_OK);
+	CHECK(fs_tree_merge(back, merged, &err) == FS_OK);
+	got = text_of(back);
+	CHECK_STR(got, want);
+	free(got);
+	fs_tree_free(merged);
+	fs_tree_free(back);
+
+	/* a flat form whose node has no parent before it is refused, as before */
+	{
+		static const char *const bad =
+		    "01 01 00 00 02 00 00 00"                             /* share tree, 2 nodes */
+		    "00 00 00 0000000000000000 0000000000000000"          /* root */
+		    "02 00 01 61 01 62 01 000000000000f03f 0000000000000000"; /* a.b without a */
+		uint8_t buf[128];
+		size_t n = unit_unhex(bad, buf);
+
+		CHECK(fs_tree_from_flat(&unit_alloc, buf, n, &back, &err) == FS_ERR_BINARY);
+		CHECK(strstr(err.message, "a node's parent is missing") != NULL);
+	}
+	free(want);
+	free(flat);
+	fs_tree_free(src);
+	fs_tree_free(built);
+}
+
+/*
+ * A running tree: rows that add usage to existing nodes keep the pre-order (no sort again), a
+ * row that adds a node sorts again; the totals are right either way.
+ */
+static void
+test_order_kept(void)
+{
+	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_SHARE);
+	fs_error err;
+	char *txt;
+	int day;
+
+	add(t, "b.y", 1, 1, &err);
+	add(t, "a.x", 1, 1, &err);
+	add(t, "a", 2, 0, &err);
+	for (day = 1; day <= 3; day++)
+	{
+		CHECK(fs_tree_prepare(t, &err) == FS_OK);
+		CHECK_DBL(fs_tree_total(t, 0), 2 + 3 * (day - 1), 0);
+		CHECK(add(t, "a.x", -1, 1, &err) == FS_OK && add(t, "b.y", -1, 2, &err) == FS_OK);
+	}
+	CHECK(fs_tree_prepare(t, &err) == FS_OK);
+	CHECK_DBL(fs_tree_total(t, 1), 4, 0); /* a: a.x's 1 + 3 */
+	CHECK_DBL(fs_tree_total(t, 3), 7, 0); /* b */
+	CHECK(add(t, "a.w", 1, 5, &err) == FS_OK); /* a new node: sorted again */
+	CHECK(fs_tree_prepare(t, &err) == FS_OK);
+	txt = text_of(t);
+	CHECK_STR(txt, "share{=*/0,a=2/0,a.w=1/5,a.x=1/4,b=*/0,b.y=1/7}");
+	free(txt);
+	CHECK_DBL(fs_tree_total(t, 1), 9, 0);
+	CHECK(fs_tree_parent_pos(t, 2) == 1 && fs_tree_parent_pos(t, 5) == 4);
+	fs_tree_free(t);
+}
+
 void
 test_sharetree(void)
 {
@@ -661,4 +807,6 @@ test_sharetree(void)
 	test_binary();
 	test_path_limit();
 	test_polls();
+	test_flat_then_add();
+	test_order_kept();
 }

@@ -96,6 +96,123 @@ test_slot_errors_and_remainder(void)
 	free(nocores);
 }
 
+/*
+ * The slot weight as its definition reads, in two passes with a lookup per resource: check the
+ * slot's resources in order, then add the machine's terms in order (the first problem wins).
+ * fs_slot_weight walks both vectors once; on random vectors it must give the same weight bit
+ * for bit, or the same error.
+ */
+static fs_status
+weight_by_definition(const uint8_t *slot, const uint8_t *machine, fs_slot_mode mode, double *out,
+                     char *msg)
+{
+	fs_rv_item it, m;
+	fs_rv_iter i;
+	double C, c = 0, w;
+
+	if (!fs_rv_get(machine, "cpus", 4, &m) || !(m.amount > 0))
+		return sprintf(msg, "no \"cpus\""), FS_ERR_VALUE;
+	C = m.amount;
+	fs_rv_iter_init(&i, slot);
+	while (fs_rv_next(&i, &it))
+	{
+		if (it.amount < 0)
+			return sprintf(msg, "slot amount of \"%.*s\" is negative", (int) it.namelen, it.name),
+			       FS_ERR_VALUE;
+		if (!fs_rv_get(machine, it.name, it.namelen, &m))
+			return sprintf(msg, "slot resource \"%.*s\" is not", (int) it.namelen, it.name),
+			       FS_ERR_VALUE;
+		if (m.kind != it.kind)
+			return sprintf(msg, "amounts of \"%.*s\" are of different", (int) it.namelen,
+			               it.name),
+			       FS_ERR_KIND;
+		if (it.namelen == 4 && memcmp(it.name, "cpus", 4) == 0)
+			c = it.amount;
+	}
+	w = c;
+	fs_rv_iter_init(&i, machine);
+	while (fs_rv_next(&i, &m))
+	{
+		double a, s = 0;
+
+		if (m.amount < 0)
+			return sprintf(msg, "machine amount of \"%.*s\" is negative", (int) m.namelen,
+			               m.name),
+			       FS_ERR_VALUE;
+		if (m.namelen == 4 && memcmp(m.name, "cpus", 4) == 0)
+			continue;
+		if (fs_rv_get(slot, m.name, m.namelen, &it))
+			s = it.amount;
+		a = m.amount / C;
+		if (a == 0)
+		{
+			if (s > 0)
+				return sprintf(msg, "claims \"%.*s\" but", (int) m.namelen, m.name), FS_ERR_VALUE;
+			continue;
+		}
+		if (mode == FS_SLOT_SUM)
+			w += (s > a * c ? s - a * c : 0) / a;
+		else if (s / a > w)
+			w = s / a;
+	}
+	if (!isfinite(w))
+		return sprintf(msg, "overflows"), FS_ERR_RANGE;
+	*out = w;
+	return FS_OK;
+}
+
+static void
+test_slot_weight_walk(void)
+{
+	static const char *const names[] = {"a", "cpus", "disk", "gpus", "memory", "z"};
+	uint64_t seed = 7;
+	int round, bad = 0;
+
+	for (round = 0; round < 20000; round++)
+	{
+		char text[2][256];
+		uint8_t *v[2];
+		int side;
+		double got = -1, want = -2;
+		char msg[200];
+		fs_error err;
+		fs_status st, ref;
+		fs_slot_mode mode = round % 2 ? FS_SLOT_MAX : FS_SLOT_SUM;
+
+		for (side = 0; side < 2; side++)
+		{
+			size_t k, n = 0;
+
+			text[side][0] = '\0';
+			for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+			{
+				uint64_t r = unit_rand(&seed) % 16;
+				static const char *const amounts[] = {"0", "1", "2", "3", "64", "-1", "1gb",
+				                                      "32gb", "00:01", "1e308"};
+
+				/* the machine usually has cores; either side has any other name half the time */
+				if ((side == 1 && k == 1 && r < 14) || r < 7)
+					n += (size_t) snprintf(text[side] + n, sizeof(text[side]) - n, "%s%s=%s",
+					                       n ? "," : "", names[k],
+					                       amounts[unit_rand(&seed) % 10]);
+			}
+			v[side] = rv(text[side]);
+		}
+		st = fs_slot_weight(v[0], v[1], "cpus", 4, mode, &got, &err);
+		ref = weight_by_definition(v[0], v[1], mode, &want, msg);
+		if (st != ref || (st == FS_OK && memcmp(&got, &want, sizeof(double)) != 0) ||
+		    (st != FS_OK && strstr(err.message, msg) == NULL))
+		{
+			if (bad++ < 5)
+				printf("     slot %s on %s (%s): got %s %.17g, want %s %.17g\n", text[0], text[1],
+				       mode ? "max" : "sum", st ? err.message : "ok", got, ref ? msg : "ok", want);
+		}
+		free(v[0]);
+		free(v[1]);
+	}
+	CHECK(bad == 0);
+}
+
 static double
 bill(const char *alloc, const char *weights, fs_billing_mode max_tres, fs_status want)
 {
@@ -196,5 +313,6 @@ test_slots(void)
 {
 	test_seed001();
 	test_slot_errors_and_remainder();
+	test_slot_weight_walk();
 	test_billing();
 }

@@ -739,13 +739,12 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	}
 	if (st != FS_OK)
 	{
-		char p_text[200];
+		fs_path_text p;
 
-		fs_sp_format_buf(fs_tree_node(t, i)->path, p_text, sizeof(p_text));
 		if (i == 0)
-			fs_error_context(err, "(at the root of the pool tree)");
+			fs_error_context(err, "at the root of the pool tree");
 		else
-			fs_error_context(err, "(in pool \"%s\")", p_text);
+			fs_error_context(err, "in pool \"%s\"", fs_sp_text(fs_tree_node(t, i)->path, &p));
 		a->release(a->ctx, r);
 		a->release(a->ctx, maxr);
 		return st;

@@ -652,13 +652,12 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 	{
 		if (!isfinite(c.levelsum[i]))
 		{
-			char p[200];
+			fs_path_text p;
 
-			fs_sp_format_buf(fs_tree_node(t, i)->path, p, sizeof(p));
 			fs_fail(err, FS_ERR_RANGE,
 			        "value out of range: the shares of the children of \"%s\" "
 			        "add up past the largest number",
-			        p);
+			        fs_sp_text(fs_tree_node(t, i)->path, &p));
 			fs_error_hint(err, "Scale the shares down; only their ratios matter.");
 			ctx_release(&c, a);
 			a->release(a->ctx, c.rows);

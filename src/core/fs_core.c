@@ -149,7 +149,6 @@ void
 fs_error_context(fs_error *err, const char *fmt, ...)
 {
 	char line[FS_MSG_LEN];
-	const char *text = line;
 	size_t len, used = strlen(err->context);
 	va_list ap;
 
@@ -157,11 +156,6 @@ fs_error_context(fs_error *err, const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	len = strlen(line);
-	if (len >= 2 && line[0] == '(' && line[len - 1] == ')')
-	{
-		text = line + 1;
-		len -= 2;
-	}
 	if (used > 0)
 	{
 		if (used + 2 >= sizeof(err->context))
@@ -170,7 +164,7 @@ fs_error_context(fs_error *err, const char *fmt, ...)
 	}
 	if (len > sizeof(err->context) - 1 - used)
 		len = sizeof(err->context) - 1 - used;
-	memcpy(err->context + used, text, len);
+	memcpy(err->context + used, line, len);
 	err->context[used + len] = '\0';
 }
 

@@ -97,8 +97,6 @@ void fs_error_hint(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
  * Say where the error happened, keeping message, detail and hint: the glue shows it as a CONTEXT
  * line, so it reads as a phrase without a capital or a period: `in placement set "x"`. A second
  * call adds a line below the first (the innermost context first, as PostgreSQL prints them).
- * Text that starts with "(" and ends with ")" loses those two characters: some call sites still
- * write context the way it once was glued onto the message, "(in pool "a")".
  */
 void fs_error_context(fs_error *err, const char *fmt, ...) FS_PRINTF(2, 3);
 /*

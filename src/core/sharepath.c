@@ -286,6 +286,13 @@ fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap)
 	buf[used] = '\0';
 }
 
+const char *
+fs_sp_text(const uint8_t *sp, fs_path_text *buf)
+{
+	fs_sp_format_buf(sp, buf->s, sizeof(buf->s));
+	return buf->s;
+}
+
 int
 fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 {

@@ -39,6 +39,16 @@ void fs_sp_format(fs_sb *sb, const uint8_t *sp);
 void fs_sp_format_label(fs_sb *sb, const char *label, size_t len);
 /* The canonical text cut to fit buf (cap bytes, ending in "..." when cut), for messages. */
 void fs_sp_format_buf(const uint8_t *sp, char *buf, size_t cap);
+/*
+ * A path as messages show it, in the one size every message uses: declare an fs_path_text next
+ * to the error and pass fs_sp_text(path, &buf) as the "%s" argument.
+ */
+#define FS_PATH_TEXT_MAX 200
+typedef struct fs_path_text
+{
+	char s[FS_PATH_TEXT_MAX];
+} fs_path_text;
+const char *fs_sp_text(const uint8_t *sp, fs_path_text *buf);
 
 /* Pre-order: label by label in byte order, a path directly before its descendants. */
 int fs_sp_cmp(const uint8_t *a, const uint8_t *b);

@@ -370,22 +370,17 @@ fs_tree_memory(const fs_tree *t)
 
 /* ---------------------------------------------------------------- merging rows */
 
-static void
-path_text(const uint8_t *path, char *buf, size_t cap)
-{
-	fs_sp_format_buf(path, buf, cap);
-}
-
 static fs_status
 bad_number(fs_error *err, const uint8_t *path, const char *what, double v)
 {
-	char p[200];
+	fs_path_text p;
 
-	path_text(path, p, sizeof(p));
 	if (!isfinite(v))
-		fs_fail(err, FS_ERR_RANGE, "%s of node \"%s\" is not finite", what, p);
+		fs_fail(err, FS_ERR_RANGE, "%s of node \"%s\" is not finite", what,
+		        fs_sp_text(path, &p));
 	else
-		fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" is negative: %g", what, p, v);
+		fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" is negative: %g", what,
+		        fs_sp_text(path, &p), v);
 	fs_error_hint(err, "Shares, weights, ratios and usage must be finite and not negative.");
 	return err->status;
 }
@@ -393,10 +388,10 @@ bad_number(fs_error *err, const uint8_t *path, const char *what, double v)
 static fs_status
 conflict(fs_error *err, const uint8_t *path, const char *what, const char *old, const char *new)
 {
-	char p[200];
+	fs_path_text p;
 
-	path_text(path, p, sizeof(p));
-	fs_fail(err, FS_ERR_VALUE, "conflicting %s for node \"%s\": %s and %s", what, p, old, new);
+	fs_fail(err, FS_ERR_VALUE, "conflicting %s for node \"%s\": %s and %s", what,
+	        fs_sp_text(path, &p), old, new);
 	fs_error_hint(err, "Give each node's %s once, or the same value on every row.", what);
 	return FS_ERR_VALUE;
 }
@@ -436,10 +431,9 @@ add_vec(fs_tree *t, uint8_t **slot, const uint8_t *v, const char *what, const ui
 	st = fs_rv_add(*slot, v, 1, &t->a, 0, &sum, &len, err);
 	if (st != FS_OK)
 	{
-		char p[200];
+		fs_path_text p;
 
-		path_text(path, p, sizeof(p));
-		fs_error_context(err, "(in the %s of node \"%s\")", what, p);
+		fs_error_context(err, "in the %s of node \"%s\"", what, fs_sp_text(path, &p));
 		return st;
 	}
 	t_free(t, *slot);
@@ -487,11 +481,10 @@ check_row(const fs_tree *t, const fs_tree_row *r, fs_error *err)
 	{
 		if (vec_negative(w ? r->demand_vec : r->usage_vec, &name, &namelen))
 		{
-			char p[200];
+			fs_path_text p;
 
-			path_text(r->path, p, sizeof(p));
 			fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" has a negative amount of \"%.*s\"",
-			        w ? "demand" : "usage", p, (int) namelen, name);
+			        w ? "demand" : "usage", fs_sp_text(r->path, &p), (int) namelen, name);
 			fs_error_hint(err, "Usage and demand vectors must not be negative.");
 			return FS_ERR_VALUE;
 		}
@@ -519,10 +512,10 @@ fs_tree_add(fs_tree *t, const fs_tree_row *r, fs_error *err)
 
 		if (!isfinite(u))
 		{
-			char p[200];
+			fs_path_text p;
 
-			path_text(r->path, p, sizeof(p));
-			fs_fail(err, FS_ERR_RANGE, "value out of range: usage of node \"%s\" overflows", p);
+			fs_fail(err, FS_ERR_RANGE, "value out of range: usage of node \"%s\" overflows",
+			        fs_sp_text(r->path, &p));
 			return FS_ERR_RANGE;
 		}
 		nd->usage = u;
@@ -702,10 +695,10 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 		t->leaf[pp] = 0;
 		if (!isfinite(t->total[pp]))
 		{
-			char p[200];
+			fs_path_text p;
 
-			path_text(t->nodes[index_at(t, pp)].path, p, sizeof(p));
-			fs_fail(err, FS_ERR_RANGE, "value out of range: total usage below \"%s\" overflows", p);
+			fs_fail(err, FS_ERR_RANGE, "value out of range: total usage below \"%s\" overflows",
+			        fs_sp_text(t->nodes[index_at(t, pp)].path, &p));
 			t->prepared = true;
 			unprepare(t);
 			return FS_ERR_RANGE;
@@ -741,11 +734,11 @@ fs_tree_prepare(fs_tree *t, fs_error *err)
 
 			if (st != FS_OK)
 			{
-				char p[200];
+				fs_path_text p;
 
-				path_text(t->nodes[index_at(t, i)].path, p, sizeof(p));
-				fs_error_context(err, "(adding the %s of node \"%s\" to its parent's)",
-				                 w ? "demand" : "usage", p);
+				fs_error_context(err, "adding the %s of node \"%s\" to its parent's",
+				                 w ? "demand" : "usage",
+				                 fs_sp_text(t->nodes[index_at(t, i)].path, &p));
 				unprepare(t);
 				return st;
 			}
@@ -1568,7 +1561,7 @@ vec_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, uint32_t node,
 
 	if (st != FS_OK)
 	{
-		fs_error_context(err, "(in the vector of node %u)", node + 1);
+		fs_error_context(err, "in the vector of node %u", node + 1);
 		return st;
 	}
 	/* an empty list is a vector never stated */

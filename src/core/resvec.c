@@ -321,7 +321,8 @@ fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err)
 		p += ENTRY_OVERHEAD + it.namelen;
 	}
 	if (p != end)
-		return fs_fail(err, bad, "resource vector has %zu trailing bytes", (size_t) (end - p));
+		return fs_fail(err, bad, "resource vector has %zu trailing %s", (size_t) (end - p),
+		               fs_plural((uint64_t) (end - p), "byte", "bytes"));
 	return FS_OK;
 }
 
@@ -623,7 +624,8 @@ fs_rv_read_binary(fs_reader *r, const fs_allocator *a, size_t reserve, uint8_t *
 	{
 		fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: bad entry count %u",
 		        (unsigned) count);
-		fs_error_detail(err, "%zu bytes remain after the header.", remain);
+		fs_error_detail(err, "%zu %s after the header.", remain,
+		                fs_plural(remain, "byte remains", "bytes remain"));
 		return FS_ERR_BINARY;
 	}
 	items = a->alloc(a->ctx, sizeof(fs_rv_item) * ((size_t) count + 1));
@@ -637,8 +639,9 @@ fs_rv_read_binary(fs_reader *r, const fs_allocator *a, size_t reserve, uint8_t *
 		{
 			a->release(a->ctx, items);
 			fs_fail(err, FS_ERR_BINARY, "invalid binary value for type resvec: value is truncated");
-			fs_error_detail(err, "Entry %zu of %u is cut short: only %zu bytes remain.", k + 1,
-			                (unsigned) count, remain);
+			fs_error_detail(err, "Entry %zu of %u is cut short: only %zu %s.", k + 1,
+			                (unsigned) count, remain,
+			                fs_plural(remain, "byte remains", "bytes remain"));
 			return FS_ERR_BINARY;
 		}
 		fs_read_span(r, 2, &head);

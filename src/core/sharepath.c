@@ -405,8 +405,8 @@ fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t len, cons
 
 	if (start < 0 || start > n)
 	{
-		fs_fail(err, FS_ERR_VALUE, "subpath offset %d is out of range for a path of %d labels",
-		        (int) offset, (int) n);
+		fs_fail(err, FS_ERR_VALUE, "subpath offset %d is out of range for a path of %d %s",
+		        (int) offset, (int) n, fs_plural((uint64_t) n, "label", "labels"));
 		fs_error_hint(err, "Use an offset from %d to %d.", (int) -n, (int) n);
 		return FS_ERR_VALUE;
 	}
@@ -415,9 +415,8 @@ fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t len, cons
 	if (end < start)
 	{
 		fs_fail(err, FS_ERR_VALUE,
-		        "subpath length %d is out of range for offset %d in a path of "
-		        "%d labels",
-		        (int) len, (int) offset, (int) n);
+		        "subpath length %d is out of range for offset %d in a path of %d %s",
+		        (int) len, (int) offset, (int) n, fs_plural((uint64_t) n, "label", "labels"));
 		fs_error_hint(err, "A negative length leaves labels off the end; it must not reach back "
 		                   "past the offset.");
 		return FS_ERR_VALUE;

@@ -254,9 +254,10 @@ too_large(fs_error *err, const uint8_t *path, size_t total)
 	fs_fail(err, FS_ERR_LIMIT, "sharetree exceeds the limit of %d bytes of node paths",
 	        FS_TREE_PATH_BYTES_MAX);
 	fs_error_detail(err,
-	                "Every node stores its full path; a path of %u labels (%zu bytes) and its "
+	                "Every node stores its full path; a path of %u %s (%zu bytes) and its "
 	                "missing ancestors would bring the total to %zu bytes.",
-	                fs_sp_nlevel(path), fs_sp_size(path), total);
+	                fs_sp_nlevel(path), fs_plural(fs_sp_nlevel(path), "label", "labels"),
+	                fs_sp_size(path), total);
 	fs_error_hint(err, "Use shorter labels or fewer levels.");
 	return FS_ERR_LIMIT;
 }

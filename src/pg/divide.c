@@ -66,9 +66,10 @@ divide_shares(PG_FUNCTION_ARGS)
 
 	if (nw != nl || nw != nu)
 		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("divide arrays have different lengths: %d weights, %d min_shares, "
-		                       "%d max_shares",
-		                       nw, nl, nu),
+		                errmsg("divide arrays have different lengths: %d %s, %d %s, %d %s", nw,
+		                       fs_plural(nw, "weight", "weights"), nl,
+		                       fs_plural(nl, "min_share", "min_shares"), nu,
+		                       fs_plural(nu, "max_share", "max_shares")),
 		                errhint("Give one weight, one lower and one upper bound per child.")));
 	if (nw == 0)
 	{

@@ -117,8 +117,9 @@ resvec_from_binary(PG_FUNCTION_ARGS)
 	v = rv_decode_binary(&buf);
 	if (buf.cursor != buf.len)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-		                errmsg("invalid binary value for type resvec: %d trailing bytes",
-		                       buf.len - buf.cursor)));
+		                errmsg_plural("invalid binary value for type resvec: %d trailing byte",
+		                              "invalid binary value for type resvec: %d trailing bytes",
+		                              buf.len - buf.cursor, buf.len - buf.cursor)));
 	PG_RETURN_POINTER(v);
 }
 
@@ -334,8 +335,10 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 		deconstruct_array(kinds, TEXTOID, -1, false, TYPALIGN_INT, &kd, &kn, &nk);
 	if (na != n || (kinds && nk != n))
 		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("resvec arrays have different lengths: %d names, %d amounts%s", n,
-		                       na, kinds ? psprintf(", %d kinds", nk) : ""),
+		                errmsg("resvec arrays have different lengths: %d %s, %d %s%s", n,
+		                       fs_plural(n, "name", "names"), na,
+		                       fs_plural(na, "amount", "amounts"),
+		                       kinds ? psprintf(", %d %s", nk, fs_plural(nk, "kind", "kinds")) : ""),
 		                errhint("Give one amount (and one kind) per name.")));
 	items = palloc(sizeof(fs_rv_item) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)

@@ -91,7 +91,8 @@ sharepath_recv(PG_FUNCTION_ARGS)
 		if (len < 0 || len > buf->len - buf->cursor)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
 			                errmsg("invalid binary value for type sharepath: value is truncated"),
-			                errdetail("Label %d of %d claims %d bytes.", i + 1, n, len)));
+			                errdetail("Label %d of %d claims %d %s.", i + 1, n, len,
+			                          fs_plural(len, "byte", "bytes"))));
 		lens[i] = len;
 		labels[i] = pq_getmsgbytes(buf, len);
 		/* only what the text form can carry: no NUL, valid in the database encoding */

@@ -794,6 +794,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 				memcpy(moved, err->detail, sizeof(moved));
 				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,
 				                moved[0] ? " " : "", fs_char_pos(text, start));
+				st = fs_error_as_input(err, "resvec", text, len);
 				break;
 			}
 			n++;
@@ -822,7 +823,11 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 		}
 	}
 	if (st == FS_OK)
+	{
 		st = fs_rv_build(items, n, FS_ERR_SYNTAX, a, reserve, out, outlen, err);
+		if (st == FS_ERR_SYNTAX) /* a resource given twice: one message form for all input */
+			st = fs_error_as_input(err, "resvec", text, len);
+	}
 	if (items != local)
 		a->release(a->ctx, items);
 	return st;

@@ -292,7 +292,7 @@ test_text(void)
 	check_parse_error("share{a..b=1/1}", "Invalid node path at character 7");
 	check_parse_error("share{a=1}", "Expected \"/\"");
 	check_parse_error("pool{a=1/2/3/{cpu=1}}", "Expected \"/\"");
-	check_parse_error("pool{a=1/2/3/{cpu=1/{}}", "unknown unit \"/{\"");
+	check_parse_error("pool{a=1/2/3/{cpu=1/{}}", "Unknown unit \"/{\"");
 	check_parse_error("pool{a=1/2/3/{cpu=1", "Unterminated resource vector");
 	check_parse_error("pool{a=1/2/3/{cpu=-1}/{}}", "usage of node \"a\" has a negative amount");
 	check_parse_error("pool{a=parent/2/3/{}/{}}", "Expected a number or \"*\" for the weight");

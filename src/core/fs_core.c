@@ -190,12 +190,18 @@ fs_status
 fs_error_as_input(fs_error *err, const char *type, const char *text, size_t len)
 {
 	char shown[220];
+	static const char input_syntax[] = "invalid input syntax for type ";
 	fs_error was = *err;
+	bool nested = strncmp(was.message, input_syntax, sizeof(input_syntax) - 1) == 0;
 
 	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
 	fs_fail(err, FS_ERR_SYNTAX, "invalid input syntax for type %s: \"%s\"", type, shown);
 	was.message[0] = fs_ascii_upper(was.message[0]);
-	if (was.detail[0])
+	/* a value of another type inside this one: its problem, not its message, and the context
+	 * says which value it is */
+	if (nested && was.detail[0])
+		fs_error_detail(err, "%s", was.detail);
+	else if (was.detail[0])
 		fs_error_detail(err, "%s. %s", was.message, was.detail);
 	else
 		fs_error_detail(err, "%s.", was.message);

@@ -111,7 +111,8 @@ fs_status fs_fail_syntax(fs_error *err, const char *subject, const char *text, s
  * Recast `err` as an error in the text input of `type`, the one primary message every type's
  * input function gives: "invalid input syntax for type <type>: "<text, cut at 200 bytes>"". The
  * former message becomes the first sentence of the detail, before the former detail; hint and
- * context stay.
+ * context stay. When the former message is itself that of a type's input (a resvec inside a
+ * vnodepool), only its detail carries over: the context names the inner value.
  */
 fs_status fs_error_as_input(fs_error *err, const char *type, const char *text, size_t len);
 /*

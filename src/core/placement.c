@@ -525,7 +525,24 @@ fs_vpool_parse_available(const char *text, size_t len, const fs_allocator *a, ui
 		start = i + 1;
 	}
 	if (st == FS_OK)
+	{
 		st = fs_rv_parse(rest, len, a, 0, rv, &rvlen, err);
+		if (st == FS_ERR_SYNTAX) /* show the text as written, not the copy with "@" blanked */
+		{
+			char problem[FS_MSG_LEN], hint[FS_MSG_LEN];
+			size_t plen = strlen(err->detail);
+
+			/* the detail's positions are those of the text; its last period is added back */
+			if (plen > 0 && err->detail[plen - 1] == '.')
+				plen--;
+			memcpy(problem, err->detail, plen);
+			problem[plen] = '\0';
+			memcpy(hint, err->hint, sizeof(hint));
+			available_error(text, len, FS_NO_POSITION, problem, err);
+			if (hint[0]) /* the amount's own hint (size units) says more than the form's */
+				memcpy(err->hint, hint, sizeof(hint));
+		}
+	}
 	a->release(a->ctx, rest);
 	if (st != FS_OK)
 	{

@@ -1092,6 +1092,14 @@ test_input_errors(void)
 	/* the text is cut at 200 bytes */
 	CHECK(strlen(err.message) == strlen("invalid input syntax for type vnodepool: \"\"") + 203);
 	CHECK_STR(err.context, "");
+	/* an inner value's input error keeps its problem, not a second primary message */
+	fs_fail(&err, FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"x=@b\"");
+	fs_error_detail(&err, "Invalid amount \"@b\" for resource \"x\".");
+	fs_error_context(&err, "in the \"assigned\" of vnode \"a\"");
+	fs_error_as_input(&err, "vnodepool", "[{}]", 4);
+	CHECK_STR(err.message, "invalid input syntax for type vnodepool: \"[{}]\"");
+	CHECK_STR(err.detail, "Invalid amount \"@b\" for resource \"x\".");
+	CHECK_STR(err.context, "in the \"assigned\" of vnode \"a\"");
 }
 
 /* place(): the first set whose unused amounts hold the request, else whose totals do. */

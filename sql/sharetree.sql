@@ -221,3 +221,11 @@ EXCEPTION WHEN query_canceled THEN
 END $$;
 RESET statement_timeout;
 DROP TABLE big;
+
+-- whitespace in the text form is C's isspace set, as in resvec text: a form feed or vertical tab
+-- reads like a space (before, 'share{}' followed by a form feed failed while 'a=1' followed by
+-- one parsed as a resvec)
+SELECT E'share{}\f'::sharetree::text AS ff_after,
+       E'\x0bshare{\fa=1/0\x0b}\f'::sharetree::text = 'share{a=1/0}'::sharetree::text AS vt_ff_inside,
+       E'share{a\f=1/0}'::sharetree::text = 'share{a=1/0}'::sharetree::text AS ff_after_path,
+       E'a=1\f'::resvec::text AS resvec_ff;

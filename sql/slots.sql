@@ -78,6 +78,10 @@ SELECT billing('cpu=2,mem=1G', 'CPU=1,') AS trailing_comma,
        billing('cpu=2,mem=1G', 'CPU=1,,Mem=1') AS empty_item,
        billing('cpu=2,mem=1G', ', CPU=1 , ,Mem=1G,') AS blanks,
        billing('cpu=2,vmem=2G', 'VMem=0.5G') AS vmem_per_gib;
+-- whitespace around items, names and weights is C's isspace set, as in every text form (SLURM
+-- reads the weight with strtod, which skips all of it): cpu=2 at 1 per CPU plus mem=1G = 1024 MB
+-- at 1 per MB is 2 + 1024 = 1026
+SELECT billing('cpu=2,mem=1G', E'\tCPU = 1 ,\n\fMem=\x0b1\r') AS any_space;
 SELECT billing('cpu=1', string_agg('t' || i || '=1', ',')) FROM generate_series(1, 257) AS i;
 
 -- multi-dimensional arrays are errors, not flattened

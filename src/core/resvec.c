@@ -116,12 +116,6 @@ is_name_char(unsigned char c)
 	       c == '-' || c == '@';
 }
 
-static inline bool
-is_space(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 static const char duration_limit[] =
     "A duration is below 2^53 seconds (about 285 million years) in magnitude.";
 
@@ -678,7 +672,7 @@ syntax_error(parse_state *ps, size_t at, const char *what)
 static inline void
 skip_space(parse_state *ps)
 {
-	while (ps->i < ps->len && is_space((unsigned char) ps->text[ps->i]))
+	while (ps->i < ps->len && fs_is_space(ps->text[ps->i]))
 		ps->i++;
 }
 
@@ -771,7 +765,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			skip_space(&ps);
 			start = ps.i;
 			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' &&
-			       !is_space((unsigned char) text[ps.i]))
+			       !fs_is_space(text[ps.i]))
 				ps.i++;
 			if (ps.i == start)
 			{

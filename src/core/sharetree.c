@@ -1255,8 +1255,7 @@ t_syntax(tparse *ps, const char *what)
 static void
 t_space(tparse *ps)
 {
-	while (ps->i < ps->len && (ps->text[ps->i] == ' ' || ps->text[ps->i] == '\t' ||
-	                           ps->text[ps->i] == '\n' || ps->text[ps->i] == '\r'))
+	while (ps->i < ps->len && fs_is_space(ps->text[ps->i]))
 		ps->i++;
 }
 
@@ -1371,7 +1370,7 @@ t_entry(tparse *ps, fs_tree *t, uint8_t **prev)
 	if (ps->i >= ps->len)
 		return t_syntax(ps, "Expected \"=\" after a node path");
 	plen = ps->i - start;
-	while (plen > 0 && (ps->text[start + plen - 1] == ' ' || ps->text[start + plen - 1] == '\t'))
+	while (plen > 0 && fs_is_space(ps->text[start + plen - 1]))
 		plen--;
 	st = fs_sp_parse(ps->text + start, plen, ps->a, 0, &path, &plen, ps->err);
 	if (st != FS_OK)

@@ -259,9 +259,9 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 		end = i;
 		if (i < len)
 			i++; /* past the comma */
-		while (start < end && (s[start] == ' ' || s[start] == '\t'))
+		while (start < end && fs_is_space(s[start]))
 			start++;
-		while (end > start && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+		while (end > start && fs_is_space(s[end - 1]))
 			end--;
 		if (start == end)
 			continue;
@@ -281,10 +281,9 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 			return bad_weight(err, s + start, end - start, "The TRES name is missing.");
 		w->name = s + start;
 		w->namelen = eq - start;
-		while (w->namelen > 0 &&
-		       (w->name[w->namelen - 1] == ' ' || w->name[w->namelen - 1] == '\t'))
+		while (w->namelen > 0 && fs_is_space(w->name[w->namelen - 1]))
 			w->namelen--;
-		while (eq + 1 < end && (s[eq + 1] == ' ' || s[eq + 1] == '\t'))
+		while (eq + 1 < end && fs_is_space(s[eq + 1]))
 			eq++;
 		used = fs_scan_number(s + eq + 1, end - eq - 1, &v);
 		if (used == 0 || !isfinite(v) || v < 0)

@@ -159,6 +159,21 @@ fs_ascii_upper(char c)
 
 /* Order of two byte strings: memcmp over the common length, then the shorter first. */
 int fs_bytes_cmp(const void *a, size_t alen, const void *b, size_t blen);
+/*
+ * The same order for short strings on hot paths (resource names, path labels): an inline loop,
+ * not a call. The sign is what counts.
+ */
+static inline int
+fs_bytes_cmp_short(const void *a, size_t alen, const void *b, size_t blen)
+{
+	const unsigned char *x = a, *y = b;
+	size_t k, n = alen < blen ? alen : blen;
+
+	for (k = 0; k < n; k++)
+		if (x[k] != y[k])
+			return (int) x[k] - (int) y[k];
+	return (alen > blen) - (alen < blen);
+}
 /* The same with ASCII letters folded to lower case (strcasecmp over byte strings). */
 int fs_casecmp(const char *a, size_t alen, const char *b, size_t blen);
 /* Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. */

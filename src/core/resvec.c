@@ -33,19 +33,13 @@ fs_kind_from_name(const char *name)
 
 /* ---------------------------------------------------------------- encoded form */
 
-static inline int
-name_cmp(const char *a, size_t alen, const char *b, size_t blen)
-{
-	return fs_rv_name_cmp(a, alen, b, blen);
-}
-
 static int
 item_cmp(const void *x, const void *y)
 {
 	const fs_rv_item *a = x;
 	const fs_rv_item *b = y;
 
-	return name_cmp(a->name, a->namelen, b->name, b->namelen);
+	return fs_rv_name_cmp(a->name, a->namelen, b->name, b->namelen);
 }
 
 /* Writers that produce the encoded form entry by entry. */
@@ -320,25 +314,6 @@ fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err)
 	return FS_OK;
 }
 
-static bool
-ieq(const char *s, size_t len, const char *word)
-{
-	size_t i;
-
-	if (strlen(word) != len)
-		return false;
-	for (i = 0; i < len; i++)
-	{
-		char c = s[i];
-
-		if (c >= 'A' && c <= 'Z')
-			c = (char) (c - 'A' + 'a');
-		if (c != word[i])
-			return false;
-	}
-	return true;
-}
-
 static const struct
 {
 	const char *suffix;
@@ -467,8 +442,9 @@ scan_amount(const char *s, size_t len, double *amount, int *kind, size_t *unit_a
 		{
 			size_t skip = (len > 0 && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
 
-			if (ieq(s + skip, len - skip, "nan") || ieq(s + skip, len - skip, "inf") ||
-			    ieq(s + skip, len - skip, "infinity"))
+			if (fs_span_ieq(s + skip, len - skip, "nan") ||
+			    fs_span_ieq(s + skip, len - skip, "inf") ||
+			    fs_span_ieq(s + skip, len - skip, "infinity"))
 				return AMOUNT_NOT_FINITE;
 			return AMOUNT_SYNTAX;
 		}
@@ -480,7 +456,7 @@ scan_amount(const char *s, size_t len, double *amount, int *kind, size_t *unit_a
 			/* ASCII | 0x20 lowers a letter and maps nothing else onto one */
 			for (u = 0; u < sizeof(size_units) / sizeof(size_units[0]); u++)
 				if ((s[used] | 0x20) == size_units[u].suffix[0] &&
-				    ieq(s + used, len - used, size_units[u].suffix))
+				    fs_span_ieq(s + used, len - used, size_units[u].suffix))
 					break;
 			if (u == sizeof(size_units) / sizeof(size_units[0]))
 			{
@@ -764,8 +740,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 			ps.i++;
 			skip_space(&ps);
 			start = ps.i;
-			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' &&
-			       !fs_is_space(text[ps.i]))
+			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' && !fs_is_space(text[ps.i]))
 				ps.i++;
 			if (ps.i == start)
 			{
@@ -951,7 +926,7 @@ merge_next(rv_merge *m, fs_rv_item *x, fs_rv_item *y, bool *hx, bool *hy)
 
 	if (!m->hx && !m->hy)
 		return false;
-	c = !m->hx ? 1 : !m->hy ? -1 : name_cmp(m->x.name, m->x.namelen, m->y.name, m->y.namelen);
+	c = !m->hx ? 1 : !m->hy ? -1 : fs_rv_name_cmp(m->x.name, m->x.namelen, m->y.name, m->y.namelen);
 	*hx = c <= 0;
 	*hy = c >= 0;
 	if (*hx)
@@ -1098,7 +1073,8 @@ find_subset(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
 
 		if (k == INPLACE_SUBSET_MAX)
 			return 0;
-		while (p < end && (c = name_cmp((const char *) p + 2, p[1], (const char *) q + 2, q[1])) < 0)
+		while (p < end &&
+		       (c = fs_rv_name_cmp((const char *) p + 2, p[1], (const char *) q + 2, q[1])) < 0)
 			p += 2 + p[1] + sizeof(double);
 		if (c != 0 || p[0] != q[0])
 			return 0;
@@ -1195,7 +1171,7 @@ fs_rv_cmp(const uint8_t *a, const uint8_t *b)
 
 		if (!hx || !hy)
 			return (int) hx - (int) hy;
-		c = name_cmp(x.name, x.namelen, y.name, y.namelen);
+		c = fs_rv_name_cmp(x.name, x.namelen, y.name, y.namelen);
 		if (c != 0)
 			return c;
 		if (x.kind != y.kind)
@@ -1232,7 +1208,7 @@ fs_rv_get(const uint8_t *rv, const char *name, size_t namelen, fs_rv_item *item)
 	fs_rv_iter_init(&it, rv);
 	while (fs_rv_next(&it, item))
 	{
-		int c = name_cmp(item->name, item->namelen, name, namelen);
+		int c = fs_rv_name_cmp(item->name, item->namelen, name, namelen);
 
 		if (c == 0)
 			return true;

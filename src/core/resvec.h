@@ -141,12 +141,7 @@ fs_status fs_rv_fits(const uint8_t *a, const uint8_t *b, bool *fits, fs_error *e
 static inline int
 fs_rv_name_cmp(const char *a, size_t alen, const char *b, size_t blen)
 {
-	size_t k, n = alen < blen ? alen : blen;
-
-	for (k = 0; k < n; k++)
-		if (a[k] != b[k])
-			return (int) (unsigned char) a[k] - (int) (unsigned char) b[k];
-	return (alen > blen) - (alen < blen);
+	return fs_bytes_cmp_short(a, alen, b, blen);
 }
 
 /* Look up one resource; false when absent. */

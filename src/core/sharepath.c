@@ -299,21 +299,19 @@ fs_sp_cmp(const uint8_t *a, const uint8_t *b)
 	uint32_t na = fs_sp_nlevel(a), nb = fs_sp_nlevel(b);
 	const uint8_t *pa = a + HEADER, *pb = b + HEADER;
 
-	/* label by label, bytewise (labels are short: a loop, not memcmp), the shorter label first */
+	/* label by label, bytewise, the shorter label first */
 	for (;;)
 	{
-		uint32_t la, lb, k, m;
+		uint32_t la, lb;
+		int c;
 
 		if (na == 0 || nb == 0)
 			return (na != 0) - (nb != 0);
 		la = *pa++;
 		lb = *pb++;
-		m = la < lb ? la : lb;
-		for (k = 0; k < m; k++)
-			if (pa[k] != pb[k])
-				return (int) pa[k] - (int) pb[k];
-		if (la != lb)
-			return la < lb ? -1 : 1;
+		c = fs_bytes_cmp_short(pa, la, pb, lb);
+		if (c != 0)
+			return c;
 		pa += la;
 		pb += lb;
 		na--;
@@ -415,8 +413,8 @@ fs_sp_subpath(const uint8_t *sp, int32_t offset, bool has_len, int32_t len, cons
 	if (end < start)
 	{
 		fs_fail(err, FS_ERR_VALUE,
-		        "subpath length %d is out of range for offset %d in a path of %d %s",
-		        (int) len, (int) offset, (int) n, fs_plural((uint64_t) n, "label", "labels"));
+		        "subpath length %d is out of range for offset %d in a path of %d %s", (int) len,
+		        (int) offset, (int) n, fs_plural((uint64_t) n, "label", "labels"));
 		fs_error_hint(err, "A negative length leaves labels off the end; it must not reach back "
 		                   "past the offset.");
 		return FS_ERR_VALUE;

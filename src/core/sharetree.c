@@ -377,11 +377,10 @@ bad_number(fs_error *err, const uint8_t *path, const char *what, double v)
 	fs_path_text p;
 
 	if (!isfinite(v))
-		fs_fail(err, FS_ERR_RANGE, "%s of node \"%s\" is not finite", what,
-		        fs_sp_text(path, &p));
+		fs_fail(err, FS_ERR_RANGE, "%s of node \"%s\" is not finite", what, fs_sp_text(path, &p));
 	else
-		fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" is negative: %g", what,
-		        fs_sp_text(path, &p), v);
+		fs_fail(err, FS_ERR_VALUE, "%s of node \"%s\" is negative: %g", what, fs_sp_text(path, &p),
+		        v);
 	fs_error_hint(err, "Shares, weights, ratios and usage must be finite and not negative.");
 	return err->status;
 }
@@ -933,8 +932,8 @@ read_flat_header(fs_reader *r, size_t len, fs_tree_kind *kind, uint32_t *n, fs_e
  * the root leaves the order to the caller.
  */
 static fs_status
-read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
-               fs_tree_row *row, size_t *plen, fs_error *err)
+read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev, fs_tree_row *row,
+               size_t *plen, fs_error *err)
 {
 	uint8_t flags = 0;
 	const uint8_t *path = r->p;
@@ -989,8 +988,8 @@ read_flat_node(fs_tree_kind kind, fs_reader *r, uint32_t i, const uint8_t *prev,
 		st = corrupt(err, "the parent flag in a pool tree", i);
 	if (st == FS_OK && kind == FS_TREE_POOL && row->usage != 0)
 		st = corrupt(err, "scalar usage in a pool tree", i);
-	if (st == FS_OK && (neg_zero(row->shares) || neg_zero(row->usage) ||
-	                    neg_zero(row->min_share) || neg_zero(row->max_share)))
+	if (st == FS_OK && (neg_zero(row->shares) || neg_zero(row->usage) || neg_zero(row->min_share) ||
+	                    neg_zero(row->max_share)))
 		st = corrupt(err, "a negative zero", i); /* text input stores it as 0 */
 	if (st == FS_OK && ((!(flags & FS_TN_HAS_MIN) && row->min_share != 0) ||
 	                    (!(flags & FS_TN_HAS_MAX) && row->max_share != 0)))
@@ -1017,15 +1016,6 @@ row_flags(const fs_tree_row *row)
 	return (row->from_parent ? FS_TN_DECLARED | FS_TN_PARENT : 0) |
 	       (row->has_shares ? FS_TN_DECLARED : 0) | (row->has_min ? FS_TN_HAS_MIN : 0) |
 	       (row->has_max ? FS_TN_HAS_MAX : 0);
-}
-
-/* Label bytes a[0..na) before b[0..nb), as fs_sp_cmp orders labels. */
-static int
-label_cmp(const uint8_t *a, size_t na, const uint8_t *b, size_t nb)
-{
-	int c = memcmp(a, b, na < nb ? na : nb);
-
-	return c != 0 ? c : na < nb ? -1 : na > nb;
 }
 
 /*
@@ -1075,8 +1065,9 @@ from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len, boo
 
 			if (p == NULL || p->pathlen >= plen ||
 			    memcmp(p->path + 2, row.path + 2, p->pathlen - 2) != 0 ||
-			    (sib != NULL && label_cmp(sib->path + p->pathlen + 1, sib->pathlen - p->pathlen - 1,
-			                              row.path + p->pathlen + 1, plen - p->pathlen - 1) >= 0))
+			    (sib != NULL &&
+			     fs_bytes_cmp_short(sib->path + p->pathlen + 1, sib->pathlen - p->pathlen - 1,
+			                        row.path + p->pathlen + 1, plen - p->pathlen - 1) >= 0))
 				break;
 		}
 		nd = &t->nodes[i];
@@ -1109,8 +1100,7 @@ from_flat_preordered(const fs_allocator *a, const uint8_t *data, size_t len, boo
 
 /* Any flat form, node by node through fs_tree_add, with a message for what is wrong. */
 static fs_status
-from_flat_rows(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
-               fs_error *err)
+from_flat_rows(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out, fs_error *err)
 {
 	fs_reader r = {data, data + len};
 	fs_tree_kind kind;
@@ -1165,8 +1155,8 @@ fs_tree_from_flat(const fs_allocator *a, const uint8_t *data, size_t len, fs_tre
 }
 
 fs_status
-fs_tree_from_flat_borrowed(const fs_allocator *a, const uint8_t *data, size_t len,
-                           fs_tree **out, fs_error *err)
+fs_tree_from_flat_borrowed(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
+                           fs_error *err)
 {
 	fs_tree *t = from_flat_preordered(a, data, len, true);
 

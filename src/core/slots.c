@@ -42,8 +42,8 @@ machine_problem(fs_error *err, const fs_rv_item *m, bool claimed_but_none)
 {
 	if (!claimed_but_none)
 		return negative(err, "machine", m);
-	fs_fail(err, FS_ERR_VALUE, "the slot claims \"%.*s\" but the machine has none", (int) m->namelen,
-	        m->name);
+	fs_fail(err, FS_ERR_VALUE, "the slot claims \"%.*s\" but the machine has none",
+	        (int) m->namelen, m->name);
 	return FS_ERR_VALUE;
 }
 
@@ -94,8 +94,8 @@ fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, s
 			if (cmp < 0)
 			{
 				fs_fail(err, FS_ERR_VALUE,
-				        "slot resource \"%.*s\" is not a resource of the machine",
-				        (int) it.namelen, it.name);
+				        "slot resource \"%.*s\" is not a resource of the machine", (int) it.namelen,
+				        it.name);
 				fs_error_hint(err, "Give the machine's total of every resource a slot can claim.");
 				return FS_ERR_VALUE;
 			}
@@ -192,25 +192,6 @@ typedef struct weight_item
 	double unit; /* bytes per unit for sizes: per MB unless a suffix says otherwise */
 } weight_item;
 
-static int
-lower(int c)
-{
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
-
-static bool
-ieq_n(const char *a, size_t alen, const char *b, size_t blen)
-{
-	size_t i;
-
-	if (alen != blen)
-		return false;
-	for (i = 0; i < alen; i++)
-		if (lower((unsigned char) a[i]) != lower((unsigned char) b[i]))
-			return false;
-	return true;
-}
-
 static fs_status
 bad_weight(fs_error *err, const char *item, size_t len, const char *why)
 {
@@ -229,9 +210,9 @@ bad_weight(fs_error *err, const char *item, size_t len, const char *why)
 static bool
 size_tres(const char *name, size_t len)
 {
-	return ieq_n(name, len, "mem", 3) || ieq_n(name, len, "vmem", 4) ||
-	       ieq_n(name, len, "fs/disk", 7) || ieq_n(name, len, "bb", 2) ||
-	       (len > 3 && ieq_n(name, 3, "bb/", 3));
+	return fs_span_ieq(name, len, "mem") || fs_span_ieq(name, len, "vmem") ||
+	       fs_span_ieq(name, len, "fs/disk") || fs_span_ieq(name, len, "bb") ||
+	       (len > 3 && fs_span_ieq(name, 3, "bb/"));
 }
 
 #define MAX_WEIGHTS 256
@@ -296,10 +277,9 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 			static const char units[] = "kmgtp";
 			const char *u = s + eq + 1 + used;
 			size_t ulen = end - (eq + 1 + used);
-			const char *p = ulen >= 1 ? strchr(units, lower((unsigned char) u[0])) : NULL;
+			const char *p = ulen >= 1 ? strchr(units, fs_ascii_lower(u[0])) : NULL;
 
-			if (p == NULL || u[0] == '\0' || ulen > 2 ||
-			    (ulen == 2 && lower((unsigned char) u[1]) != 'b'))
+			if (p == NULL || u[0] == '\0' || ulen > 2 || (ulen == 2 && fs_ascii_lower(u[1]) != 'b'))
 				return bad_weight(err, s + start, end - start,
 				                  "The unit after the weight must be one of K, M, G, T, P.");
 			if (!size_tres(w->name, w->namelen))
@@ -317,7 +297,7 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 			w->unit = ldexp(1.0, 10 * (int) (p - units + 1));
 		}
 		for (j = 0; j < *n; j++)
-			if (ieq_n(items[j].name, items[j].namelen, w->name, w->namelen))
+			if (fs_casecmp(items[j].name, items[j].namelen, w->name, w->namelen) == 0)
 				return bad_weight(err, s + start, end - start, "This TRES is weighted twice.");
 		(*n)++;
 	}
@@ -327,15 +307,15 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 static bool
 node_level(const fs_rv_item *it)
 {
-	return ieq_n(it->name, it->namelen, "cpu", 3) || ieq_n(it->name, it->namelen, "mem", 3) ||
-	       ieq_n(it->name, it->namelen, "node", 4) ||
-	       (it->namelen > 5 && ieq_n(it->name, 5, "gres/", 5));
+	return fs_span_ieq(it->name, it->namelen, "cpu") || fs_span_ieq(it->name, it->namelen, "mem") ||
+	       fs_span_ieq(it->name, it->namelen, "node") ||
+	       (it->namelen > 5 && fs_span_ieq(it->name, 5, "gres/"));
 }
 
 static bool
 gres(const fs_rv_item *it)
 {
-	return it->namelen > 5 && ieq_n(it->name, 5, "gres/", 5);
+	return it->namelen > 5 && fs_span_ieq(it->name, 5, "gres/");
 }
 
 fs_status
@@ -377,7 +357,7 @@ fs_billing(const uint8_t *alloc, const char *weights, size_t len, fs_billing_mod
 		FS_POLL(count++);
 		for (j = 0; j < n; j++)
 		{
-			if (ieq_n(items[j].name, items[j].namelen, it.name, it.namelen))
+			if (fs_casecmp(items[j].name, items[j].namelen, it.name, it.namelen) == 0)
 			{
 				v = items[j].weight *
 				    (it.kind == FS_KIND_SIZE ? it.amount / items[j].unit : it.amount);

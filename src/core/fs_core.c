@@ -680,14 +680,6 @@ fs_span_ieq(const char *s, size_t len, const char *word)
 	return strlen(word) == len && fs_casecmp(s, len, word, len) == 0;
 }
 
-uint8_t *
-fs_put(uint8_t *p, const void *src, size_t len)
-{
-	if (len > 0)
-		memcpy(p, src, len);
-	return p + len;
-}
-
 const char *
 fs_plural(uint64_t n, const char *one, const char *many)
 {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Where core memory comes from: palloc in the server, malloc in unit tests and fuzzers. */
 typedef struct fs_allocator
@@ -180,8 +181,17 @@ int fs_casecmp(const char *a, size_t alen, const char *b, size_t blen);
 bool fs_span_eq(const char *s, size_t len, const char *word);
 bool fs_span_ieq(const char *s, size_t len, const char *word);
 
-/* Copy len bytes to p and return the byte after them: writing flat forms field by field. */
-uint8_t *fs_put(uint8_t *p, const void *src, size_t len);
+/*
+ * Copy len bytes to p and return the byte after them: writing flat forms field by field. Inline,
+ * so that fixed-size fields become plain stores.
+ */
+static inline uint8_t *
+fs_put(uint8_t *p, const void *src, size_t len)
+{
+	if (len > 0)
+		memcpy(p, src, len);
+	return p + len;
+}
 
 /*
  * `one` when n is 1, else `many`: "%zu %s", n, fs_plural(n, "byte", "bytes"). The glue uses

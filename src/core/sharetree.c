@@ -818,13 +818,6 @@ fs_tree_flat_size(const fs_tree *t)
 	return size;
 }
 
-static uint8_t *
-put(uint8_t *p, const void *v, size_t len)
-{
-	memcpy(p, v, len);
-	return p + len;
-}
-
 void
 fs_tree_flatten(const fs_tree *t, uint8_t *out)
 {
@@ -835,31 +828,31 @@ fs_tree_flatten(const fs_tree *t, uint8_t *out)
 	*p++ = (uint8_t) t->kind;
 	*p++ = 0;
 	*p++ = 0;
-	p = put(p, &t->n, sizeof(uint32_t));
+	p = fs_put(p, &t->n, sizeof(uint32_t));
 	for (i = 0; i < t->n; i++)
 	{
 		const fs_tnode *nd = fs_tree_node(t, i);
 		uint8_t flags = (uint8_t) nd->flags;
 
 		FS_POLL(i);
-		p = put(p, nd->path, nd->pathlen);
+		p = fs_put(p, nd->path, nd->pathlen);
 		*p++ = flags;
-		p = put(p, &nd->shares, sizeof(double));
-		p = put(p, &nd->usage, sizeof(double));
+		p = fs_put(p, &nd->shares, sizeof(double));
+		p = fs_put(p, &nd->usage, sizeof(double));
 		if (t->kind == FS_TREE_POOL)
 		{
 			int w;
 
-			p = put(p, &nd->min_share, sizeof(double));
-			p = put(p, &nd->max_share, sizeof(double));
+			p = fs_put(p, &nd->min_share, sizeof(double));
+			p = fs_put(p, &nd->max_share, sizeof(double));
 			for (w = 0; w < 2; w++)
 			{
 				const uint8_t *v = w ? nd->demand_vec : nd->usage_vec;
 				uint32_t len = (uint32_t) vec_len(v);
 
-				p = put(p, &len, sizeof(uint32_t));
+				p = fs_put(p, &len, sizeof(uint32_t));
 				if (len)
-					p = put(p, v, len);
+					p = fs_put(p, v, len);
 			}
 		}
 	}

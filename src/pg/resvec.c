@@ -304,6 +304,13 @@ resvec_each(PG_FUNCTION_ARGS)
 	return (Datum) 0;
 }
 
+/* Which element of the kinds an unknown name came from (arg: its 0-based index). */
+static void
+kind_element_context(void *arg)
+{
+	errcontext("in element %d of the kinds", *(const int *) arg + 1);
+}
+
 /* resvec(names text[], amounts float8[], kinds text[] DEFAULT NULL) */
 PG_FUNCTION_INFO_V1(resvec_from_arrays);
 Datum
@@ -334,12 +341,12 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 	if (kinds)
 		deconstruct_array(kinds, TEXTOID, -1, false, TYPALIGN_INT, &kd, &kn, &nk);
 	if (na != n || (kinds && nk != n))
-		ereport(ERROR, (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-		                errmsg("resvec arrays have different lengths: %d %s, %d %s%s", n,
-		                       fs_plural(n, "name", "names"), na,
-		                       fs_plural(na, "amount", "amounts"),
-		                       kinds ? psprintf(", %d %s", nk, fs_plural(nk, "kind", "kinds")) : ""),
-		                errhint("Give one amount (and one kind) per name.")));
+		ereport(ERROR,
+		        (errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+		         errmsg("resvec arrays have different lengths: %d %s, %d %s%s", n,
+		                fs_plural(n, "name", "names"), na, fs_plural(na, "amount", "amounts"),
+		                kinds ? psprintf(", %d %s", nk, fs_plural(nk, "kind", "kinds")) : ""),
+		         errhint("Give one amount (and one kind) per name.")));
 	items = palloc(sizeof(fs_rv_item) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)
 	{
@@ -354,13 +361,12 @@ resvec_from_arrays(PG_FUNCTION_ARGS)
 		items[i].pos = 0;
 		if (kinds)
 		{
-			char *k = TextDatumGetCString(kd[i]);
+			ErrorContextCallback where = {error_context_stack, kind_element_context, &i};
 
-			items[i].kind = fs_kind_from_name(k);
-			if (items[i].kind < 0)
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("unknown resource kind \"%s\" (element %d)", k, i + 1),
-				                errhint("Valid kinds are count, size and duration.")));
+			error_context_stack = &where;
+			items[i].kind = fs_pg_name_arg(DatumGetTextPP(kd[i]), fs_kind_from_name,
+			                               "resource kind", "kinds", "count, size and duration");
+			error_context_stack = where.previous;
 		}
 	}
 	PG_RETURN_POINTER(rv_build(items, n, FS_ERR_VALUE));

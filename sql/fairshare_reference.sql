@@ -1,5 +1,5 @@
 -- fairshare(share_tree(...)) against the plain-SQL reference of
--- test/bench/fairshare_reference.sql (classic and pbs: recursive CTEs over the rows' tree), on
+-- test/reference/fairshare_reference.sql (classic and pbs: recursive CTEs over the rows' tree), on
 -- generated trees: random-ish depth and width, zero shares, zero usage, zero level sums,
 -- FairShare=parent nodes (inner, leaf, chained, under the root), several dampenings.
 -- Numbers agree within 1e-12 relative (see pg_temp.fairshare_mismatches).
@@ -10,7 +10,7 @@ SET search_path = fairsched, public;
 
 -- the reference and the checker (their text is not echoed here; see the file)
 \set ECHO none
-\i test/bench/fairshare_reference.sql
+\i test/reference/fairshare_reference.sql
 \set ECHO all
 
 -- one line per shape and algorithm: nodes, how many node x column values differ, all_match

@@ -1,5 +1,5 @@
 -- tree_nodes(share_tree(...)) and tree_nodes(pool_tree(...)) against the plain-SQL reference
--- rollup of test/bench/rollup_reference.sql (rows joined to ancestors(), grouped by ancestor),
+-- rollup of test/reference/rollup_reference.sql (rows joined to ancestors(), grouped by ancestor),
 -- on generated trees of several shapes. Usages are multiples of 1/4, so every sum is exact
 -- in float8 whatever the order of addition, and the comparisons can be exact.
 SET client_min_messages = warning;
@@ -7,9 +7,9 @@ CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
 
--- the reference (its text is not echoed here; see test/bench/rollup_reference.sql)
+-- the reference (its text is not echoed here; see test/reference/rollup_reference.sql)
 \set ECHO none
-\i test/bench/rollup_reference.sql
+\i test/reference/rollup_reference.sql
 \set ECHO all
 
 -- Rows of one relation that the other lacks, both ways (EXCEPT ALL, so duplicates count too).

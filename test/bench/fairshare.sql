@@ -1,12 +1,12 @@
 -- fairshare benchmarks: fairshare() (classic, fair_tree, pbs) over 3-level share trees of growing
--- size, against the plain-SQL reference of fairshare_reference.sql (recursive CTEs from the
--- rows), which a user would otherwise write. psql variable: tree_nodes, a list of tree sizes
+-- size, against the plain-SQL reference of test/reference/fairshare_reference.sql (recursive
+-- CTEs from the rows), which a user would otherwise write. psql variable: tree_nodes, a list of tree sizes
 -- (default '10000 100000 1000000'; bench.sh passes BENCH_TREE_NODES). One core: the per-node
 -- costs compare. A summary of the time per node at each size (linear growth: a flat line) is
 -- raised as a NOTICE at the end.
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;
-\ir fairshare_reference.sql
+\ir ../reference/fairshare_reference.sql
 \if :{?tree_nodes}
 \else
 \set tree_nodes '10000 100000 1000000'

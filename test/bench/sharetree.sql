@@ -4,7 +4,7 @@
 -- psql variables: rows (a list; the largest is used). One core: the per-row costs compare.
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;
-\ir rollup_reference.sql
+\ir ../reference/rollup_reference.sql
 
 SELECT max(n) AS max_rows FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n \gset
 

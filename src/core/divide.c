@@ -457,20 +457,32 @@ narrow(solver *s, live_set *lv, size_t work_budget, const fs_allocator *al)
 	}
 }
 
-fs_status
-fs_divide_budget(double total, const double *w, const double *l, const double *u, size_t n,
-                 fs_divide_mode mode, size_t work_budget, const fs_allocator *a, double *out,
-                 double *x_out, fs_bound *bound, fs_error *err)
+/* Where a division's results go: the amounts, the level x (may be NULL), the bounds (may be NULL).
+ */
+typedef struct div_result
 {
-	double max_low = 0, xm = 0;
-	bool cap_above_total = false;
-	ksum sum_low = {0, 0}, sum_max = {0, 0};
-	size_t i;
-	solver s;
-	live_set lv;
-	uint64_t xk;
-	int xe = 0;
+	double *out;
+	double *x_out;
+	fs_bound *bound;
+} div_result;
 
+static void
+set_result(const div_result *r, size_t i, double v, fs_bound b)
+{
+	r->out[i] = v;
+	if (r->bound)
+		r->bound[i] = b;
+}
+
+/* Inputs finite and not negative; the largest guarantee, and whether a cap exceeds the total. */
+static fs_status
+check_inputs(double total, const double *w, const double *l, const double *u, size_t n,
+             double *max_low, bool *cap_above_total, fs_error *err)
+{
+	size_t i;
+
+	*max_low = 0;
+	*cap_above_total = false;
 	if (!isfinite(total) || total < 0)
 	{
 		fs_fail(err, isfinite(total) ? FS_ERR_VALUE : FS_ERR_RANGE,
@@ -488,71 +500,84 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 			st = check_value(u[i], "max_shares", i, err);
 		if (st != FS_OK)
 			return st;
-		if (lower_of(l, u, i) > max_low)
-			max_low = lower_of(l, u, i);
+		if (lower_of(l, u, i) > *max_low)
+			*max_low = lower_of(l, u, i);
 		if (w[i] > 0 && u[i] > total)
-			cap_above_total = true;
+			*cap_above_total = true;
 	}
+	return FS_OK;
+}
 
-	/* the guarantees do not fit: scale them down to sum to the total */
-	scaler_init(&s.sc, total > max_low ? total : max_low);
+/*
+ * The fit check: when the guarantees do not fit, they are scaled down to sum to the total; when
+ * even every cap does not reach the total, every child gets its cap. Either settles the division
+ * (true). Otherwise s->sc is left in units of the total.
+ */
+static bool
+settled_by_fit(solver *s, double total, double max_low, bool cap_above_total, size_t n,
+               const div_result *r)
+{
+	const double *w = s->w, *l = s->l, *u = s->u;
+	ksum sum_low = {0, 0}, sum_max = {0, 0};
+	size_t i;
+
+	scaler_init(&s->sc, total > max_low ? total : max_low);
 	for (i = 0; i < n; i++)
 	{
 		FS_POLL(i);
-		ksum_add(&sum_low, scaled(&s.sc, lower_of(l, u, i)));
+		ksum_add(&sum_low, scaled(&s->sc, lower_of(l, u, i)));
 	}
-	if (ksum_get(&sum_low) > scaled(&s.sc, total))
+	if (ksum_get(&sum_low) > scaled(&s->sc, total))
 	{
 		double sl = ksum_get(&sum_low);
 
 		for (i = 0; i < n; i++)
 		{
 			FS_POLL(i);
-			out[i] = total * (scaled(&s.sc, lower_of(l, u, i)) / sl);
-			if (bound)
-				bound[i] = FS_BOUND_SCALED;
+			set_result(r, i, total * (scaled(&s->sc, lower_of(l, u, i)) / sl), FS_BOUND_SCALED);
 		}
-		if (x_out)
-			*x_out = 0;
-		return FS_OK;
+		if (r->x_out)
+			*r->x_out = 0;
+		return true;
 	}
 
 	/* from here on every guarantee is at most the total: work in units of the total */
-	scaler_init(&s.sc, total);
-	if (!cap_above_total)
+	scaler_init(&s->sc, total);
+	if (cap_above_total)
+		return false;
+	/* every cap is at most the total, so their scaled sum cannot overflow */
+	for (i = 0; i < n; i++)
 	{
-		/* every cap is at most the total, so their scaled sum cannot overflow */
-		for (i = 0; i < n; i++)
-		{
-			FS_POLL(i);
-			ksum_add(&sum_max, scaled(&s.sc, w[i] > 0 ? u[i] : lower_of(l, u, i)));
-		}
-		if (ksum_get(&sum_max) <= scaled(&s.sc, total))
-		{
-			/* even x -> infinity cannot reach the total: every child gets its cap */
-			for (i = 0; i < n; i++)
-			{
-				FS_POLL(i);
-				out[i] = w[i] > 0 ? u[i] : lower_of(l, u, i);
-				if (bound)
-					bound[i] = w[i] > 0 ? FS_BOUND_CAP : FS_BOUND_GUARANTEE;
-			}
-			if (x_out)
-				*x_out = INFINITY;
-			return FS_OK;
-		}
+		FS_POLL(i);
+		ksum_add(&sum_max, scaled(&s->sc, w[i] > 0 ? u[i] : lower_of(l, u, i)));
 	}
+	if (ksum_get(&sum_max) > scaled(&s->sc, total))
+		return false;
+	/* even x -> infinity cannot reach the total: every child gets its cap */
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		if (w[i] > 0)
+			set_result(r, i, u[i], FS_BOUND_CAP);
+		else
+			set_result(r, i, lower_of(l, u, i), FS_BOUND_GUARANTEE);
+	}
+	if (r->x_out)
+		*r->x_out = INFINITY;
+	return true;
+}
 
-	s.w = w;
-	s.l = l;
-	s.u = u;
-	s.mode = mode;
-	s.total = total;
-	s.t_s = scaled(&s.sc, total);
-	memset(&s.c, 0, sizeof(s.c));
-	memset(&s.wt, 0, sizeof(s.wt));
-	s.a = 0;
-	s.b = KEY_INF;
+/* The sweep: narrow (a, b] to the piece of the sum's curve where the total lies. */
+static void
+sweep(solver *s, size_t n, size_t work_budget, const fs_allocator *a)
+{
+	live_set lv;
+	size_t i;
+
+	memset(&s->c, 0, sizeof(s->c));
+	memset(&s->wt, 0, sizeof(s->wt));
+	s->a = 0;
+	s->b = KEY_INF;
 	lv.lo = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
 	lv.hi = a->alloc(a->ctx, sizeof(uint64_t) * (n > 0 ? n : 1));
 	lv.i = a->alloc(a->ctx, sizeof(size_t) * (n > 0 ? n : 1));
@@ -560,62 +585,80 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 	for (i = 0; i < n; i++)
 	{
 		FS_POLL(i);
-		if (w[i] > 0)
+		if (s->w[i] > 0)
 		{
-			breakpoints(&s, i, &lv.lo[lv.n], &lv.hi[lv.n]);
+			breakpoints(s, i, &lv.lo[lv.n], &lv.hi[lv.n]);
 			lv.i[lv.n++] = i;
 		}
 		else
-			ksum_add(&s.c, scaled(&s.sc, lower_of(l, u, i)));
+			ksum_add(&s->c, scaled(&s->sc, lower_of(s->l, s->u, i)));
 	}
-	narrow(&s, &lv, work_budget, a);
+	narrow(s, &lv, work_budget, a);
 	a->release(a->ctx, lv.lo);
 	a->release(a->ctx, lv.hi);
 	a->release(a->ctx, lv.i);
+}
 
-	/*
-	 * On (a, b] the sum is C + W x. Take C and W afresh, in index order, so that the result does
-	 * not depend on the order in which the children were settled, and solve.
-	 */
-	memset(&s.c, 0, sizeof(s.c));
-	memset(&s.wt, 0, sizeof(s.wt));
+/*
+ * The re-solve: on (a, b] the sum is C + W x. Take C and W afresh, in index order, so that the
+ * result does not depend on the order in which the children were settled, and solve for x (a key).
+ */
+static uint64_t
+resolve(solver *s, size_t n)
+{
+	const double *w = s->w, *l = s->l, *u = s->u;
+	double total = s->total;
+	uint64_t xk;
+	size_t i;
+
+	memset(&s->c, 0, sizeof(s->c));
+	memset(&s->wt, 0, sizeof(s->wt));
 	for (i = 0; i < n; i++)
 	{
 		uint64_t lo, hi;
-		double lps = scaled(&s.sc, lower_of(l, u, i));
+		double lps = scaled(&s->sc, lower_of(l, u, i));
 
 		FS_POLL(i);
 		if (w[i] <= 0)
 		{
-			ksum_add(&s.c, lps);
+			ksum_add(&s->c, lps);
 			continue;
 		}
-		breakpoints(&s, i, &lo, &hi);
-		if (hi <= s.a)
-			ksum_add(&s.c, scaled(&s.sc, u[i] < total ? u[i] : total));
-		else if (lo >= s.b)
-			ksum_add(&s.c, lps);
+		breakpoints(s, i, &lo, &hi);
+		if (hi <= s->a)
+			ksum_add(&s->c, scaled(&s->sc, u[i] < total ? u[i] : total));
+		else if (lo >= s->b)
+			ksum_add(&s->c, lps);
 		else
 		{
-			wsum_add(&s.wt, w[i]);
-			if (mode == FS_DIVIDE_ADDITIVE)
-				ksum_add(&s.c, lps);
+			wsum_add(&s->wt, w[i]);
+			if (s->mode == FS_DIVIDE_ADDITIVE)
+				ksum_add(&s->c, lps);
 		}
 	}
-	xk = s.a;
-	if (s.wt.any)
+	xk = s->a;
+	if (s->wt.any)
 	{
-		double r = s.t_s - ksum_get(&s.c);
+		double r = s->t_s - ksum_get(&s->c);
 
 		if (r > 0)
-			xk = key_of(r, ksum_get(&s.wt.k), -s.wt.e);
-		if (xk < s.a)
-			xk = s.a;
-		if (xk > s.b)
-			xk = s.b;
+			xk = key_of(r, ksum_get(&s->wt.k), -s->wt.e);
+		if (xk < s->a)
+			xk = s->a;
+		if (xk > s->b)
+			xk = s->b;
 	}
-	if (xk != 0)
-		xm = key_mant(xk, &xe);
+	return xk;
+}
+
+/* The assignment: each child's amount at level xk, and the bound that holds it. */
+static void
+assign(const solver *s, size_t n, uint64_t xk, const div_result *r)
+{
+	const double *w = s->w, *l = s->l, *u = s->u;
+	double total = s->total, xm = 0;
+	int xe = 0;
+	size_t i;
 
 	for (i = 0; i < n; i++)
 	{
@@ -626,26 +669,24 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 		FS_POLL(i);
 		if (w[i] <= 0)
 		{
-			out[i] = lp;
-			if (bound)
-				bound[i] = FS_BOUND_GUARANTEE;
+			set_result(r, i, lp, FS_BOUND_GUARANTEE);
 			continue;
 		}
-		breakpoints(&s, i, &lo, &hi);
-		if (hi <= s.a)
+		breakpoints(s, i, &lo, &hi);
+		if (hi <= s->a)
 			v = u[i] < total ? u[i] : total;
-		else if (lo >= s.b)
+		else if (lo >= s->b)
 			v = lp;
 		else
 		{
 			/* in its linear piece: x w_i (+ l_i), in real units, within its bounds */
-			v = key_mul(w[i], xk, s.sc.k);
-			if (mode == FS_DIVIDE_ADDITIVE)
+			v = key_mul(w[i], xk, s->sc.k);
+			if (s->mode == FS_DIVIDE_ADDITIVE)
 				v += lp;
 			v = v < lp ? lp : v > u[i] ? u[i] : v;
 		}
 		/* which bound holds it; a cap above the total never binds (it would hold it all) */
-		if (mode == FS_DIVIDE_CLAMP && xk <= lo)
+		if (s->mode == FS_DIVIDE_CLAMP && xk <= lo)
 		{
 			b = FS_BOUND_GUARANTEE;
 			v = lp;
@@ -657,12 +698,39 @@ fs_divide_budget(double total, const double *w, const double *l, const double *u
 		}
 		else
 			b = FS_BOUND_WEIGHT;
-		out[i] = v;
-		if (bound)
-			bound[i] = b;
+		set_result(r, i, v, b);
 	}
-	if (x_out)
-		*x_out = xk == 0 ? 0 : ldexp(xm, xe + s.sc.k);
+	if (r->x_out)
+	{
+		if (xk != 0)
+			xm = key_mant(xk, &xe);
+		*r->x_out = xk == 0 ? 0 : ldexp(xm, xe + s->sc.k);
+	}
+}
+
+fs_status
+fs_divide_budget(double total, const double *w, const double *l, const double *u, size_t n,
+                 fs_divide_mode mode, size_t work_budget, const fs_allocator *a, double *out,
+                 double *x_out, fs_bound *bound, fs_error *err)
+{
+	div_result r = {out, x_out, bound};
+	double max_low;
+	bool cap_above_total;
+	solver s;
+	fs_status st = check_inputs(total, w, l, u, n, &max_low, &cap_above_total, err);
+
+	if (st != FS_OK)
+		return st;
+	s.w = w;
+	s.l = l;
+	s.u = u;
+	s.mode = mode;
+	s.total = total;
+	if (settled_by_fit(&s, total, max_low, cap_above_total, n, &r))
+		return FS_OK;
+	s.t_s = scaled(&s.sc, total);
+	sweep(&s, n, work_budget, a);
+	assign(&s, n, resolve(&s, n), &r);
 	return FS_OK;
 }
 
@@ -687,39 +755,23 @@ ratio(const uint8_t *v, const uint8_t *cluster, double *share, fs_rv_item *which
 	return fs_rv_dominant(v ? v : empty, cluster, share, which, found, err);
 }
 
-fs_status
-fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode,
-                   const fs_allocator *a, fs_pool_row **out, fs_error *err)
+/* Each node's own numbers: weight, guarantee, usage and demand ratios, dominant resource, cap. */
+static fs_status
+pool_node_rows(const fs_tree *t, const uint8_t *cluster, fs_pool_row *r, fs_error *err)
 {
-	uint32_t n = fs_tree_count(t);
-	fs_pool_row *r;
-	uint32_t *first, *members, *fill;
-	double *w, *l, *u, *share;
-	fs_bound *bound;
-	double *maxr;
-	uint32_t i, p;
+	uint32_t n = fs_tree_count(t), i;
 	fs_status st = FS_OK;
 
-	if (fs_tree_get_kind(t) != FS_TREE_POOL)
-	{
-		fs_fail(err, FS_ERR_VALUE, "fair_share needs a pool tree, not a share tree");
-		fs_error_hint(err, "Build the tree with pool_tree(path, weight, min_share_ratio, "
-		                   "max_share_ratio, usage, demand).");
-		return FS_ERR_VALUE;
-	}
-	r = a->alloc(a->ctx, sizeof(fs_pool_row) * n);
-	memset(r, 0, sizeof(fs_pool_row) * n);
-	maxr = a->alloc(a->ctx, sizeof(double) * n);
 	for (i = 0; i < n && st == FS_OK; i++)
 	{
 		const fs_tnode *nd = fs_tree_node(t, i);
 		fs_rv_item uw, dw;
 		bool uf, df;
+		double maxr = (nd->flags & FS_TN_HAS_MAX) ? nd->max_share : 1;
 
 		FS_POLL(i);
 		r[i].weight = (nd->flags & FS_TN_DECLARED) ? nd->shares : 1;
 		r[i].min_share_ratio = (nd->flags & FS_TN_HAS_MIN) ? nd->min_share : 0;
-		maxr[i] = (nd->flags & FS_TN_HAS_MAX) ? nd->max_share : 1;
 		st = ratio(fs_tree_total_vec(t, i, false), cluster, &r[i].usage_ratio, &uw, &uf, err);
 		if (st == FS_OK)
 			st = ratio(fs_tree_total_vec(t, i, true), cluster, &r[i].demand_ratio, &dw, &df, err);
@@ -735,7 +787,7 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 			r[i].dominant_resource = dw.name;
 			r[i].dominant_len = dw.namelen;
 		}
-		r[i].max_possible_ratio = r[i].demand_ratio < maxr[i] ? r[i].demand_ratio : maxr[i];
+		r[i].max_possible_ratio = r[i].demand_ratio < maxr ? r[i].demand_ratio : maxr;
 	}
 	if (st != FS_OK)
 	{
@@ -745,39 +797,140 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 			fs_error_context(err, "at the root of the pool tree");
 		else
 			fs_error_context(err, "in pool \"%s\"", fs_sp_text(fs_tree_node(t, i)->path, &p));
-		a->release(a->ctx, r);
-		a->release(a->ctx, maxr);
-		return st;
 	}
+	return st;
+}
 
-	/* children of each node, in pre-order */
-	first = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	members = a->alloc(a->ctx, sizeof(uint32_t) * (n > 1 ? n : 1));
+/* The children of each node, in pre-order: members[first[p] .. first[p + 1]) are p's. */
+typedef struct child_index
+{
+	uint32_t *first;
+	uint32_t *members;
+} child_index;
+
+static void
+index_children(const fs_tree *t, const fs_allocator *a, child_index *ci)
+{
+	uint32_t n = fs_tree_count(t), i;
+	uint32_t *fill;
+
+	ci->first = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	ci->members = a->alloc(a->ctx, sizeof(uint32_t) * (n > 1 ? n : 1));
 	fill = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	memset(first, 0, sizeof(uint32_t) * (n + 1));
+	memset(ci->first, 0, sizeof(uint32_t) * (n + 1));
 	for (i = 1; i < n; i++)
 	{
 		FS_POLL(i);
-		first[fs_tree_parent_pos(t, i) + 1]++;
+		ci->first[fs_tree_parent_pos(t, i) + 1]++;
 	}
 	for (i = 0; i < n; i++)
 	{
 		FS_POLL(i);
-		first[i + 1] += first[i];
+		ci->first[i + 1] += ci->first[i];
 	}
-	memcpy(fill, first, sizeof(uint32_t) * (n + 1));
+	memcpy(fill, ci->first, sizeof(uint32_t) * (n + 1));
 	for (i = 1; i < n; i++)
 	{
 		FS_POLL(i);
-		members[fill[fs_tree_parent_pos(t, i)]++] = i;
+		ci->members[fill[fs_tree_parent_pos(t, i)]++] = i;
 	}
 	a->release(a->ctx, fill);
+}
 
-	w = a->alloc(a->ctx, sizeof(double) * n);
-	l = a->alloc(a->ctx, sizeof(double) * n);
-	u = a->alloc(a->ctx, sizeof(double) * n);
-	share = a->alloc(a->ctx, sizeof(double) * n);
-	bound = a->alloc(a->ctx, sizeof(fs_bound) * n);
+/* The siblings' inputs and results for fs_divide, sized for the most children any node has. */
+typedef struct sibling_buffers
+{
+	double *w, *l, *u, *share;
+	fs_bound *bound;
+} sibling_buffers;
+
+/* Divide parent p's fair share among its k children c[0..k). */
+static fs_status
+divide_children(fs_pool_row *r, uint32_t p, const uint32_t *c, uint32_t k, fs_divide_mode mode,
+                const sibling_buffers *b, const fs_allocator *a, fs_error *err)
+{
+	double max_min = 0, sum_min = 0, x;
+	int e = 0;
+	bool over;
+	uint32_t i;
+	fs_status st;
+
+	/*
+	 * Normalise the siblings' min_share_ratios when they sum past 1. Sum them scaled by a power
+	 * of two that brings the largest to [0.5, 1): exact, so ratios 1e308 and 1e308 give what 2
+	 * and 2 give rather than overflowing to a sum of infinity.
+	 */
+	for (i = 0; i < k; i++)
+	{
+		FS_POLL(i);
+		if (r[c[i]].min_share_ratio > max_min)
+			max_min = r[c[i]].min_share_ratio;
+	}
+	(void) frexp(max_min, &e);
+	for (i = 0; i < k; i++)
+	{
+		FS_POLL(i);
+		sum_min += ldexp(r[c[i]].min_share_ratio, -e);
+	}
+	over = e > 1023 || sum_min > ldexp(1, -e); /* the unscaled sum is > 1 */
+	for (i = 0; i < k; i++)
+	{
+		double norm = over ? ldexp(r[c[i]].min_share_ratio, -e) / sum_min : r[c[i]].min_share_ratio;
+
+		FS_POLL(i);
+		r[c[i]].guaranteed_share = r[p].guaranteed_share * norm;
+		b->w[i] = r[c[i]].weight;
+		b->l[i] = r[c[i]].guaranteed_share;
+		b->u[i] = r[c[i]].max_possible_ratio;
+	}
+	st =
+	    fs_divide(r[p].fair_share_ratio, b->w, b->l, b->u, k, mode, a, b->share, &x, b->bound, err);
+	for (i = 0; i < k && st == FS_OK; i++)
+	{
+		fs_pool_row *ch = &r[c[i]];
+		double lo = b->l[i] < b->u[i] ? b->l[i] : b->u[i];
+
+		ch->fair_share_ratio = b->share[i];
+		ch->bound = b->bound[i];
+		ch->lower_bound = b->bound[i] == FS_BOUND_SCALED ? b->share[i] : lo;
+		ch->weight_part = isfinite(x) ? x * b->w[i] : NAN;
+	}
+	return st;
+}
+
+fs_status
+fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode,
+                   const fs_allocator *a, fs_pool_row **out, fs_error *err)
+{
+	uint32_t n = fs_tree_count(t);
+	fs_pool_row *r;
+	child_index ci;
+	sibling_buffers b;
+	uint32_t i, p;
+	fs_status st;
+
+	if (fs_tree_get_kind(t) != FS_TREE_POOL)
+	{
+		fs_fail(err, FS_ERR_VALUE, "fair_share needs a pool tree, not a share tree");
+		fs_error_hint(err, "Build the tree with pool_tree(path, weight, min_share_ratio, "
+		                   "max_share_ratio, usage, demand).");
+		return FS_ERR_VALUE;
+	}
+	r = a->alloc(a->ctx, sizeof(fs_pool_row) * n);
+	memset(r, 0, sizeof(fs_pool_row) * n);
+	st = pool_node_rows(t, cluster, r, err);
+	if (st != FS_OK)
+	{
+		a->release(a->ctx, r);
+		return st;
+	}
+
+	index_children(t, a, &ci);
+	b.w = a->alloc(a->ctx, sizeof(double) * n);
+	b.l = a->alloc(a->ctx, sizeof(double) * n);
+	b.u = a->alloc(a->ctx, sizeof(double) * n);
+	b.share = a->alloc(a->ctx, sizeof(double) * n);
+	b.bound = a->alloc(a->ctx, sizeof(fs_bound) * n);
 
 	r[0].fair_share_ratio = 1;
 	r[0].guaranteed_share = 1;
@@ -785,55 +938,11 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 	r[0].bound = FS_BOUND_WEIGHT;
 	for (p = 0; p < n && st == FS_OK; p++)
 	{
-		uint32_t *c = members + first[p];
-		uint32_t k = first[p + 1] - first[p];
-		double max_min = 0, sum_min = 0, x;
-		int e = 0;
-		bool over;
+		uint32_t k = ci.first[p + 1] - ci.first[p];
 
 		FS_POLL(p);
-		if (k == 0)
-			continue;
-
-		/*
-		 * Normalise the siblings' min_share_ratios when they sum past 1. Sum them scaled by a power
-		 * of two that brings the largest to [0.5, 1): exact, so ratios 1e308 and 1e308 give what 2
-		 * and 2 give rather than overflowing to a sum of infinity.
-		 */
-		for (i = 0; i < k; i++)
-		{
-			FS_POLL(i);
-			if (r[c[i]].min_share_ratio > max_min)
-				max_min = r[c[i]].min_share_ratio;
-		}
-		(void) frexp(max_min, &e);
-		for (i = 0; i < k; i++)
-		{
-			FS_POLL(i);
-			sum_min += ldexp(r[c[i]].min_share_ratio, -e);
-		}
-		over = e > 1023 || sum_min > ldexp(1, -e); /* the unscaled sum is > 1 */
-		for (i = 0; i < k; i++)
-		{
-			double norm =
-			    over ? ldexp(r[c[i]].min_share_ratio, -e) / sum_min : r[c[i]].min_share_ratio;
-
-			FS_POLL(i);
-			r[c[i]].guaranteed_share = r[p].guaranteed_share * norm;
-			w[i] = r[c[i]].weight;
-			l[i] = r[c[i]].guaranteed_share;
-			u[i] = r[c[i]].max_possible_ratio;
-		}
-		st = fs_divide(r[p].fair_share_ratio, w, l, u, k, mode, a, share, &x, bound, err);
-		for (i = 0; i < k && st == FS_OK; i++)
-		{
-			fs_pool_row *ch = &r[c[i]];
-
-			ch->fair_share_ratio = share[i];
-			ch->bound = bound[i];
-			ch->lower_bound = bound[i] == FS_BOUND_SCALED ? share[i] : (l[i] < u[i] ? l[i] : u[i]);
-			ch->weight_part = isfinite(x) ? x * w[i] : NAN;
-		}
+		if (k > 0)
+			st = divide_children(r, p, ci.members + ci.first[p], k, mode, &b, a, err);
 	}
 	for (i = 0; i < n; i++)
 	{
@@ -841,14 +950,13 @@ fs_pool_fair_share(const fs_tree *t, const uint8_t *cluster, fs_divide_mode mode
 		r[i].satisfaction_null = !(r[i].fair_share_ratio > 0);
 		r[i].satisfaction = r[i].satisfaction_null ? 0 : r[i].usage_ratio / r[i].fair_share_ratio;
 	}
-	a->release(a->ctx, first);
-	a->release(a->ctx, members);
-	a->release(a->ctx, w);
-	a->release(a->ctx, l);
-	a->release(a->ctx, u);
-	a->release(a->ctx, share);
-	a->release(a->ctx, bound);
-	a->release(a->ctx, maxr);
+	a->release(a->ctx, ci.first);
+	a->release(a->ctx, ci.members);
+	a->release(a->ctx, b.w);
+	a->release(a->ctx, b.l);
+	a->release(a->ctx, b.u);
+	a->release(a->ctx, b.share);
+	a->release(a->ctx, b.bound);
 	if (st != FS_OK)
 	{
 		a->release(a->ctx, r);

@@ -652,6 +652,97 @@ skip_space(parse_state *ps)
 		ps->i++;
 }
 
+/* One entry, name=amount, at ps->i (spaces before it skipped); FS_OK with ps->i after it. */
+static fs_status
+read_entry(parse_state *ps, fs_rv_item *it)
+{
+	const char *text = ps->text;
+	size_t len = ps->len, start, unit_at = 0;
+	char what[100];
+	char shown[80];
+	char msg[140];
+	amount_result ar;
+
+	skip_space(ps);
+	start = ps->i;
+	if (ps->i >= len || !is_name_start((unsigned char) text[ps->i]))
+		return syntax_error(ps, ps->i,
+		                    ps->i < len && text[ps->i] == '='
+		                        ? "Missing resource name before \"=\""
+		                        : "Expected a resource name (a letter or \"_\" first)");
+	while (ps->i < len && is_name_char((unsigned char) text[ps->i]))
+		ps->i++;
+	it->name = text + start;
+	it->namelen = ps->i - start;
+	it->pos = start + 1;
+	if (it->namelen > FS_RV_NAME_MAX)
+	{
+		fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+		syntax_error(ps, start, "Resource name too long");
+		fs_error_detail(ps->err,
+		                "Resource name \"%s\" at character %zu is %zu bytes long; at "
+		                "most %d are allowed.",
+		                shown, fs_char_pos(text, start), it->namelen, FS_RV_NAME_MAX);
+		return FS_ERR_SYNTAX;
+	}
+	skip_space(ps);
+	if (ps->i >= len || text[ps->i] != '=')
+	{
+		fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+		snprintf(msg, sizeof(msg), "Expected \"=\" after resource name \"%s\"", shown);
+		return syntax_error(ps, ps->i, msg);
+	}
+	ps->i++;
+	skip_space(ps);
+	start = ps->i;
+	while (ps->i < len && text[ps->i] != ',' && text[ps->i] != '}' && !fs_is_space(text[ps->i]))
+		ps->i++;
+	if (ps->i == start)
+	{
+		fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+		snprintf(msg, sizeof(msg), "Missing amount for resource \"%s\"", shown);
+		return syntax_error(ps, start, msg);
+	}
+	ar = scan_amount(text + start, ps->i - start, &it->amount, &it->kind, &unit_at);
+	if (ar != AMOUNT_OK)
+	{
+		char moved[FS_MSG_LEN];
+
+		fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+		snprintf(what, sizeof(what), "resource \"%s\"", shown);
+		amount_error(text + start, ps->i - start, what, ar, unit_at, ps->err);
+		/* keep the amount's message and say where it is */
+		memcpy(moved, ps->err->detail, sizeof(moved));
+		fs_error_detail(ps->err, "%s%sThe amount starts at character %zu.", moved,
+		                moved[0] ? " " : "", fs_char_pos(text, start));
+		return fs_error_as_input(ps->err, "resvec", text, len);
+	}
+	return FS_OK;
+}
+
+/*
+ * Room for one more entry: on the stack first (`local`), then grown as entries are read, never
+ * sized from text not parsed yet.
+ */
+static fs_status
+room_for_entry(fs_rv_item **items, size_t *cap, size_t n, const fs_rv_item *local,
+               const fs_allocator *a, fs_error *err)
+{
+	fs_rv_item *grown;
+
+	if (n < *cap)
+		return FS_OK;
+	if (n == FS_RV_ENTRIES_MAX)
+		return too_many_entries(err);
+	*cap = *cap * 2 < FS_RV_ENTRIES_MAX ? *cap * 2 : FS_RV_ENTRIES_MAX;
+	grown = a->alloc(a->ctx, *cap * sizeof(fs_rv_item));
+	memcpy(grown, *items, n * sizeof(fs_rv_item));
+	if (*items != local)
+		a->release(a->ctx, *items);
+	*items = grown;
+	return FS_OK;
+}
+
 fs_status
 fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve, uint8_t **out,
             size_t *outlen, fs_error *err)
@@ -664,8 +755,6 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 	bool braced = false;
 	fs_status st = FS_OK;
 
-	/* on the stack, then grown as entries are read: never sized from text not parsed yet */
-
 	skip_space(&ps);
 	if (ps.i < len && text[ps.i] == '{')
 	{
@@ -677,95 +766,12 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 	{
 		for (;;)
 		{
-			fs_rv_item *it;
-			size_t start, unit_at = 0;
-			char what[100];
-			char shown[80];
-			amount_result ar;
-
-			if (n == cap)
-			{
-				fs_rv_item *grown;
-
-				if (n == FS_RV_ENTRIES_MAX)
-				{
-					st = too_many_entries(err);
-					break;
-				}
-				cap = cap * 2 < FS_RV_ENTRIES_MAX ? cap * 2 : FS_RV_ENTRIES_MAX;
-				grown = a->alloc(a->ctx, cap * sizeof(fs_rv_item));
-				memcpy(grown, items, n * sizeof(fs_rv_item));
-				if (items != local)
-					a->release(a->ctx, items);
-				items = grown;
-			}
-			it = &items[n];
 			FS_POLL(n);
-			skip_space(&ps);
-			start = ps.i;
-			if (ps.i >= len || !is_name_start((unsigned char) text[ps.i]))
-			{
-				st = syntax_error(&ps, ps.i,
-				                  ps.i < len && text[ps.i] == '='
-				                      ? "Missing resource name before \"=\""
-				                      : "Expected a resource name (a letter or \"_\" first)");
+			st = room_for_entry(&items, &cap, n, local, a, err);
+			if (st == FS_OK)
+				st = read_entry(&ps, &items[n]);
+			if (st != FS_OK)
 				break;
-			}
-			while (ps.i < len && is_name_char((unsigned char) text[ps.i]))
-				ps.i++;
-			it->name = text + start;
-			it->namelen = ps.i - start;
-			it->pos = start + 1;
-			if (it->namelen > FS_RV_NAME_MAX)
-			{
-				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
-				syntax_error(&ps, start, "Resource name too long");
-				fs_error_detail(err,
-				                "Resource name \"%s\" at character %zu is %zu bytes long; at "
-				                "most %d are allowed.",
-				                shown, fs_char_pos(text, start), it->namelen, FS_RV_NAME_MAX);
-				st = FS_ERR_SYNTAX;
-				break;
-			}
-			skip_space(&ps);
-			if (ps.i >= len || text[ps.i] != '=')
-			{
-				char msg[140];
-
-				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
-				snprintf(msg, sizeof(msg), "Expected \"=\" after resource name \"%s\"", shown);
-				st = syntax_error(&ps, ps.i, msg);
-				break;
-			}
-			ps.i++;
-			skip_space(&ps);
-			start = ps.i;
-			while (ps.i < len && text[ps.i] != ',' && text[ps.i] != '}' && !fs_is_space(text[ps.i]))
-				ps.i++;
-			if (ps.i == start)
-			{
-				char msg[140];
-
-				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
-				snprintf(msg, sizeof(msg), "Missing amount for resource \"%s\"", shown);
-				st = syntax_error(&ps, start, msg);
-				break;
-			}
-			ar = scan_amount(text + start, ps.i - start, &it->amount, &it->kind, &unit_at);
-			if (ar != AMOUNT_OK)
-			{
-				char moved[FS_MSG_LEN];
-
-				fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
-				snprintf(what, sizeof(what), "resource \"%s\"", shown);
-				st = amount_error(text + start, ps.i - start, what, ar, unit_at, err);
-				/* keep the amount's message and say where it is */
-				memcpy(moved, err->detail, sizeof(moved));
-				fs_error_detail(err, "%s%sThe amount starts at character %zu.", moved,
-				                moved[0] ? " " : "", fs_char_pos(text, start));
-				st = fs_error_as_input(err, "resvec", text, len);
-				break;
-			}
 			n++;
 			skip_space(&ps);
 			if (ps.i < len && text[ps.i] == ',')

@@ -783,6 +783,63 @@ vec_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, uint32_t node,
 	return FS_OK;
 }
 
+/* One node of the binary form, appended to the flat form: path, flags, numbers, vectors. */
+static fs_status
+node_from_binary(const fs_allocator *a, fs_reader *r, fs_sb *flat, bool pool, uint32_t i,
+                 fs_error *err)
+{
+	uint64_t nl, bits;
+	uint16_t nl16;
+	const uint8_t *at;
+	uint32_t k;
+	int f;
+	fs_status st = FS_OK;
+
+	if (!fs_read_be(r, 2, &nl))
+		return bin_corrupt(err, "value is truncated", i);
+	if (nl > FS_SP_DEPTH_MAX)
+		return bin_corrupt(err, "malformed path", i);
+	nl16 = (uint16_t) nl;
+	fs_sb_append(flat, (const char *) &nl16, 2);
+	for (k = 0; k < nl; k++)
+	{
+		uint8_t l;
+
+		if (!fs_read_span(r, 1, &at) || !fs_read_span(r, at[0], &at))
+			return bin_corrupt(err, "value is truncated", i);
+		l = at[-1];
+		fs_sb_append(flat, (const char *) &l, 1);
+		fs_sb_append(flat, (const char *) at, l);
+	}
+	if (!fs_read_span(r, 1, &at))
+		return bin_corrupt(err, "value is truncated", i);
+	fs_sb_append(flat, (const char *) at, 1);
+	/* shares, then usage (share tree) or min, max (pool tree; its scalar usage is 0) */
+	for (f = 0; f < 3; f++)
+	{
+		double d;
+
+		if (f == 1 && pool)
+		{
+			d = 0;
+			fs_sb_append(flat, (const char *) &d, 8);
+		}
+		if (f == 2 && !pool)
+			break;
+		if (!fs_read_be(r, 8, &bits))
+			return bin_corrupt(err, "value is truncated", i);
+		memcpy(&d, &bits, 8);
+		fs_sb_append(flat, (const char *) &d, 8);
+	}
+	if (pool)
+	{
+		st = vec_from_binary(a, r, flat, i, err);
+		if (st == FS_OK)
+			st = vec_from_binary(a, r, flat, i, err);
+	}
+	return st;
+}
+
 fs_status
 fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_tree **out,
                     fs_error *err)
@@ -818,69 +875,8 @@ fs_tree_from_binary(const fs_allocator *a, const uint8_t *data, size_t len, fs_t
 	fs_sb_append(&flat, (const char *) &n32, 4);
 	for (i = 0; i < n32 && st == FS_OK; i++)
 	{
-		uint64_t nl, bits;
-		uint16_t nl16;
-		const uint8_t *at;
-		uint32_t k;
-		int f;
-
 		FS_POLL(i);
-		if (!fs_read_be(&r, 2, &nl))
-		{
-			st = bin_corrupt(err, "value is truncated", i);
-			break;
-		}
-		if (nl > FS_SP_DEPTH_MAX)
-		{
-			st = bin_corrupt(err, "malformed path", i);
-			break;
-		}
-		nl16 = (uint16_t) nl;
-		fs_sb_append(&flat, (const char *) &nl16, 2);
-		for (k = 0; k < nl && st == FS_OK; k++)
-		{
-			if (!fs_read_span(&r, 1, &at) || !fs_read_span(&r, at[0], &at))
-				st = bin_corrupt(err, "value is truncated", i);
-			else
-			{
-				uint8_t l = at[-1];
-
-				fs_sb_append(&flat, (const char *) &l, 1);
-				fs_sb_append(&flat, (const char *) at, l);
-			}
-		}
-		if (st == FS_OK && !fs_read_span(&r, 1, &at))
-			st = bin_corrupt(err, "value is truncated", i);
-		if (st != FS_OK)
-			break;
-		fs_sb_append(&flat, (const char *) at, 1);
-		/* shares, then usage (share tree) or min, max (pool tree; its scalar usage is 0) */
-		for (f = 0; f < 3 && st == FS_OK; f++)
-		{
-			double d;
-
-			if (f == 1 && head[1] == FS_TREE_POOL)
-			{
-				d = 0;
-				fs_sb_append(&flat, (const char *) &d, 8);
-			}
-			if (f == 2 && head[1] != FS_TREE_POOL)
-				break;
-			if (!fs_read_be(&r, 8, &bits))
-			{
-				st = bin_corrupt(err, "value is truncated", i);
-				break;
-			}
-			memcpy(&d, &bits, 8);
-			fs_sb_append(&flat, (const char *) &d, 8);
-		}
-		if (head[1] == FS_TREE_POOL)
-		{
-			if (st == FS_OK)
-				st = vec_from_binary(a, &r, &flat, i, err);
-			if (st == FS_OK)
-				st = vec_from_binary(a, &r, &flat, i, err);
-		}
+		st = node_from_binary(a, &r, &flat, head[1] == FS_TREE_POOL, i, err);
 	}
 	if (st == FS_OK && r.p != r.end)
 		st = bin_corrupt(err, "trailing bytes after the last node", n32 - 1);

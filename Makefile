@@ -2,7 +2,7 @@
 # everything (packages, build, install, a throwaway cluster) through scripts/.
 
 EXTENSION   = fairsched
-EXTVERSION  = 0.1.0
+EXTVERSION  = 0.2.0
 MODULE_big  = fairsched
 
 # objects, unit tests, fuzz harnesses and regression suites are found by name (order does not
@@ -15,6 +15,8 @@ OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle groupquota
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
+# released versions' full scripts (frozen) and the upgrade scripts from each to the next
+DATA        = $(EXTENSION)--0.1.0.sql $(EXTENSION)--0.1.0--0.2.0.sql
 
 # the extension suite creates the extension in a fresh database: it runs first
 REGRESS      = extension $(filter-out extension,$(sort $(basename $(notdir $(wildcard sql/*.sql)))))

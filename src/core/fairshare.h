@@ -1,7 +1,7 @@
 /*
- * fairshare.h: hierarchical fairshare over a prepared share tree (README "Hierarchical fairshare"): SLURM
- * classic (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, PBS (every node starts at usage
- * 1) and SLURM's PriorityFlags=DEPTH_OBLIVIOUS.
+ * fairshare.h: hierarchical fairshare over a prepared share tree (README "Hierarchical fairshare"):
+ * SLURM classic (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, PBS (every node starts at
+ * usage 1) and SLURM's PriorityFlags=DEPTH_OBLIVIOUS.
  */
 #ifndef FS_FAIRSHARE_H
 #define FS_FAIRSHARE_H

@@ -1,7 +1,7 @@
 /*
  * msic_share.h: the MSIC-Cluster PBS scheduler's queue share accounting (seed 004, README "Queue
- * fair access"): the per-queue state, charging a started job, the nightly rollover, the queue rank, the
- * SHARE_INFO_FILE text form, and the combinable per-day accumulator behind msic_queue_state.
+ * fair access"): the per-queue state, charging a started job, the nightly rollover, the queue rank,
+ * the SHARE_INFO_FILE text form, and the combinable per-day accumulator behind msic_queue_state.
  *
  * Times are plain numbers: instants in microseconds since 2000-01-01 UTC, local days as day
  * numbers (the glue turns timestamps into local dates with the session time zone).

@@ -185,8 +185,8 @@ typedef struct name_cache
 } name_cache;
 
 int
-fs_pg_name_arg_cached(FunctionCallInfo fcinfo, int argno, fs_pg_name_fn from_name,
-                      const char *what, const char *whats, const char *valid)
+fs_pg_name_arg_cached(FunctionCallInfo fcinfo, int argno, fs_pg_name_fn from_name, const char *what,
+                      const char *whats, const char *valid)
 {
 	text *name = PG_GETARG_TEXT_PP(argno);
 	name_cache *c = fcinfo->flinfo->fn_extra;

@@ -366,7 +366,7 @@ record(void *ctx, const fs_msic_replay_row *row)
 }
 
 static void
-ctime_stub(void *ctx, int64_t t, char *buf, size_t cap)
+ctime_as_number(void *ctx, int64_t t, char *buf, size_t cap)
 {
 	(void) ctx;
 	snprintf(buf, cap, "%lld", (long long) t);
@@ -388,7 +388,7 @@ test_replay(void)
 	in.start = tuesday_10();
 	in.stop = tuesday_10() + MIN_US(600);
 	in.interval = MIN_US(5);
-	in.ctime = ctime_stub;
+	in.ctime = ctime_as_number;
 	/* an 8-CPU job runs 2 h of its 10; an express job arrives at +60 and suspends it for its
 	 * hour; a 1-CPU job submitted at +1 waits until the express job ends, then runs 30 min
 	 * next to nothing (the suspended job resumes only when all 8 CPUs are free again) */

@@ -181,11 +181,14 @@ test_errors(void)
 	check_error("a=1,b=2,a=3", FS_ERR_SYNTAX, "Resource \"a\" appears more than once");
 	check_error("a=1,b=2,a=3", FS_ERR_SYNTAX, "at character 9");
 	/* one primary message for every problem of the text input, the problem in the detail */
-	check_error("a=abc", FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"a=abc\" | Invalid");
+	check_error("a=abc", FS_ERR_SYNTAX,
+	            "invalid input syntax for type resvec: \"a=abc\" | Invalid");
 	check_error("a=inf", FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"a=inf\" | Amount");
-	check_error("w=99999999999999999999:00:00", FS_ERR_SYNTAX,
-	            "invalid input syntax for type resvec: \"w=99999999999999999999:00:00\" | Duration");
-	check_error("a=1,a=2", FS_ERR_SYNTAX, "invalid input syntax for type resvec: \"a=1,a=2\" | Resource");
+	check_error(
+	    "w=99999999999999999999:00:00", FS_ERR_SYNTAX,
+	    "invalid input syntax for type resvec: \"w=99999999999999999999:00:00\" | Duration");
+	check_error("a=1,a=2", FS_ERR_SYNTAX,
+	            "invalid input syntax for type resvec: \"a=1,a=2\" | Resource");
 	check_error("abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij1234=1", FS_ERR_SYNTAX,
 	            "is 64 bytes long");
 	check_error("1a=1", FS_ERR_SYNTAX, "Expected a resource name");
@@ -351,9 +354,9 @@ test_inplace_and_order(void)
 		uint8_t *sub = parse("bb=1gb,d=00:30");
 		uint8_t *first = parse("a=-1");
 		uint8_t *none = parse("");
-		uint8_t *missing = parse("b=1,c=1");     /* "b" is not in the state */
-		uint8_t *kind = parse("c=1,d=1gb");      /* d is a duration there: untouched, 0 */
-		uint8_t *last = parse("a=1,c=1,e=1");    /* "e" sorts after every state name */
+		uint8_t *missing = parse("b=1,c=1");  /* "b" is not in the state */
+		uint8_t *kind = parse("c=1,d=1gb");   /* d is a duration there: untouched, 0 */
+		uint8_t *last = parse("a=1,c=1,e=1"); /* "e" sorts after every state name */
 		uint8_t *over = parse("c=1.7976931348623157e308,d=00:00");
 		uint8_t *sum = NULL;
 		size_t suml;

@@ -745,8 +745,8 @@ test_flat_then_add(void)
 	/* a flat form whose node has no parent before it is refused, as before */
 	{
 		static const char *const bad =
-		    "01 01 00 00 02 00 00 00"                             /* share tree, 2 nodes */
-		    "00 00 00 0000000000000000 0000000000000000"          /* root */
+		    "01 01 00 00 02 00 00 00"                                 /* share tree, 2 nodes */
+		    "00 00 00 0000000000000000 0000000000000000"              /* root */
 		    "02 00 01 61 01 62 01 000000000000f03f 0000000000000000"; /* a.b without a */
 		uint8_t buf[128];
 		size_t n = unit_unhex(bad, buf);
@@ -782,8 +782,8 @@ test_order_kept(void)
 		CHECK(add(t, "a.x", -1, 1, &err) == FS_OK && add(t, "b.y", -1, 2, &err) == FS_OK);
 	}
 	CHECK(fs_tree_prepare(t, &err) == FS_OK);
-	CHECK_DBL(fs_tree_total(t, 1), 4, 0); /* a: a.x's 1 + 3 */
-	CHECK_DBL(fs_tree_total(t, 3), 7, 0); /* b */
+	CHECK_DBL(fs_tree_total(t, 1), 4, 0);      /* a: a.x's 1 + 3 */
+	CHECK_DBL(fs_tree_total(t, 3), 7, 0);      /* b */
 	CHECK(add(t, "a.w", 1, 5, &err) == FS_OK); /* a new node: sorted again */
 	CHECK(fs_tree_prepare(t, &err) == FS_OK);
 	txt = text_of(t);

@@ -123,8 +123,7 @@ weight_by_definition(const uint8_t *slot, const uint8_t *machine, fs_slot_mode m
 			return sprintf(msg, "slot resource \"%.*s\" is not", (int) it.namelen, it.name),
 			       FS_ERR_VALUE;
 		if (m.kind != it.kind)
-			return sprintf(msg, "amounts of \"%.*s\" are of different", (int) it.namelen,
-			               it.name),
+			return sprintf(msg, "amounts of \"%.*s\" are of different", (int) it.namelen, it.name),
 			       FS_ERR_KIND;
 		if (it.namelen == 4 && memcmp(it.name, "cpus", 4) == 0)
 			c = it.amount;
@@ -136,8 +135,7 @@ weight_by_definition(const uint8_t *slot, const uint8_t *machine, fs_slot_mode m
 		double a, s = 0;
 
 		if (m.amount < 0)
-			return sprintf(msg, "machine amount of \"%.*s\" is negative", (int) m.namelen,
-			               m.name),
+			return sprintf(msg, "machine amount of \"%.*s\" is negative", (int) m.namelen, m.name),
 			       FS_ERR_VALUE;
 		if (m.namelen == 4 && memcmp(m.name, "cpus", 4) == 0)
 			continue;
@@ -187,14 +185,13 @@ test_slot_weight_walk(void)
 			for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 			{
 				uint64_t r = unit_rand(&seed) % 16;
-				static const char *const amounts[] = {"0", "1", "2", "3", "64", "-1", "1gb",
-				                                      "32gb", "00:01", "1e308"};
+				static const char *const amounts[] = {"0",  "1",   "2",    "3",     "64",
+				                                      "-1", "1gb", "32gb", "00:01", "1e308"};
 
 				/* the machine usually has cores; either side has any other name half the time */
 				if ((side == 1 && k == 1 && r < 14) || r < 7)
 					n += (size_t) snprintf(text[side] + n, sizeof(text[side]) - n, "%s%s=%s",
-					                       n ? "," : "", names[k],
-					                       amounts[unit_rand(&seed) % 10]);
+					                       n ? "," : "", names[k], amounts[unit_rand(&seed) % 10]);
 			}
 			v[side] = rv(text[side]);
 		}

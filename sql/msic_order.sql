@@ -192,3 +192,5 @@ FROM (SELECT ROW('pending', NULL, '{hosta}', '{hosta}', 'special', false, NULL, 
                  ARRAY[ROW('hi', 40, 10)::msic_share_spec, ROW('low', 60, 10)::msic_share_spec],
                  '{}', 10, NULL, NULL, NULL)::msic_config AS c) AS s;
 SELECT msic_default_mem(NULL, 'hi', 1, 2);
+SELECT msic_default_mem(NULL, 'hi', -1, 2);
+SELECT msic_default_mem(NULL, 'hi', 1, 'Infinity');

@@ -1039,26 +1039,27 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 	return st;
 }
 
-/* The memory of a job without a request (jobinfo.c:get_default_mem, reference 7.1). */
+double
+fs_msic_default_mem(bool fair_share_entry, double default_mem, double max_mem)
+{
+	if (!fair_share_entry)
+		return FS_MSIC_BUILTIN_MEM;
+	return default_mem >= 0 ? default_mem : max_mem >= 0 ? max_mem : FS_MSIC_BUILTIN_MEM;
+}
+
+/* The memory of a job without a request: its originating queue's entry and limits. */
 static double
 default_mem(const cycle *c, fs_str oqueue)
 {
 	const fs_msic_cycle_in *in = c->in;
+	bool entry = fs_hindex_get(&c->fsidx, fs_str_hash(oqueue), &oqueue, fs_str_array_eq,
+	                           c->fsnames) != UINT32_MAX;
 	size_t k;
 
-	if (fs_hindex_get(&c->fsidx, fs_str_hash(oqueue), &oqueue, fs_str_array_eq, c->fsnames) ==
-	    UINT32_MAX)
-		return FS_MSIC_BUILTIN_MEM;
-	for (k = 0; k < in->nqueues; k++)
+	for (k = 0; entry && k < in->nqueues; k++)
 		if (fs_str_eq(in->queues[k].name, oqueue))
-		{
-			if (in->queues[k].default_mem >= 0)
-				return in->queues[k].default_mem;
-			if (in->queues[k].max_mem >= 0)
-				return in->queues[k].max_mem;
-			break;
-		}
-	return FS_MSIC_BUILTIN_MEM;
+			return fs_msic_default_mem(true, in->queues[k].default_mem, in->queues[k].max_mem);
+	return fs_msic_default_mem(entry, -1, -1);
 }
 
 /* Each job's cycle state; running jobs charged to their host and batch queue. */

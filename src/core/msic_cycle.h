@@ -135,4 +135,11 @@ void fs_msic_cycle_free(fs_msic_cycle_out *out, const fs_allocator *a);
 /* The 100 MB the original gives a job whose queue has no default (jobinfo.c:get_default_mem). */
 #define FS_MSIC_BUILTIN_MEM 104857600.0
 
+/*
+ * The memory of a job without a mem request (jobinfo.c:get_default_mem, reference 7.1): only a
+ * queue with a FAIR_SHARE entry looks at its resources_default.mem, then its resources_max.mem
+ * (negative: unset); everything else gets the built-in 100 MB.
+ */
+double fs_msic_default_mem(bool fair_share_entry, double default_mem, double max_mem);
+
 #endif

@@ -18,6 +18,8 @@
 
 #include "msic_order.h"
 
+#include <math.h>
+
 /* msic_job_order(config, shares, jobs, at, cluster_cpus, rank) */
 PG_FUNCTION_INFO_V1(msic_job_order);
 Datum
@@ -78,4 +80,47 @@ msic_job_order(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
+}
+
+/* A float8 argument that is NULL (-1: unset) or a finite amount not below 0. */
+static double
+mem_arg(FunctionCallInfo fcinfo, int argno, const char *what)
+{
+	double v;
+
+	if (PG_ARGISNULL(argno))
+		return -1;
+	v = PG_GETARG_FLOAT8(argno);
+	if (!(v >= 0) || isinf(v))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("%s must be a finite amount of bytes not below 0", what),
+		                errhint("Pass NULL for a queue that does not set it.")));
+	return v;
+}
+
+/* msic_default_mem(config, queue, default_mem, max_mem): the rule is fs_msic_default_mem. */
+PG_FUNCTION_INFO_V1(msic_default_mem);
+Datum
+msic_default_mem(PG_FUNCTION_ARGS)
+{
+	double dflt = mem_arg(fcinfo, 2, "default_mem"), max = mem_arg(fcinfo, 3, "max_mem");
+	bool entry = false;
+
+	if (!PG_ARGISNULL(0) && !PG_ARGISNULL(1))
+	{
+		fs_msic_order_in in;
+		text *q = PG_GETARG_TEXT_PP(1);
+		fs_str queue = {VARDATA_ANY(q), VARSIZE_ANY_EXHDR(q)};
+		size_t k;
+
+		memset(&in, 0, sizeof(in));
+		fs_pg_msic_read_config(PG_GETARG_HEAPTUPLEHEADER(0), &in);
+		for (k = 0; k < in.nfs && !entry; k++)
+		{
+			fs_str f = {in.fs[k].queue, in.fs[k].queuelen};
+
+			entry = f.s != NULL && fs_str_eq(f, queue);
+		}
+	}
+	PG_RETURN_FLOAT8(fs_msic_default_mem(entry, dflt, max));
 }

@@ -16,8 +16,7 @@ COMMENT ON FUNCTION fairsched.msic_job_order(fairsched.msic_config, fairsched.ms
 CREATE FUNCTION fairsched.msic_default_mem(config fairsched.msic_config, queue text,
                                            default_mem float8 DEFAULT NULL,
                                            max_mem float8 DEFAULT NULL) RETURNS float8
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT CASE WHEN EXISTS (SELECT 1 FROM unnest(($1).fair_share) AS f WHERE f.queue = $2)
-                THEN coalesce($3, $4, 104857600) ELSE 104857600 END $$;
+AS 'MODULE_PATHNAME', 'msic_default_mem'
+LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.msic_default_mem(fairsched.msic_config, text, float8, float8) IS
     'the memory (bytes) the MSIC scheduler gives a job without a mem request: for a queue with a FAIR_SHARE entry its resources_default.mem, then resources_max.mem; otherwise 100 MB';

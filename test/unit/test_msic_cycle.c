@@ -193,6 +193,12 @@ test_examples(void)
 	          "run x qa ha");
 	fs_msic_cycle_free(&out, &unit_alloc);
 
+	/* the default memory: a FAIR_SHARE queue's default, then its maximum; else 100 MB */
+	CHECK_DBL(fs_msic_default_mem(true, 2e9, 8e9), 2e9, 0);
+	CHECK_DBL(fs_msic_default_mem(true, -1, 8e9), 8e9, 0);
+	CHECK_DBL(fs_msic_default_mem(true, -1, -1), FS_MSIC_BUILTIN_MEM, 0);
+	CHECK_DBL(fs_msic_default_mem(false, 2e9, 8e9), FS_MSIC_BUILTIN_MEM, 0);
+
 	/* errors: a batch queue without a row, a running job without a host */
 	setup(&in, bq, bh, hosts, queues, 2);
 	in.nqueues = 1;

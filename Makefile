@@ -68,11 +68,17 @@ dist:
 	@scripts/dist.sh
 
 # core unit tests, no server needed (scripts/test.sh also runs them under valgrind)
+# each test/unit/test_NAME.c defines test_NAME(); the one list of them is the file names
 UNIT_SRCS = $(sort $(wildcard test/unit/*.c))
+UNIT_NAMES = $(patsubst test/unit/test_%.c,%,$(filter test/unit/test_%.c,$(UNIT_SRCS)))
 CORE_SRCS = $(CORE_OBJS:.o=.c)
-UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit
+UNIT_CFLAGS = -std=c99 -pedantic -g -O1 -Wall -Wextra -Werror -Isrc/core -Itest/unit -Ibuild
 
-build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.h) test/unit/unit.h
+build/unit_list.h: $(UNIT_SRCS)
+	@mkdir -p build
+	@printf 'UNIT_TEST(%s)\n' $(UNIT_NAMES) >$@
+
+build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.h) test/unit/unit.h build/unit_list.h
 	@mkdir -p build
 	$(or $(UNIT_CC),cc) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: core unit tests (plain and under valgrind), every fuzz harness for a short fixed
-# time, the Debian package and the PGXN zip built, pg_regress against a throwaway cluster, TAP
-# tests if any, then on the same cluster: dump and restore, upgrades, the README's SQL and the
+# time, the Debian package and the PGXN zip built, pg_regress against a throwaway cluster,
+# then on the same cluster: dump and restore, upgrades, the README's SQL and the
 # demo's charts, and the Debian package installed and removed. The last line is
 # "N passed, N failed" over every suite; the exit status is non-zero on any failure.
 set -euo pipefail
@@ -106,18 +106,6 @@ if [ "$regress_ok" = 0 ]; then
     [ "$bad" -gt 0 ] || bad=1
 fi
 count $((total - bad > 0 ? total - bad : 0)) "$bad"
-
-if compgen -G "test/t/*.pl" >/dev/null; then
-    fs_log "TAP tests"
-    if PERL5LIB="$($PG_CONFIG --pgxs | sed 's|src/makefiles/pgxs.mk|src/test/perl|')" \
-        PG_REGRESS="$($PG_CONFIG --pgxs | sed 's|src/makefiles/pgxs.mk|src/test/regress/pg_regress|')" \
-        prove test/t >build/logs/tap.log 2>&1; then
-        count "$(grep -cE '^ok ' build/logs/tap.log || echo 1)" 0
-    else
-        cat build/logs/tap.log
-        count 0 1
-    fi
-fi
 
 # scripts that print their own "N passed, N failed" last, on this cluster under this lock
 suite() {

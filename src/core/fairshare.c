@@ -41,7 +41,7 @@ typedef struct fs_ctx
 	double *shares;   /* stated shares by position (0 when undeclared or parent) */
 	uint8_t *parent;  /* FairShare=parent, by position */
 	uint8_t *leaf;    /* by position; the root never counts as a leaf */
-	fs_fs_row *rows;
+	fs_fairshare_row *rows;
 	bool exact_ties; /* fair_tree_exact: Fair Tree ties compared exactly */
 } fs_ctx;
 
@@ -56,7 +56,7 @@ is_parent_node(const fs_tree *t, uint32_t i)
 static void
 classic_values(fs_ctx *c, double dampening)
 {
-	fs_fs_row *r = c->rows;
+	fs_fairshare_row *r = c->rows;
 	double root_usage = c->usage[0];
 	uint32_t i;
 
@@ -116,7 +116,7 @@ classic_values(fs_ctx *c, double dampening)
 static void
 depth_oblivious_values(fs_ctx *c, double dampening, const fs_allocator *a)
 {
-	fs_fs_row *r = c->rows;
+	fs_fairshare_row *r = c->rows;
 	double *level_usage = a->alloc(a->ctx, sizeof(double) * c->n);
 	uint32_t i;
 
@@ -500,7 +500,7 @@ ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocat
 static void
 fair_tree_values(fs_ctx *c, const fs_allocator *a)
 {
-	fs_fs_row *r = c->rows;
+	fs_fairshare_row *r = c->rows;
 	ft_walk w;
 	uint32_t i;
 
@@ -591,7 +591,7 @@ ctx_release(fs_ctx *c, const fs_allocator *a)
 
 fs_status
 fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocator *a,
-             fs_fs_row **out, fs_error *err)
+             fs_fairshare_row **out, fs_error *err)
 {
 	fs_ctx c;
 	uint32_t i;
@@ -618,7 +618,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 	c.shares = a->alloc(a->ctx, sizeof(double) * c.n);
 	c.parent = a->alloc(a->ctx, c.n);
 	c.leaf = a->alloc(a->ctx, c.n);
-	c.rows = a->alloc(a->ctx, sizeof(fs_fs_row) * c.n);
+	c.rows = a->alloc(a->ctx, sizeof(fs_fairshare_row) * c.n);
 	memset(c.levelsum, 0, sizeof(double) * c.n);
 	for (i = 0; i < c.n; i++)
 	{
@@ -643,7 +643,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			c.usage[i] = c.leaf[i] ? (total > 1 ? total : 1) : 1 + total;
 		else
 			c.usage[i] = total;
-		memset(&c.rows[i], 0, sizeof(fs_fs_row)); /* here, not before the loop: one pass */
+		memset(&c.rows[i], 0, sizeof(fs_fairshare_row)); /* here, not before the loop: one pass */
 		c.rows[i].raw_usage = c.usage[i];
 		c.rows[i].raw_shares = c.shares[i];
 		c.rows[i].raw_shares_null = c.parent[i];

@@ -22,7 +22,7 @@ int fs_algo_from_name(const char *name);
 #define FS_ALGO_NAMES "classic, fair_tree, pbs, depth_oblivious, fair_tree_exact"
 
 /* One output row; *_null flags mark SQL NULLs. Rows are in the tree's pre-order. */
-typedef struct fs_fs_row
+typedef struct fs_fairshare_row
 {
 	double raw_shares;
 	double norm_shares;
@@ -37,13 +37,13 @@ typedef struct fs_fs_row
 	bool fairshare_null;
 	bool level_fs_null;
 	bool usage_per_share_null; /* the flags together: 80 bytes a row, not 104 */
-} fs_fs_row;
+} fs_fairshare_row;
 
 /*
  * Compute every node's row. The tree must be a prepared share tree. Linear for classic and pbs
  * values, O(n log n) for the ranks (and for Fair Tree's sorting of each level).
  */
 fs_status fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocator *a,
-                       fs_fs_row **out, fs_error *err);
+                       fs_fairshare_row **out, fs_error *err);
 
 #endif

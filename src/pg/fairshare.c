@@ -26,7 +26,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
                const uint8_t *entity)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	fs_fs_row *rows;
+	fs_fairshare_row *rows;
 	fs_error err;
 	uint32 i;
 	bool found = false;
@@ -38,7 +38,7 @@ fairshare_rows(FunctionCallInfo fcinfo, fs_tree *t, fs_algo algo, double dampeni
 	for (i = 0; i < fs_tree_count(t); i++)
 	{
 		const fs_tnode *nd = fs_tree_node(t, i);
-		const fs_fs_row *r = &rows[i];
+		const fs_fairshare_row *r = &rows[i];
 		Datum values[FAIRSHARE_COLS];
 		bool nulls[FAIRSHARE_COLS];
 

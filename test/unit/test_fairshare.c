@@ -65,10 +65,10 @@ pos(const fs_tree *t, const char *path)
 	exit(2);
 }
 
-static fs_fs_row *
+static fs_fairshare_row *
 run(const fs_tree *t, fs_algo algo, double dampening)
 {
-	fs_fs_row *rows;
+	fs_fairshare_row *rows;
 	fs_error err;
 
 	if (!CHECK(fs_fairshare(t, algo, dampening, &unit_alloc, &rows, &err) == FS_OK))
@@ -85,7 +85,7 @@ static void
 test_seed000(void)
 {
 	fs_tree *t = build(seed000, 6);
-	fs_fs_row *r = run(t, FS_ALGO_CLASSIC, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_CLASSIC, 1);
 	uint32_t bob = pos(t, "group1.Bob"), suzy = pos(t, "group2.Suzy");
 	uint32_t scott = pos(t, "group2.scott"), g2 = pos(t, "group2");
 
@@ -127,7 +127,7 @@ test_fair_tree(void)
 	    {"A", 1, 0}, {"B", 1, 0}, {"A.u1", 1, 5}, {"A.u2", 1, 5}, {"B.u3", 1, 10}, {"B.u4", 1, 20},
 	};
 	fs_tree *t = build(rows, 6);
-	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
 	uint32_t a = pos(t, "A"), u1 = pos(t, "A.u1"), u2 = pos(t, "A.u2");
 	uint32_t u3 = pos(t, "B.u3"), u4 = pos(t, "B.u4");
 
@@ -155,7 +155,7 @@ test_fair_tree_account_tie(void)
 	    {"B.q", 1, 30}, {"C", 2, 0}, {"C.z", 1, 0},  {"C.lazy", 0, 0}, {"D", -2, 0},
 	};
 	fs_tree *t = build(rows, 10);
-	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
 	/* level: A (1/4 shares, 40/80 usage) and B (1/4, 40/80) tie at 0.5; C has no usage: +inf;
 	 * D is a FairShare=parent leaf: +inf. Order: D (leaf first on the +inf tie), C, then A, B. */
 	uint32_t d = pos(t, "D"), z = pos(t, "C.z"), lazy = pos(t, "C.lazy");
@@ -189,7 +189,7 @@ test_parent_and_zero(void)
 	    {"other", 2, 40}, {"zero", 0, 0},      {"zero.a", 0, 5},       {"zero.b", 0, 5},
 	};
 	fs_tree *t = build(rows, 8);
-	fs_fs_row *r = run(t, FS_ALGO_CLASSIC, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_CLASSIC, 1);
 	uint32_t acct = pos(t, "acct"), sub = pos(t, "acct.sub"), u1 = pos(t, "acct.sub.u1");
 	uint32_t u2 = pos(t, "acct.u2"), za = pos(t, "zero.a");
 
@@ -229,7 +229,7 @@ test_fair_tree_parent(void)
 	    {"aD.uD2", 40, 20},      {"aD.uD3", 50, 25},      {"other", 158, 500},
 	};
 	fs_tree *t = build(rows, 9);
-	fs_fs_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_FAIR_TREE, 1);
 	uint32_t ud1 = pos(t, "aD.uD1"), ada = pos(t, "aD.aDA"), uda2 = pos(t, "aD.aDA.uDA2");
 	uint32_t ud2 = pos(t, "aD.uD2"), ud3 = pos(t, "aD.uD3"), uda3 = pos(t, "aD.aDA.uDA3");
 
@@ -282,7 +282,7 @@ test_depth_oblivious(void)
 	    {"A", 1, 0}, {"A.a1", 1, 1}, {"A.a2", 1, 5}, {"B", 1, 0}, {"A.p", -2, 0}, {"A.z", 0, 0},
 	};
 	fs_tree *t = build(rows, 6);
-	fs_fs_row *r = run(t, FS_ALGO_DEPTH_OBLIVIOUS, 1);
+	fs_fairshare_row *r = run(t, FS_ALGO_DEPTH_OBLIVIOUS, 1);
 	uint32_t a = pos(t, "A"), a1 = pos(t, "A.a1"), a2 = pos(t, "A.a2"), b = pos(t, "B");
 	double k = 1 / (1 + pow(5 * log(2), 2));
 
@@ -318,7 +318,7 @@ test_errors(void)
 {
 	fs_tree *t = build(seed000, 6);
 	fs_tree *pool = fs_tree_new(&unit_alloc, FS_TREE_POOL);
-	fs_fs_row *rows;
+	fs_fairshare_row *rows;
 	fs_error err;
 
 	CHECK(fs_fairshare(t, FS_ALGO_CLASSIC, 0, &unit_alloc, &rows, &err) == FS_ERR_VALUE);
@@ -347,7 +347,7 @@ test_errors(void)
 typedef struct rank_ref
 {
 	const fs_tree *t;
-	const fs_fs_row *rows;
+	const fs_fairshare_row *rows;
 } rank_ref;
 
 static uint32_t
@@ -373,7 +373,7 @@ ref_chain(const fs_tree *t, uint32_t leaf, uint32_t *out)
 }
 
 static double
-ref_ratio(const fs_fs_row *r)
+ref_ratio(const fs_fairshare_row *r)
 {
 	return r->norm_shares > 0 ? r->raw_usage / r->norm_shares : INFINITY;
 }
@@ -467,7 +467,7 @@ test_rank_walk(void)
 				leaves[nl++] = i;
 		for (algo = 0; algo < 2; algo++)
 		{
-			fs_fs_row *rows = run(t, algo ? FS_ALGO_PBS : FS_ALGO_CLASSIC, 1);
+			fs_fairshare_row *rows = run(t, algo ? FS_ALGO_PBS : FS_ALGO_CLASSIC, 1);
 			rank_ref ref = {t, rows};
 			uint32_t *sorted = malloc(sizeof(uint32_t) * (nl ? nl : 1));
 			bool same = true;

@@ -1,6 +1,7 @@
 /*
- * unit.h: a minimal runner for the src/core unit tests (no server). Each test file exports
- * test_<module>(); unit_main.c calls them all and prints "N passed, N failed" last.
+ * unit.h: a minimal runner for the src/core unit tests (no server). Each test file test_NAME.c
+ * exports test_NAME(); unit_main.c calls them all, from the list the Makefile writes from the file
+ * names (build/unit_list.h), and prints "N passed, N failed" last.
  */
 #ifndef FS_UNIT_H
 #define FS_UNIT_H
@@ -31,24 +32,5 @@ extern const struct fs_msic_clock unit_utc_clock;
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 
-void test_core(void);
-void test_resvec(void);
-void test_sharepath(void);
-void test_sharetree(void);
-void test_fairshare(void);
-void test_decay(void);
-void test_divide(void);
-void test_slots(void);
-void test_userprio(void);
-void test_placement(void);
-void test_sacct(void);
-void test_pbsacct(void);
-void test_resgroup(void);
-void test_condorhist(void);
-void test_msic_order(void);
-void test_msic_config(void);
-void test_msic_share(void);
-void test_msic_cycle(void);
-void test_groupquota(void);
 
 #endif

@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* every test_NAME() of test/unit/test_NAME.c, from the list the Makefile writes */
+#define UNIT_TEST(name) void test_##name(void);
+#include "unit_list.h"
+#undef UNIT_TEST
+
 static int passed;
 static int failed;
 
@@ -105,25 +110,9 @@ unit_rand(uint64_t *state)
 int
 main(void)
 {
-	test_core();
-	test_resvec();
-	test_sharepath();
-	test_sharetree();
-	test_fairshare();
-	test_decay();
-	test_divide();
-	test_slots();
-	test_userprio();
-	test_placement();
-	test_sacct();
-	test_pbsacct();
-	test_resgroup();
-	test_condorhist();
-	test_msic_order();
-	test_msic_config();
-	test_msic_share();
-	test_msic_cycle();
-	test_groupquota();
+#define UNIT_TEST(name) test_##name();
+#include "unit_list.h"
+#undef UNIT_TEST
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

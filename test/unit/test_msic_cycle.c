@@ -1,12 +1,12 @@
 /*
- * test_msic_cycle.c: one MSIC scheduling cycle and the replay (src/core/msic_cycle.c,
- * msic_replay.c): hand-checked cycles, and random cycles checked against the invariants every
- * cycle must keep (no host over-allocated, express and long-waiting jobs never stopped, every
- * job decided once, failed stops terminate).
+ * test_msic_cycle.c: one MSIC scheduling cycle (src/core/msic_cycle.c), and the fixtures the
+ * replay tests share (unit.h): hand-checked cycles, and random cycles checked against the
+ * invariants every cycle must keep (no host over-allocated, express and long-waiting jobs never
+ * stopped, every job decided once, failed stops terminate).
  */
 #include "unit.h"
 
-#include "msic_replay.h"
+#include "msic_cycle.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,8 +14,8 @@
 #define MIN_US(m) ((int64_t) (m) *60 * 1000000)
 #define DAY_US    (INT64_C(86400) * 1000000)
 
-static fs_str
-S(const char *s)
+fs_str
+unit_str(const char *s)
 {
 	fs_str r = {s, s ? strlen(s) : 0};
 
@@ -27,16 +27,16 @@ static const fs_msic_fs_entry fair[] = {
 static const fs_msic_state states[] = {{"low", 3, {1, 150, 0, 0}}, {"hi", 2, {1, 10, 0, 0}}};
 
 /* Tuesday 2026-12-01 10:00 UTC */
-static int64_t
-tuesday_10(void)
+int64_t
+unit_msic_tuesday_10(void)
 {
 	return fs_days_from_civil(2026, 12, 1) * DAY_US + MIN_US(600) -
 	       fs_days_from_civil(2000, 1, 1) * DAY_US;
 }
 
-static void
-setup(fs_msic_cycle_in *in, fs_str *bq, fs_str *bh, fs_msic_host *hosts, fs_msic_queue *queues,
-      int nq)
+void
+unit_msic_setup(fs_msic_cycle_in *in, fs_str *bq, fs_str *bh, fs_msic_host *hosts,
+                fs_msic_queue *queues, int nq)
 {
 	static const char *qn[] = {"qa", "qb", "qc"}, *hn[] = {"ha", "hb", "hc"};
 	int k;
@@ -51,12 +51,12 @@ setup(fs_msic_cycle_in *in, fs_str *bq, fs_str *bh, fs_msic_host *hosts, fs_msic
 	in->order.nfs = 3;
 	in->order.states = states;
 	in->order.nstates = 2;
-	in->order.at = tuesday_10();
+	in->order.at = unit_msic_tuesday_10();
 	in->order.cluster_cpus = 20;
 	for (k = 0; k < nq; k++)
 	{
-		bq[k] = S(qn[k]);
-		bh[k] = S(hn[k]);
+		bq[k] = unit_str(qn[k]);
+		bh[k] = unit_str(hn[k]);
 		memset(&queues[k], 0, sizeof(queues[k]));
 		queues[k].name = bq[k];
 		queues[k].enabled = queues[k].started = true;
@@ -88,9 +88,9 @@ setup(fs_msic_cycle_in *in, fs_str *bq, fs_str *bh, fs_msic_host *hosts, fs_msic
 	in->started_at = "Tue Dec  1 10:00:00 2026";
 }
 
-static fs_msic_cjob
-job(const char *id, const char *owner, const char *queue, char state, int ncpus, int wall_min,
-    int used_min, const char *host)
+fs_msic_cjob
+unit_msic_job(const char *id, const char *owner, const char *queue, char state, int ncpus,
+              int wall_min, int used_min, const char *host)
 {
 	fs_msic_cjob j;
 
@@ -104,12 +104,12 @@ job(const char *id, const char *owner, const char *queue, char state, int ncpus,
 	j.o.state = state;
 	j.o.walltime_us = MIN_US(wall_min);
 	j.o.used_us = MIN_US(used_min);
-	j.o.eligible_at = tuesday_10() - MIN_US(60);
+	j.o.eligible_at = unit_msic_tuesday_10() - MIN_US(60);
 	j.o.chkptd = -1;
 	j.o.has_exec_host = host != NULL;
 	j.ncpus = ncpus;
 	j.mem = 1e9;
-	j.exec_host = S(host);
+	j.exec_host = unit_str(host);
 	j.ctime = j.o.eligible_at;
 	return j;
 }
@@ -146,9 +146,9 @@ test_examples(void)
 	fs_msic_cjob jobs[6];
 
 	/* best fit: 4 CPUs leave qc's 4-CPU host empty */
-	setup(&in, bq, bh, hosts, queues, 3);
+	unit_msic_setup(&in, bq, bh, hosts, queues, 3);
 	hosts[2].ncpus = 4;
-	jobs[0] = job("a", "ann", "hi", 'Q', 4, 600, 0, NULL);
+	jobs[0] = unit_msic_job("a", "ann", "hi", 'Q', 4, 600, 0, NULL);
 	CHECK(fs_msic_cycle(&in, jobs, 1, &unit_alloc, &out, &err) == FS_OK);
 	summary(&out, jobs, buf, sizeof(buf));
 	CHECK_STR(buf, "run a qc hc");
@@ -160,13 +160,13 @@ test_examples(void)
 	fs_msic_cycle_free(&out, &unit_alloc);
 
 	/* express job: the queue with the fewest victims, victims by time left */
-	setup(&in, bq, bh, hosts, queues, 2);
-	jobs[0] = job("x", "xan", "special", 'Q', 4, 60, 0, NULL);
-	jobs[1] = job("a1", "ann", "low", 'R', 2, 600, 60, "ha");
-	jobs[2] = job("a2", "ann", "low", 'R', 2, 600, 120, "ha");
-	jobs[3] = job("a3", "ann", "hi", 'R', 4, 600, 0, "ha");
-	jobs[4] = job("b1", "bob", "low", 'R', 4, 600, 540, "hb");
-	jobs[5] = job("b2", "bob", "hi", 'R', 4, 600, 0, "hb");
+	unit_msic_setup(&in, bq, bh, hosts, queues, 2);
+	jobs[0] = unit_msic_job("x", "xan", "special", 'Q', 4, 60, 0, NULL);
+	jobs[1] = unit_msic_job("a1", "ann", "low", 'R', 2, 600, 60, "ha");
+	jobs[2] = unit_msic_job("a2", "ann", "low", 'R', 2, 600, 120, "ha");
+	jobs[3] = unit_msic_job("a3", "ann", "hi", 'R', 4, 600, 0, "ha");
+	jobs[4] = unit_msic_job("b1", "bob", "low", 'R', 4, 600, 540, "hb");
+	jobs[5] = unit_msic_job("b2", "bob", "hi", 'R', 4, 600, 0, "hb");
 	CHECK(fs_msic_cycle(&in, jobs, 6, &unit_alloc, &out, &err) == FS_OK);
 	summary(&out, jobs, buf, sizeof(buf));
 	/* b1 has 10% left: not above SUSPEND_THRESHOLD, checkpointed back to its queue low */
@@ -200,12 +200,12 @@ test_examples(void)
 	CHECK_DBL(fs_msic_default_mem(false, 2e9, 8e9), FS_MSIC_BUILTIN_MEM, 0);
 
 	/* errors: a batch queue without a row, a running job without a host */
-	setup(&in, bq, bh, hosts, queues, 2);
+	unit_msic_setup(&in, bq, bh, hosts, queues, 2);
 	in.nqueues = 1;
 	CHECK(fs_msic_cycle(&in, jobs, 1, &unit_alloc, &out, &err) == FS_ERR_VALUE);
 	CHECK_STR(err.message, "batch queue \"qb\" of the configuration is not in queues");
-	setup(&in, bq, bh, hosts, queues, 2);
-	jobs[0] = job("r", "rob", "hi", 'R', 1, 60, 0, NULL);
+	unit_msic_setup(&in, bq, bh, hosts, queues, 2);
+	jobs[0] = unit_msic_job("r", "rob", "hi", 'R', 1, 60, 0, NULL);
 	CHECK(fs_msic_cycle(&in, jobs, 1, &unit_alloc, &out, &err) == FS_ERR_VALUE);
 	CHECK_STR(err.message, "running job \"r\" has no exec_host");
 }
@@ -235,7 +235,7 @@ test_random_cycles(void)
 		int n = 0, k, h;
 		fs_error err;
 
-		setup(&in, bq, bh, hosts, queues, 3);
+		unit_msic_setup(&in, bq, bh, hosts, queues, 3);
 		in.force_requeue = unit_rand(&seed) % 2;
 		in.suspend_below = unit_rand(&seed) % 2;
 		in.order.rank = (fs_msic_rank_mode) (unit_rand(&seed) % 2);
@@ -253,9 +253,9 @@ test_random_cycles(void)
 				if (alloc[h] + c > hosts[h].ncpus)
 					break;
 				snprintf(ids[n], sizeof(ids[n]), "r%d", n);
-				jobs[n] =
-				    job(ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3], 'R', c,
-				        60 + (int) (unit_rand(&seed) % 600), (int) (unit_rand(&seed) % 700), hn[h]);
+				jobs[n] = unit_msic_job(
+				    ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3], 'R', c,
+				    60 + (int) (unit_rand(&seed) % 600), (int) (unit_rand(&seed) % 700), hn[h]);
 				if (unit_rand(&seed) % 5 == 0)
 					jobs[n].o.eligible_at -= 6 * DAY_US; /* long waiting */
 				jobs[n].suspend_fails = unit_rand(&seed) % 3 == 0;
@@ -269,10 +269,10 @@ test_random_cycles(void)
 			bool susp = unit_rand(&seed) % 6 == 0;
 
 			snprintf(ids[n], sizeof(ids[n]), "q%d", n);
-			jobs[n] = job(ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3],
-			              susp ? 'S' : 'Q', 1 + (int) (unit_rand(&seed) % 8),
-			              30 + (int) (unit_rand(&seed) % 600), susp ? 10 : 0,
-			              susp ? hn[unit_rand(&seed) % 3] : NULL);
+			jobs[n] = unit_msic_job(ids[n], owners[unit_rand(&seed) % 4], oq[unit_rand(&seed) % 3],
+			                        susp ? 'S' : 'Q', 1 + (int) (unit_rand(&seed) % 8),
+			                        30 + (int) (unit_rand(&seed) % 600), susp ? 10 : 0,
+			                        susp ? hn[unit_rand(&seed) % 3] : NULL);
 			if (unit_rand(&seed) % 5 == 0)
 				jobs[n].o.eligible_at -= 6 * DAY_US;
 			n++;
@@ -310,10 +310,10 @@ test_random_cycles(void)
 					/* running jobs, neither express nor long-waiting (waiting long and not
 					 * over share: low is over share only in the guide's rank), stopped once */
 					if (j->o.state != 'R' || decided[d->job]++ || hi < 0 ||
-					    fs_str_eq(S(j->o.queue), S("special")) ||
-					    (j->o.eligible_at < tuesday_10() - 5 * DAY_US &&
+					    fs_str_eq(unit_str(j->o.queue), unit_str("special")) ||
+					    (j->o.eligible_at < unit_msic_tuesday_10() - 5 * DAY_US &&
 					     (in.order.rank == FS_MSIC_RANK_USAGE ||
-					      !fs_str_eq(S(j->o.queue), S("low")))))
+					      !fs_str_eq(unit_str(j->o.queue), unit_str("low")))))
 						bad++;
 					else
 						alloc[hi] -= j->ncpus;
@@ -348,73 +348,6 @@ test_random_cycles(void)
 	CHECK(bad == 0);
 }
 
-/* ---------------------------------------------------------------- replay */
-
-typedef struct rec
-{
-	char log[2048];
-	size_t len;
-	const fs_msic_cjob *jobs;
-} rec;
-
-static void
-record(void *ctx, const fs_msic_replay_row *row)
-{
-	rec *r = ctx;
-	int64_t min = (row->at - tuesday_10()) / MIN_US(1);
-
-	if (row->action == FS_MSIC_SHARE || row->action == FS_MSIC_COMMENT)
-		return;
-	r->len +=
-	    (size_t) snprintf(r->log + r->len, sizeof(r->log) - r->len, "%s%+lld %s %.*s",
-	                      r->len ? "; " : "", (long long) min, fs_msic_action_name(row->action),
-	                      (int) r->jobs[row->job].o.idlen, r->jobs[row->job].o.job_id);
-}
-
-static void
-ctime_as_number(void *ctx, int64_t t, char *buf, size_t cap)
-{
-	(void) ctx;
-	snprintf(buf, cap, "%lld", (long long) t);
-}
-
-static void
-test_replay(void)
-{
-	fs_msic_replay_in in;
-	fs_str bq[3], bh[3];
-	fs_msic_host hosts[3];
-	fs_msic_queue queues[3];
-	fs_msic_cjob subs[3];
-	fs_error err;
-	rec r;
-
-	memset(&in, 0, sizeof(in));
-	setup(&in.cycle, bq, bh, hosts, queues, 1);
-	in.start = tuesday_10();
-	in.stop = tuesday_10() + MIN_US(600);
-	in.interval = MIN_US(5);
-	in.ctime = ctime_as_number;
-	/* an 8-CPU job runs 2 h of its 10; an express job arrives at +60 and suspends it for its
-	 * hour; a 1-CPU job submitted at +1 waits until the express job ends, then runs 30 min
-	 * next to nothing (the suspended job resumes only when all 8 CPUs are free again) */
-	subs[0] = job("big", "ann", "low", 'Q', 8, 600, 120, NULL);
-	subs[0].used_given = true;
-	subs[0].ctime = tuesday_10();
-	subs[1] = job("x", "xan", "special", 'Q', 8, 60, 0, NULL);
-	subs[1].ctime = tuesday_10() + MIN_US(60);
-	subs[2] = job("small", "bob", "hi", 'Q', 1, 30, 0, NULL);
-	subs[2].ctime = tuesday_10() + MIN_US(61);
-	memset(&r, 0, sizeof(r));
-	r.jobs = subs;
-	CHECK(fs_msic_replay(&in, subs, 3, record, &r, &unit_alloc, &err) == FS_OK);
-	CHECK_STR(r.log, "+0 run big; +60 suspend big; +60 run x; +120 end x; +120 run small; +150 end "
-	                 "small; +150 resume big; +210 end big");
-
-	in.interval = 0;
-	CHECK(fs_msic_replay(&in, subs, 3, record, &r, &unit_alloc, &err) == FS_ERR_VALUE);
-}
-
 /* The compat switches by name: exactly these three, case and all. */
 static void
 test_compat_names(void)
@@ -433,5 +366,4 @@ test_msic_cycle(void)
 	test_compat_names();
 	test_examples();
 	test_random_cycles();
-	test_replay();
 }

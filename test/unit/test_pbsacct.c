@@ -43,16 +43,6 @@ text_field(const fs_pbs_record *r, int which)
 	return value_buf;
 }
 
-static char *
-rv_text(const uint8_t *rv)
-{
-	fs_sb sb;
-
-	fs_sb_init(&sb, &unit_alloc, 16);
-	fs_rv_format(&sb, rv);
-	return sb.data;
-}
-
 static bool
 has_note(const fs_pbs_record *r, const char *part)
 {
@@ -112,7 +102,7 @@ test_quoting(void)
 	CHECK_STR(value_of(&r, "Resource_List.tag"), "say \"hi\" now");
 	CHECK_STR(value_of(&r, "Resource_List.software"), "WRF 4.5");
 	CHECK(r.nreq_text == 2);
-	t = rv_text(r.used);
+	t = unit_rv_text(r.used);
 	CHECK_STR(t, "walltime=01:00:00");
 	free(t);
 	CHECK(r.has_time[FS_PBS_START] && r.time[FS_PBS_START] == 1713176000);
@@ -146,7 +136,7 @@ test_torque(void)
 	CHECK(r.job_seq == 5555 && r.has_index && r.array_index == 3);
 	CHECK_STR(value_of(&r, "Resource_Request_2.0"), "-L tasks=1:lprocs=1 -L tasks=2");
 	CHECK(r.nnotes == 0);
-	t = rv_text(r.used);
+	t = unit_rv_text(r.used);
 	CHECK_STR(t, "cput=00:04:13,mem=4kb,vmem=4mb,walltime=19:23:04");
 	free(t);
 	CHECK(r.nhosts == 2 && r.hosts[0].cpus == 1 && r.hosts[1].cpus == 3); /* 0-1,5 */

@@ -76,16 +76,6 @@ parse(const char *in)
 	return rv;
 }
 
-static char *
-text_of(const uint8_t *rv)
-{
-	fs_sb sb;
-
-	fs_sb_init(&sb, &unit_alloc, 16);
-	fs_rv_format(&sb, rv);
-	return sb.data;
-}
-
 static void
 check_op(const char *a, const char *b, double sign, const char *want)
 {
@@ -95,7 +85,7 @@ check_op(const char *a, const char *b, double sign, const char *want)
 
 	if (CHECK(fs_rv_add(x, y, sign, &unit_alloc, 0, &r, &len, &err) == FS_OK))
 	{
-		char *t = text_of(r);
+		char *t = unit_rv_text(r);
 
 		CHECK_STR(t, want);
 		CHECK(len == fs_rv_size(r));
@@ -253,7 +243,7 @@ test_arithmetic(void)
 	CHECK(fs_rv_scale(a, NAN, false, &unit_alloc, 0, &r, &len, &err) == FS_ERR_RANGE);
 	if (CHECK(fs_rv_scale(a, -0.5, false, &unit_alloc, 0, &r, &len, &err) == FS_OK))
 	{
-		char *t = text_of(r);
+		char *t = unit_rv_text(r);
 
 		CHECK_STR(t, "x=-5e+307,y=-0.5");
 		free(t);
@@ -273,7 +263,7 @@ test_arithmetic(void)
 	}
 	if (CHECK(fs_rv_scale(a, 4, true, &unit_alloc, 0, &r, &len, &err) == FS_OK))
 	{
-		char *t = text_of(r);
+		char *t = unit_rv_text(r);
 
 		CHECK_STR(t, "m=1gb,x=0");
 		free(t);
@@ -337,12 +327,12 @@ test_inplace_and_order(void)
 	char *t;
 
 	CHECK(fs_rv_add_inplace(s, sl, v, fs_rv_size(v), &err) == 1);
-	t = text_of(s);
+	t = unit_rv_text(s);
 	CHECK_STR(t, "a=3,b=3gb");
 	free(t);
 	CHECK(fs_rv_add_inplace(s, sl, w, fs_rv_size(w), &err) == 0);
 	CHECK(fs_rv_add_inplace(s, sl, k, fs_rv_size(k), &err) == 0);
-	t = text_of(s);
+	t = unit_rv_text(s);
 	CHECK_STR(t, "a=3,b=3gb");
 	free(t);
 	CHECK(fs_rv_add_inplace(big, fs_rv_size(big), big, fs_rv_size(big), &err) == -1);
@@ -364,13 +354,13 @@ test_inplace_and_order(void)
 		CHECK(fs_rv_add_inplace(st, stl, sub, fs_rv_size(sub), &err) == 1);
 		CHECK(fs_rv_add_inplace(st, stl, first, fs_rv_size(first), &err) == 1);
 		CHECK(fs_rv_add_inplace(st, stl, none, fs_rv_size(none), &err) == 1);
-		t = text_of(st);
+		t = unit_rv_text(st);
 		CHECK_STR(t, "a=0,bb=3gb,c=3,d=01:00:30"); /* 1 + -1 is stored as +0 */
 		free(t);
 		CHECK(fs_rv_add_inplace(st, stl, missing, fs_rv_size(missing), &err) == 0);
 		CHECK(fs_rv_add_inplace(st, stl, kind, fs_rv_size(kind), &err) == 0);
 		CHECK(fs_rv_add_inplace(st, stl, last, fs_rv_size(last), &err) == 0);
-		t = text_of(st);
+		t = unit_rv_text(st);
 		CHECK_STR(t, "a=0,bb=3gb,c=3,d=01:00:30");
 		free(t);
 		/* the same sum as fs_rv_add gives, byte for byte */
@@ -520,7 +510,7 @@ test_round_trip_property(void)
 				bad++;
 			continue;
 		}
-		t = text_of(rv);
+		t = unit_rv_text(rv);
 		if (fs_rv_parse(t, strlen(t), &unit_alloc, 0, &rv2, &len2, &err) != FS_OK)
 		{
 			if (bad++ < 5)

@@ -19,16 +19,6 @@ sp_parse(const char *in, fs_error *err)
 	return sp;
 }
 
-static char *
-sp_text(const uint8_t *sp)
-{
-	fs_sb sb;
-
-	fs_sb_init(&sb, &unit_alloc, 16);
-	fs_sp_format(&sb, sp);
-	return sb.data;
-}
-
 static void
 check_canon(const char *in, const char *want, uint32_t nlevel)
 {
@@ -41,7 +31,7 @@ check_canon(const char *in, const char *want, uint32_t nlevel)
 		printf("     \"%s\": %s / %s\n", in, err.message, err.detail);
 		return;
 	}
-	t = sp_text(sp);
+	t = unit_sp_text(sp);
 	CHECK_STR(t, want);
 	CHECK(fs_sp_nlevel(sp) == nlevel);
 	{
@@ -155,28 +145,28 @@ test_order_and_algebra(void)
 	CHECK(!fs_sp_is_ancestor(b, a));
 	fs_sp_slice(a, 0, 1, &unit_alloc, 0, &r, &len);
 	CHECK(fs_sp_is_ancestor(r, a) && fs_sp_is_ancestor(r, b) && fs_sp_is_ancestor(r, r));
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "physics");
 	free(t);
 	free(r);
 
 	CHECK(fs_sp_subpath(a, 1, false, 0, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "alice.jobs");
 	free(t);
 	free(r);
 	CHECK(fs_sp_subpath(a, -1, false, 0, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "jobs");
 	free(t);
 	free(r);
 	CHECK(fs_sp_subpath(a, 0, true, -1, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "physics.alice");
 	free(t);
 	free(r);
 	CHECK(fs_sp_subpath(a, 1, true, 5, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "alice.jobs");
 	free(t);
 	free(r);
@@ -185,13 +175,13 @@ test_order_and_algebra(void)
 	CHECK(fs_sp_subpath(a, 2, true, -2, &unit_alloc, 0, &r, &len, &err) == FS_ERR_VALUE);
 
 	CHECK(fs_sp_concat(a, NULL, "x.y", 3, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "physics.alice.jobs.\"x.y\"");
 	CHECK(len == fs_sp_size(r));
 	free(t);
 	free(r);
 	CHECK(fs_sp_concat(b, a, NULL, 0, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-	t = sp_text(r);
+	t = unit_sp_text(r);
 	CHECK_STR(t, "physics.bob.physics.alice.jobs");
 	free(t);
 	free(r);
@@ -201,7 +191,7 @@ test_order_and_algebra(void)
 		size_t lens[] = {1, 3};
 
 		CHECK(fs_sp_from_labels(labels, lens, 2, &unit_alloc, 0, &r, &len, &err) == FS_OK);
-		t = sp_text(r);
+		t = unit_sp_text(r);
 		CHECK_STR(t, "a.\"b c\"");
 		free(t);
 		free(r);

@@ -10,33 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t *
-path(const char *text)
-{
-	uint8_t *sp;
-	size_t len;
-	fs_error err;
-
-	if (fs_sp_parse(text, strlen(text), &unit_alloc, 0, &sp, &len, &err) != FS_OK)
-	{
-		printf("     bad test path \"%s\"\n", text);
-		exit(2);
-	}
-	return sp;
-}
-
-static uint8_t *
-vec(const char *text)
-{
-	uint8_t *rv;
-	size_t len;
-	fs_error err;
-
-	if (fs_rv_parse(text, strlen(text), &unit_alloc, 0, &rv, &len, &err) != FS_OK)
-		exit(2);
-	return rv;
-}
-
 /* Add a share-tree row; shares -1 means NULL, -2 means "parent". */
 static fs_status
 add(fs_tree *t, const char *p, double shares, double usage, fs_error *err)
@@ -45,7 +18,7 @@ add(fs_tree *t, const char *p, double shares, double usage, fs_error *err)
 	fs_status st;
 
 	memset(&r, 0, sizeof(r));
-	r.path = path(p);
+	r.path = unit_sp(p);
 	r.has_shares = shares != -1 && shares != -2;
 	r.shares = shares;
 	r.from_parent = shares == -2;
@@ -304,11 +277,11 @@ test_pool(void)
 	fs_tree *t = fs_tree_new(&unit_alloc, FS_TREE_POOL);
 	fs_tree_row r;
 	fs_error err;
-	uint8_t *u1 = vec("cpu=4,mem=8gb"), *u2 = vec("cpu=2,gpu=1"), *d = vec("cpu=10");
+	uint8_t *u1 = unit_rv("cpu=4,mem=8gb"), *u2 = unit_rv("cpu=2,gpu=1"), *d = unit_rv("cpu=10");
 	char *txt;
 
 	memset(&r, 0, sizeof(r));
-	r.path = path("prod.a");
+	r.path = unit_sp("prod.a");
 	r.has_shares = true;
 	r.shares = 2;
 	r.has_min = true;
@@ -317,7 +290,7 @@ test_pool(void)
 	r.demand_vec = d;
 	CHECK(fs_tree_add(t, &r, &err) == FS_OK);
 	free((void *) r.path);
-	r.path = path("prod.b");
+	r.path = unit_sp("prod.b");
 	r.has_min = false;
 	r.has_max = true;
 	r.max_share = 0.25;
@@ -333,7 +306,7 @@ test_pool(void)
 	CHECK(strstr(err.message, "conflicting max_share_ratio for node \"prod.b\"") != NULL);
 	r.has_max = false;
 	free(u1);
-	u1 = vec("mem=8");
+	u1 = unit_rv("mem=8");
 	r.usage_vec = u1;
 	CHECK(fs_tree_add(t, &r, &err) == FS_ERR_KIND);
 	CHECK_STR(err.context, "in the usage of node \"prod.b\"");

@@ -8,22 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint8_t *
-rv(const char *text)
-{
-	uint8_t *out;
-	size_t len;
-	fs_error err;
-
-	if (fs_rv_parse(text, strlen(text), &unit_alloc, 0, &out, &len, &err) != FS_OK)
-		exit(2);
-	return out;
-}
-
 static double
 weight(const char *slot, const char *machine, fs_slot_mode mode)
 {
-	uint8_t *s = rv(slot), *m = rv(machine);
+	uint8_t *s = unit_rv(slot), *m = unit_rv(machine);
 	double w = -1;
 	fs_error err;
 
@@ -59,10 +47,11 @@ test_seed001(void)
 static void
 test_slot_errors_and_remainder(void)
 {
-	uint8_t *m = rv("cpus=64,memory=64gb");
-	uint8_t *s1 = rv("cpus=1,memory=32gb"), *s2 = rv("cpus=1,memory=32gb");
-	uint8_t *bad = rv("cpus=1,gpus=1"), *neg = rv("cpus=-1"), *kind = rv("cpus=1,memory=3");
-	uint8_t *nocores = rv("memory=64gb");
+	uint8_t *m = unit_rv("cpus=64,memory=64gb");
+	uint8_t *s1 = unit_rv("cpus=1,memory=32gb"), *s2 = unit_rv("cpus=1,memory=32gb");
+	uint8_t *bad = unit_rv("cpus=1,gpus=1"), *neg = unit_rv("cpus=-1"),
+	        *kind = unit_rv("cpus=1,memory=3");
+	uint8_t *nocores = unit_rv("memory=64gb");
 	const uint8_t *slots[2];
 	uint8_t *rem;
 	double w;
@@ -193,7 +182,7 @@ test_slot_weight_walk(void)
 					n += (size_t) snprintf(text[side] + n, sizeof(text[side]) - n, "%s%s=%s",
 					                       n ? "," : "", names[k], amounts[unit_rand(&seed) % 10]);
 			}
-			v[side] = rv(text[side]);
+			v[side] = unit_rv(text[side]);
 		}
 		st = fs_slot_weight(v[0], v[1], "cpus", 4, mode, &got, &err);
 		ref = weight_by_definition(v[0], v[1], mode, &want, msg);
@@ -213,7 +202,7 @@ test_slot_weight_walk(void)
 static double
 bill(const char *alloc, const char *weights, fs_billing_mode max_tres, fs_status want)
 {
-	uint8_t *a = rv(alloc);
+	uint8_t *a = unit_rv(alloc);
 	double out = -1;
 	fs_error err;
 	fs_status st = fs_billing(a, weights, strlen(weights), max_tres, &out, &err);
@@ -253,7 +242,7 @@ test_billing(void)
 	CHECK_DBL(bill("bb/cray=2G", "BB/cray=1G", false, FS_OK), 2, 0);
 	CHECK_DBL(bill("vmem=4G", "VMem=0.5G", false, FS_OK), 2, 0);
 	{
-		uint8_t *a = rv("cpu=3");
+		uint8_t *a = unit_rv("cpu=3");
 		fs_error err;
 		double out;
 		char many[257 * 8];

@@ -7,6 +7,7 @@
 #define FS_UNIT_H
 
 #include "fs_core.h"
+#include "msic_cycle.h"
 
 #include <stdbool.h>
 
@@ -25,12 +26,25 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 /* Bytes from hex text (spaces ignored), for hand-written flat and binary forms. */
 size_t unit_unhex(const char *hex, uint8_t *out);
 
-/* The UTC clock of the MSIC tests (test_msic_config.c). */
-struct fs_msic_clock;
-extern const struct fs_msic_clock unit_utc_clock;
+/* The MSIC fixtures: the UTC clock (test_msic_config.c); Tuesday 2026-12-01 10:00 UTC, a cycle's
+ * settings over nq queues and hosts (three queue shares, 20 CPUs), and a job, as the cycle and
+ * replay tests use them (test_msic_cycle.c). */
+extern const fs_msic_clock unit_utc_clock;
+fs_str unit_str(const char *s);
+int64_t unit_msic_tuesday_10(void);
+void unit_msic_setup(fs_msic_cycle_in *in, fs_str *bq, fs_str *bh, fs_msic_host *hosts,
+                     fs_msic_queue *queues, int nq);
+fs_msic_cjob unit_msic_job(const char *id, const char *owner, const char *queue, char state,
+                           int ncpus, int wall_min, int used_min, const char *host);
+
+/* A resource vector or share path read from a test's own text (exits when the text is bad: the
+ * test, not the code, is wrong), and the text form of one (malloc'd). */
+uint8_t *unit_rv(const char *text);
+uint8_t *unit_sp(const char *text);
+char *unit_rv_text(const uint8_t *rv);
+char *unit_sp_text(const uint8_t *sp);
 
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
-
 
 #endif

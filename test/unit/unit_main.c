@@ -1,6 +1,9 @@
 /* unit_main.c: runs every core unit test and prints the totals. */
 #include "unit.h"
 
+#include "resvec.h"
+#include "sharepath.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +97,56 @@ unit_unhex(const char *hex, uint8_t *out)
 		hex += 2;
 	}
 	return n;
+}
+
+uint8_t *
+unit_rv(const char *text)
+{
+	uint8_t *rv;
+	size_t len;
+	fs_error err;
+
+	if (fs_rv_parse(text, strlen(text), &unit_alloc, 0, &rv, &len, &err) != FS_OK)
+	{
+		printf("bad test resource vector \"%s\": %s\n", text, err.message);
+		exit(2);
+	}
+	return rv;
+}
+
+uint8_t *
+unit_sp(const char *text)
+{
+	uint8_t *sp;
+	size_t len;
+	fs_error err;
+
+	if (fs_sp_parse(text, strlen(text), &unit_alloc, 0, &sp, &len, &err) != FS_OK)
+	{
+		printf("bad test path \"%s\": %s\n", text, err.message);
+		exit(2);
+	}
+	return sp;
+}
+
+char *
+unit_rv_text(const uint8_t *rv)
+{
+	fs_sb sb;
+
+	fs_sb_init(&sb, &unit_alloc, 16);
+	fs_rv_format(&sb, rv);
+	return sb.data;
+}
+
+char *
+unit_sp_text(const uint8_t *sp)
+{
+	fs_sb sb;
+
+	fs_sb_init(&sb, &unit_alloc, 16);
+	fs_sp_format(&sb, sp);
+	return sb.data;
 }
 
 uint64_t

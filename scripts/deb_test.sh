@@ -67,7 +67,7 @@ install_package() {
 smoke() {
     "$PG_BIN/dropdb" --if-exists fs_deb
     "$PG_BIN/createdb" fs_deb
-    # the README's first examples: Getting started, and the PBS design note's tree (seed 000:
+    # the README's first examples: Getting started, and the PBS design page PP-718's tree (
     # Bob 0.125 / 0.648, Suzy 0.5 / 0.382)
     "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d fs_deb >"$work/smoke.out" <<'SQL'
 CREATE EXTENSION fairsched;

@@ -58,7 +58,7 @@ SELECT id, used * 1.5 AS charged, (used -> 'mem') / 2^30 AS mem_gib
 FROM jobs ORDER BY id;
 
 \echo '6. Share trees (types sharepath and sharetree). The fairshare tree of the PBS design'
-\echo '   note (seed 000): two groups with 40 and 60 shares, two users in each. Shares live in'
+\echo '   page PP-718: two groups with 40 and 60 shares, two users in each. Shares live in'
 \echo '   one table, usage in an accounting table of individual jobs; share_tree() rolls the'
 \echo '   usage up the tree in one pass (it is parallel safe and distributable).'
 CREATE TABLE fairshare_groups (path sharepath, shares float8);
@@ -271,7 +271,7 @@ FROM (SELECT share_tree(path, 1, usage) AS t
      fairshare(s.t, 'classic') AS f
 ORDER BY f.path;
 
-\echo '13. Queue fair access (the MSIC-Cluster PBS scheduler, seed 004). The guide''s sample'
+\echo '13. Queue fair access (the MSIC-Cluster PBS scheduler). Its administrator''s guide''s sample'
 \echo '    configuration: queues low, med, hi and special with 10, 15, 40 and 35 shares:'
 CREATE TABLE msic AS
 SELECT msic_config($$

@@ -112,7 +112,7 @@ SELECT '1@2026-02-30T00:00:00Z/1'::decayed_usage;
 SELECT '1@2026-01-01T00:00:00Z/0'::decayed_usage;
 SELECT '1@2026-01-01T00:00:00Z'::decayed_usage;
 
--- issue 14: intervals and instants past int64 microseconds neither wrap around nor overflow
+-- intervals and instants past int64 microseconds neither wrap around nor overflow
 \i sql/data/sqlstate_of.sql
 -- 60 half-lives: 2^-60
 SELECT decay(1, '600000 years', '10000 years') AS sixty_half_lives,
@@ -132,7 +132,7 @@ SELECT accrued_usage(1, '4713-01-01 00:00:00+00 BC', '294276-12-31 00:00:00+00',
 SELECT decayed_sum(1, now(), '300000 years');
 SELECT pg_temp.sqlstate_of($$SELECT decayed_sum(1, now(), '300000 years')$$) AS sqlstate;
 
--- issue 14: every decayed_usage prints text that reads back, BC and after 9999 too (years are
+-- every decayed_usage prints text that reads back, BC and after 9999 too (years are
 -- astronomical: -4712 is 4713 BC, 0000 is 1 BC); instants span PostgreSQL's timestamps
 SELECT decayed_sum(1, '4713-01-01 00:00:00+00 BC', '1 day') AS bc,
        decayed_sum(1, '10000-01-01 00:00:00+00', '1 day') AS year_10000,

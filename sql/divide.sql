@@ -1,4 +1,4 @@
--- divide and fair_share: fair-share ratio division down a pool tree (README "Fair-share division", seed 002)
+-- divide and fair_share: fair-share ratio division down a pool tree (README "Fair-share division", from the YTsaurus page "Как вычисляется fair share ratio")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -6,7 +6,7 @@ SET search_path = fairsched, public;
 CREATE FUNCTION pg_temp.r(float8[]) RETURNS numeric[] LANGUAGE sql AS
 $$ SELECT array_agg(round(v::numeric, 12) ORDER BY o) FROM unnest($1) WITH ORDINALITY AS u(v, o) $$;
 
--- Seed 002: pools A (min share ratio 0.6) and B (0.2) under the root, both with huge demand.
+-- The YTsaurus fair share ratio page: pools A (min share ratio 0.6) and B (0.2) under the root, both with huge demand.
 -- 1. equal weights: A 0.6, B 0.4; 2. weights 3:1: A 0.75, B 0.25; 3. with C (weight 1, no
 -- guarantee): A 0.6, B 0.2, C 0.2. Clamp mode is the seed's rule; additive mode adds the
 -- guarantees to the weight-proportional part instead of flooring it.
@@ -18,15 +18,15 @@ FROM (VALUES (1, '{1,1}'::float8[], '{0.6,0.2}'::float8[], '{1,1}'::float8[]),
 ORDER BY ex;
 
 -- the same three through fair_share over a pool_tree (demand far above the cluster)
-CREATE TEMP TABLE seed002 (ex int, path sharepath, weight float8, min_share float8, demand resvec);
-INSERT INTO seed002 VALUES
+CREATE TEMP TABLE yt_examples (ex int, path sharepath, weight float8, min_share float8, demand resvec);
+INSERT INTO yt_examples VALUES
     (1, 'A', 1, 0.6, 'cpu=1000'), (1, 'B', 1, 0.2, 'cpu=1000'),
     (2, 'A', 3, 0.6, 'cpu=1000'), (2, 'B', 1, 0.2, 'cpu=1000'),
     (3, 'A', 1, 0.6, 'cpu=1000'), (3, 'B', 1, 0.2, 'cpu=1000'), (3, 'C', 1, NULL, 'cpu=1000');
 SELECT ex, mode, f.path, f.weight, f.min_share_ratio, round(f.fair_share_ratio::numeric, 12) AS fair_share_ratio,
        f.bound
 FROM (SELECT ex, pool_tree(path, weight, min_share, NULL, NULL, demand) AS t
-      FROM seed002 GROUP BY ex) AS trees,
+      FROM yt_examples GROUP BY ex) AS trees,
      (VALUES ('clamp'), ('additive')) AS m(mode),
      fair_share(trees.t, 'cpu=100,mem=1tb', m.mode) AS f
 WHERE f.depth = 1
@@ -71,7 +71,7 @@ FROM (VALUES ('one'), ('children')) AS r(root),
      fair_share('pool{=*/*/*/{}/{},a=1/0.1/*/{cpu=10}/{cpu=20},b=1/0.2/*/{cpu=30}/{cpu=30}}',
                 'cpu=100', 'clamp', r.root) AS f;
 -- demand above the cluster: the children divide all of it, and the sum is 1, never more; with
--- the additive mode too (0.7 / 0.3 in seed 002's first example)
+-- the additive mode too (0.7 / 0.3 in the page's first example)
 SELECT m.mode, f.path, round(f.fair_share_ratio::numeric, 12) AS fair_share
 FROM (VALUES ('clamp'), ('additive')) AS m(mode),
      fair_share('pool{=*/*/*/{}/{},A=1/0.6/*/{}/{cpu=100},B=1/0.2/*/{}/{cpu=100}}', 'cpu=100',
@@ -111,7 +111,7 @@ FROM (SELECT i, (i % 7 + 1) / 3.0 AS total,
               FROM unnest(w, l, u) AS z(wt, lo, hi)) AS b
 WHERE low <= total AND high >= total;
 
--- issue 14: values at the ends of the double range. By hand: total 0.5 with caps 1 and 0.1: the
+-- values at the ends of the double range. By hand: total 0.5 with caps 1 and 0.1: the
 -- second saturates at 0.1 and the first gets 0.4 (its weight 1e-17 once cancelled out of the
 -- running slope); equal weights 1e308 or 5e-324 split 1 in halves; guarantees of 1e308 each do not
 -- fit into 1 and are scaled to 0.5 each (their sum overflowed); weights 10^632 apart: the heavy

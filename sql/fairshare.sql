@@ -4,9 +4,9 @@ CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
 
--- Seed 000 (PBS design note PP-718): group1 (40 shares) with Bob and Ann (50 each, 100 cput
+-- The PBS design page PP-718 ("Add fairshare usage values to the job sort formula"): group1 (40 shares) with Bob and Ann (50 each, 100 cput
 -- each); group2 (60) with Suzy (60 shares, no usage) and scott (40 shares, 1000 cput).
-CREATE TEMP TABLE seed000 AS
+CREATE TEMP TABLE pp718 AS
 SELECT share_tree(p::sharepath, s, u) AS t
 FROM (VALUES ('group1', 40, 0), ('group2', 60, 0), ('group1.Bob', 50, 100),
              ('group1.Ann', 50, 100), ('group2.Suzy', 60, 0), ('group2.scott', 40, 1000))
@@ -17,7 +17,7 @@ SELECT path, round(norm_usage::numeric, 3) AS actual_usage,
        round(norm_shares::numeric, 2) AS fairshare_perc,
        round(effective_usage::numeric, 3) AS fairshare_tree_usage,
        round(fairshare::numeric, 3) AS fairshare_factor
-FROM seed000, fairshare(t)
+FROM pp718, fairshare(t)
 WHERE path IN ('group1.Bob', 'group2.Suzy');
 
 -- the whole tree as SLURM's sshare -l prints it (classic: NO_FAIR_TREE)
@@ -25,7 +25,7 @@ SELECT repeat(' ', depth) || coalesce(leaf(path), 'root') AS account, raw_shares
        round(norm_shares::numeric, 6) AS norm_shares, raw_usage,
        round(effective_usage::numeric, 6) AS effectv_usage,
        round(fairshare::numeric, 6) AS fairshare, rank
-FROM seed000, fairshare(t, 'classic');
+FROM pp718, fairshare(t, 'classic');
 
 -- pbsfs -g scott: Percentage 24 %, fairshare_tree_usage 0.832973, usage 1000, usage/perc 4167,
 -- and the path from the root: TREEROOT 1201 / 1.000 = 1201, group2 1001 / 0.600 = 1668,
@@ -33,20 +33,20 @@ FROM seed000, fairshare(t, 'classic');
 SELECT round((100 * norm_shares)::numeric, 6) AS percentage,
        round(effective_usage::numeric, 6) AS fairshare_tree_usage,
        raw_usage AS usage, round(usage_per_share) AS usage_perc
-FROM seed000, fairshare(t, 'pbs') WHERE path = 'group2.scott';
+FROM pp718, fairshare(t, 'pbs') WHERE path = 'group2.scott';
 SELECT coalesce(leaf(path), 'TREEROOT') AS entity, raw_usage AS usage,
        to_char(norm_shares, 'FM0.000') AS perc, round(usage_per_share) AS usage_perc
-FROM seed000, fairshare_path(t, 'group2.scott', 'pbs');
+FROM pp718, fairshare_path(t, 'group2.scott', 'pbs');
 
 -- Fair Tree (SLURM's default): level shares, usage relative to the parent, LevelFS, and the
 -- rank-based factor; Ann and Bob tie and share the best rank
 SELECT path, norm_shares, effective_usage, round(level_fs::numeric, 6) AS level_fs,
        fairshare, rank
-FROM seed000, fairshare(t, 'fair_tree');
+FROM pp718, fairshare(t, 'fair_tree');
 
 -- dampening flattens the classic factor: 2^(-(E/S)/d)
 SELECT path, round(fairshare::numeric, 6) AS damped
-FROM seed000, fairshare(t, 'classic', 4) WHERE is_leaf;
+FROM pp718, fairshare(t, 'classic', 4) WHERE is_leaf;
 
 -- FairShare=parent: the sub-account disappears as a level; its users compete with their
 -- account's other users, and the sub-account reports its account's numbers
@@ -241,16 +241,16 @@ FROM fairshare('share{=*/0,a=1/0,b=3/0}'::sharetree);
 SELECT path, is_leaf, fairshare, rank FROM fairshare('share{}'::sharetree, 'fair_tree');
 
 -- a stored tree and a fresh aggregate give the same rows
-SELECT (SELECT array_agg(f::text) FROM seed000, fairshare(t, 'pbs') f)
-     = (SELECT array_agg(f::text) FROM seed000, fairshare(t::text::sharetree, 'pbs') f)
+SELECT (SELECT array_agg(f::text) FROM pp718, fairshare(t, 'pbs') f)
+     = (SELECT array_agg(f::text) FROM pp718, fairshare(t::text::sharetree, 'pbs') f)
        AS stored_equals_fresh;
 
 -- errors
-SELECT * FROM seed000, fairshare(t, 'fairtree');
-SELECT * FROM seed000, fairshare(t, 'classic', 0);
-SELECT * FROM seed000, fairshare(t, 'classic', -1);
-SELECT * FROM seed000, fairshare(t, 'classic', 'NaN');
-SELECT * FROM seed000, fairshare_path(t, 'group2.nobody', 'pbs');
-SELECT * FROM seed000, fairshare_path(t, 'group2.scott', 'PBS');
+SELECT * FROM pp718, fairshare(t, 'fairtree');
+SELECT * FROM pp718, fairshare(t, 'classic', 0);
+SELECT * FROM pp718, fairshare(t, 'classic', -1);
+SELECT * FROM pp718, fairshare(t, 'classic', 'NaN');
+SELECT * FROM pp718, fairshare_path(t, 'group2.nobody', 'pbs');
+SELECT * FROM pp718, fairshare_path(t, 'group2.scott', 'PBS');
 SELECT * FROM fairshare('pool{=*/*/*/{}/{}}'::sharetree);
 SELECT share_tree('a', 1, 'NaN');

@@ -28,10 +28,10 @@ BEGIN
     USING algo, damp;
 END $fn$;
 
--- ---------------------------------------------------------------- seed 000
+-- ---------------------------------------------------------------- the PP-718 example
 -- the reference alone reproduces the worked example: Bob 0.125 / 0.648, Suzy 0.5 / 0.382, and
 -- pbsfs: scott 0.832973, group2 1001 / 0.6 = 1668
-CREATE TEMP TABLE seed000 AS
+CREATE TEMP TABLE pp718 AS
 SELECT p::sharepath AS path, s::float8 AS shares, u::float8 AS usage, false AS shares_from_parent
 FROM (VALUES ('group1', 40, 0), ('group2', 60, 0), ('group1.Bob', 50, 100),
              ('group1.Ann', 50, 100), ('group2.Suzy', 60, 0), ('group2.scott', 40, 1000))
@@ -40,16 +40,16 @@ SELECT path, round(norm_usage::numeric, 3) AS actual_usage,
        round(norm_shares::numeric, 2) AS fairshare_perc,
        round(effective_usage::numeric, 3) AS fairshare_tree_usage,
        round(fairshare::numeric, 3) AS fairshare_factor
-FROM pg_temp.reference_fairshare('seed000')
+FROM pg_temp.reference_fairshare('pp718')
 WHERE path IN ('group1.Bob', 'group2.Suzy') ORDER BY path;
 SELECT path, raw_usage, round(norm_shares::numeric, 3) AS perc,
        round(effective_usage::numeric, 6) AS fairshare_tree_usage,
        round(usage_per_share) AS usage_perc
-FROM pg_temp.reference_fairshare('seed000', 'pbs')
+FROM pg_temp.reference_fairshare('pp718', 'pbs')
 WHERE path IN ('', 'group2', 'group2.scott') ORDER BY path;
-SELECT * FROM pg_temp.check('seed000')
-UNION ALL SELECT * FROM pg_temp.check('seed000', 'pbs')
-UNION ALL SELECT * FROM pg_temp.check('seed000', 'classic', 4);
+SELECT * FROM pg_temp.check('pp718')
+UNION ALL SELECT * FROM pg_temp.check('pp718', 'pbs')
+UNION ALL SELECT * FROM pg_temp.check('pp718', 'classic', 4);
 
 -- ---------------------------------------------------------------- parent
 -- FairShare=parent everywhere it can be: a chain of two parent nodes (a.p.q.u1 competes with
@@ -218,21 +218,21 @@ FROM (SELECT * FROM pg_temp.check('random_rows')
 -- fairshare() with dampening 1 against the reference with dampening 2: the fairshare column,
 -- and only it, differs on every node
 SELECT what, count(*) AS mismatches
-FROM pg_temp.fairshare_mismatches('seed000', 'classic', 1, 2) GROUP BY what;
+FROM pg_temp.fairshare_mismatches('pp718', 'classic', 1, 2) GROUP BY what;
 SELECT path, round(fairsched::numeric, 6) AS fairsched, round(reference::numeric, 6) AS reference
-FROM pg_temp.fairshare_mismatches('seed000', 'classic', 1, 2);
+FROM pg_temp.fairshare_mismatches('pp718', 'classic', 1, 2);
 -- the reference fed one changed share (scott 40 -> 41): the comparison sees it
-CREATE TEMP VIEW seed000_fs AS
+CREATE TEMP VIEW pp718_fs AS
 SELECT f.path, f.depth, f.is_leaf, f.raw_usage, f.norm_shares, f.norm_usage,
        f.effective_usage, f.fairshare, f.usage_per_share
-FROM fairshare((SELECT share_tree(path, shares, usage) FROM seed000)) AS f;
-CREATE TEMP TABLE seed000_off AS
+FROM fairshare((SELECT share_tree(path, shares, usage) FROM pp718)) AS f;
+CREATE TEMP TABLE pp718_off AS
 SELECT path, CASE WHEN path = 'group2.scott' THEN 41 ELSE shares END AS shares, usage,
        shares_from_parent
-FROM seed000;
+FROM pp718;
 SELECT count(*) AS nodes_that_differ
-FROM (SELECT * FROM seed000_fs
-      EXCEPT SELECT * FROM pg_temp.reference_fairshare('seed000_off')) AS d;
+FROM (SELECT * FROM pp718_fs
+      EXCEPT SELECT * FROM pg_temp.reference_fairshare('pp718_off')) AS d;
 SELECT count(*) AS nodes_that_differ
-FROM (SELECT * FROM seed000_fs
-      EXCEPT SELECT * FROM pg_temp.reference_fairshare('seed000')) AS d;
+FROM (SELECT * FROM pp718_fs
+      EXCEPT SELECT * FROM pg_temp.reference_fairshare('pp718')) AS d;

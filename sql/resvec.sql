@@ -149,7 +149,7 @@ SELECT resvec_from_binary(resvec_send('ncpus=4') || '\x00'::bytea);
 SELECT resvec_from_binary('\x01000000010001617ff8000000000000'::bytea);
 SELECT resvec_from_binary('\x010000000100012a3ff0000000000000'::bytea);
 
--- reliability (issue 14): no allocation sized from text not yet parsed; input linear in the
+-- reliability: no allocation sized from text not yet parsed; input linear in the
 -- number of entries; clock fields below 60; durations below 2^53 seconds
 SELECT ('a=1' || repeat(',', 30000000))::resvec;
 SELECT length(string_agg(format('r%s=%s', i, i), ',')::resvec::text) AS chars,

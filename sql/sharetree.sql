@@ -4,18 +4,18 @@ CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
 
--- The tree of seed 000: group1 (40 shares) holds Bob and a sibling (50 each, 100 usage each);
+-- The tree of the PBS design page PP-718: group1 (40 shares) holds Bob and a sibling (50 each, 100 usage each);
 -- group2 (60) holds Suzy (60 shares, no usage) and scott (40 shares, 1000 usage). Bob's usage
 -- arrives in two jobs; a NULL shares on the second states nothing.
-CREATE TEMP TABLE seed000 (path sharepath, shares float8, usage float8);
-INSERT INTO seed000 VALUES
+CREATE TEMP TABLE pp718 (path sharepath, shares float8, usage float8);
+INSERT INTO pp718 VALUES
     ('group1', 40, NULL), ('group2', 60, NULL),
     ('group1.Bob', 50, 60), ('group1.Bob', NULL, 40), ('group1.Ann', 50, 100),
     ('group2.Suzy', 60, 0), ('group2.scott', 40, 1000);
-SELECT share_tree(path, shares, usage) FROM seed000;
+SELECT share_tree(path, shares, usage) FROM pp718;
 SELECT repeat('  ', depth) || coalesce(leaf(path), 'TREEROOT') AS node, declared, shares,
        own_usage, usage, is_leaf, parent
-FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM seed000));
+FROM tree_nodes((SELECT share_tree(path, shares, usage) FROM pp718));
 
 -- ancestors that no row names are created, undeclared with 0 shares; usage given for an inner
 -- node is its own and adds to its subtree (SLURM keeps deleted children's usage this way)
@@ -50,13 +50,13 @@ FROM tree_nodes((SELECT pool_tree(p::sharepath, w, lo, hi, u::resvec, d::resvec)
 
 -- the text form round-trips exactly, and so does the binary form (through COPY BINARY)
 SELECT t::text::sharetree::text = t::text AS text_round_trip
-FROM (SELECT share_tree(path, shares, usage) AS t FROM seed000) s;
+FROM (SELECT share_tree(path, shares, usage) AS t FROM pp718) s;
 SELECT v::sharetree AS canonical
 FROM (VALUES ('share{}'), (' share{ a = 1 / 2 , a.b = parent / 3 }'),
              ('share{a."x=y"=*/1e3}'),
              ('pool{=*/*/*/{}/{cpu=10},a=2/0.5/1/{cpu=4,mem=8gb}/{}}')) AS t(v);
 CREATE TEMP TABLE trees (id int, t sharetree);
-INSERT INTO trees SELECT 1, share_tree(path, shares, usage) FROM seed000;
+INSERT INTO trees SELECT 1, share_tree(path, shares, usage) FROM pp718;
 INSERT INTO trees VALUES (2, 'pool{=*/*/*/{}/{cpu=10},a=2/0.5/1/{cpu=4,mem=8gb}/{}}');
 \set binfile '/tmp/fairsched_regress_sharetree.bin'
 COPY trees TO :'binfile' WITH (FORMAT binary);
@@ -70,7 +70,7 @@ SELECT merge('share{a=1/2,a.b=*/3}', 'share{a=1/5,a.b=4/0,c=2/1}');
 SELECT merge(share_tree(path, shares, usage) FILTER (WHERE path <@ 'group1'),
              share_tree(path, shares, usage) FILTER (WHERE NOT path <@ 'group1'))::text
        = share_tree(path, shares, usage)::text AS merge_equals_one_pass
-FROM seed000;
+FROM pp718;
 
 -- a tree stored as a snapshot can be analysed later like a fresh aggregate
 SELECT count(*) AS nodes, sum(usage) FILTER (WHERE is_leaf) AS leaf_usage

@@ -1,11 +1,12 @@
 -- slots: HTCondor slot weights and SLURM TRES billing
--- (README "Resource vectors" and "Slot weights", seed 001)
+-- (README "Resource vectors" and "Slot weights"; the HTCondor-users thread "Including excess
+-- per-core memory request in SlotWeight for dynamic slots")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
 
--- Seed 001 on a 64-core, 64 GB machine: each core has an uncontested claim to 1 GB; memory
+-- The SlotWeight thread, on a 64-core, 64 GB machine: each core has an uncontested claim to 1 GB; memory
 -- beyond counts as extra cores. 1 core 2 GB -> 2; 2 cores 3 GB -> 3; 1 core 32 GB -> 32;
 -- 1 core 512 MB -> 1. (The post's final expression divides only the baseline: we follow its prose.)
 SELECT slot, slot_weight(slot::resvec, 'cpus=64,memory=64gb') AS sum_weight,

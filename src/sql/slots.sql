@@ -1,4 +1,5 @@
--- slots: HTCondor slot weights and SLURM TRES billing (README "Resource vectors" and "Slot weights", seed 001)
+-- slots: HTCondor slot weights and SLURM TRES billing (README "Resource vectors" and "Slot weights";
+-- the HTCondor-users SlotWeight thread)
 
 CREATE FUNCTION fairsched.slot_weight(slot fairsched.resvec, machine fairsched.resvec,
                                       cores text DEFAULT 'cpus', mode text DEFAULT 'sum')

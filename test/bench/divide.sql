@@ -1,4 +1,4 @@
--- divide and fair_share benchmarks (issue 5): divide() over 10^3, 10^5 and 10^6 children
+-- divide and fair_share benchmarks: divide() over 10^3, 10^5 and 10^6 children
 -- against the bisection a user would write in PL/pgSQL (at 10^3 and 10^5, with the error it
 -- leaves), and fair_share over pool trees of 10^4 and 10^5 pools with resvec demands.
 SET search_path = public, fairsched;

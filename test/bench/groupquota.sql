@@ -1,4 +1,4 @@
--- HTCondor hierarchical group quotas (issue 13): group_quotas over 10^3 to 10^6 groups in a
+-- HTCondor hierarchical group quotas: group_quotas over 10^3 to 10^6 groups in a
 -- three-level tree (100 top groups, subgroups, sub-subgroups), a third of them dynamic, two
 -- thirds accepting surplus, with and without slot weights (whole slots add the round robin).
 -- Nobody would write the surplus sharing in plain SQL; the baseline row is the part a user

@@ -1,4 +1,4 @@
--- Fairness over time at scale (issue 4): every user's classic fairshare factor at the end of
+-- Fairness over time at scale: every user's classic fairshare factor at the end of
 -- each day of a year, from a job table, against the work no tool can avoid: scanning the job
 -- table and grouping it by (user, day). psql variables (optional): history_jobs, history_users.
 SET search_path = public, fairsched;

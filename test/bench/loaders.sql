@@ -1,4 +1,4 @@
--- Loading accounting records (issue 10): 1 M PBS E lines and 1 M sacct rows, made from the real
+-- Loading accounting records: 1 M PBS E lines and 1 M sacct rows, made from the real
 -- sample records with a different job id per line. Four timings per format:
 --   COPY alone       the raw lines into an unlogged one-column staging table (the floor);
 --   parse            CREATE TABLE AS over the staging table with the fairsched parser (called in

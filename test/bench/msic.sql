@@ -1,4 +1,4 @@
--- The MSIC scheduler's policy (issue 11): ordering 10^5 pending jobs of 10^3 owners over 8 queues,
+-- The MSIC scheduler's policy: ordering 10^5 pending jobs of 10^3 owners over 8 queues,
 -- and every queue's share state from 10^6 job starts. Each query sums a result column, so that
 -- the planner cannot drop the work.
 SET search_path = public, fairsched;

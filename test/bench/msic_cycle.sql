@@ -1,4 +1,4 @@
--- One MSIC scheduling cycle (issue 12): 10^4 pending and 10^3 running jobs on 100 hosts of 64
+-- One MSIC scheduling cycle: 10^4 pending and 10^3 running jobs on 100 hosts of 64
 -- CPUs, one batch queue each; and a month of 10^5 submissions replayed at 5-minute cycles. Each
 -- query sums a result column, so that the planner cannot drop the work.
 SET search_path = public, fairsched;

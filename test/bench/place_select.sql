@@ -1,4 +1,4 @@
--- place_select (issue 13): a chunked job placed over 10^4 and 10^5 vnodes in racks of 100. Every
+-- place_select: a chunked job placed over 10^4 and 10^5 vnodes in racks of 100. Every
 -- rack but the last has 4 of each vnode's 8 ncpus busy, so its free totals (400 ncpus) pass the
 -- set check but no vnode takes a chunk of ncpus=8; the free rack sorts last (default
 -- node_group_sort_key: equal totals, then the least unused ncpus first). 16:ncpus=8:mem=16gb

@@ -1,4 +1,4 @@
--- Placement sets (issue 7): 10,000 and 100,000 vnodes with two keys (64 routers x 32 switches,
+-- Placement sets: 10,000 and 100,000 vnodes with two keys (64 routers x 32 switches,
 -- 1 to 4 values per vnode): building the pool and ordering all its sets. There is no plain-SQL
 -- baseline a user would write for this; the row shows what grouping the same vnodes by label
 -- value in SQL costs, for scale.

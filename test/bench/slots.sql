@@ -1,4 +1,4 @@
--- slot_weight over many job rows (issue 6), next to the same formula written as a SQL
+-- slot_weight over many job rows, next to the same formula written as a SQL
 -- expression (the seed's recipe with CASE) over float8 columns.
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;

@@ -156,7 +156,7 @@ test_text(void)
 	}
 }
 
-/* Intervals and instant differences beyond int64 microseconds (issue 14). */
+/* Intervals and instant differences beyond int64 microseconds. */
 static void
 test_wide(void)
 {
@@ -244,7 +244,7 @@ bad_binary(fs_decayed d, const char *want_detail)
 		printf("     %s\n", err.detail);
 }
 
-/* Every value the type can hold prints, and its text and binary forms read back (issue 14). */
+/* Every value the type can hold prints, and its text and binary forms read back. */
 static void
 test_range(void)
 {

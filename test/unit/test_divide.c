@@ -1,4 +1,5 @@
-/* test_divide.c: unit tests of src/core/divide.c: seed 002's examples and properties. */
+/* test_divide.c: unit tests of src/core/divide.c: the examples of the YTsaurus fair share ratio
+ * page, and properties. */
 #include "unit.h"
 #include "divide.h"
 #include "resvec.h"
@@ -24,9 +25,10 @@ check_divide(double total, const double *w, const double *l, const double *u, si
 		CHECK_DBL(out[i], want[i], 1e-12);
 }
 
-/* Seed 002: A (min 0.6) and B (min 0.2) with huge demand; then a third pool C. */
+/* The YTsaurus fair share ratio page: A (min 0.6) and B (min 0.2) with huge demand; then a third
+ * pool C. */
 static void
-test_seed002(void)
+test_yt_examples(void)
 {
 	const double w11[] = {1, 1}, w31[] = {3, 1}, w111[] = {1, 1, 1};
 	const double l2[] = {0.6, 0.2}, l3[] = {0.6, 0.2, 0}, u[] = {1, 1, 1};
@@ -85,7 +87,7 @@ test_edges(void)
 }
 
 /*
- * Issue 14: the running slope cancelled to zero (1 + 1e-17 - 1), sums of weights or bounds
+ * The running slope cancelled to zero (1 + 1e-17 - 1), sums of weights or bounds
  * overflowed, and breakpoints u / w left double's range. Expected values by hand from the
  * definition.
  */
@@ -497,7 +499,7 @@ test_pool_root_children(void)
 void
 test_divide(void)
 {
-	test_seed002();
+	test_yt_examples();
 	test_edges();
 	test_properties();
 	test_extreme_range();

@@ -1,5 +1,5 @@
-/* test_fairshare.c: unit tests of src/core/fairshare.c with the seed 000 numbers and Fair Tree
- * ties. */
+/* test_fairshare.c: unit tests of src/core/fairshare.c with the numbers of the PBS design page
+ * PP-718 and Fair Tree ties. */
 #include "unit.h"
 #include "fairshare.h"
 #include "sharepath.h"
@@ -76,15 +76,15 @@ run(const fs_tree *t, fs_algo algo, double dampening)
 	return rows;
 }
 
-static const trow seed000[] = {
+static const trow pp718[] = {
     {"group1", 40, 0},       {"group2", 60, 0},      {"group1.Bob", 50, 100},
     {"group1.Ann", 50, 100}, {"group2.Suzy", 60, 0}, {"group2.scott", 40, 1000},
 };
 
 static void
-test_seed000(void)
+test_pp718(void)
 {
-	fs_tree *t = build(seed000, 6);
+	fs_tree *t = build(pp718, 6);
 	fs_fairshare_row *r = run(t, FS_ALGO_CLASSIC, 1);
 	uint32_t bob = pos(t, "group1.Bob"), suzy = pos(t, "group2.Suzy");
 	uint32_t scott = pos(t, "group2.scott"), g2 = pos(t, "group2");
@@ -316,7 +316,7 @@ test_depth_oblivious(void)
 static void
 test_errors(void)
 {
-	fs_tree *t = build(seed000, 6);
+	fs_tree *t = build(pp718, 6);
 	fs_tree *pool = fs_tree_new(&unit_alloc, FS_TREE_POOL);
 	fs_fairshare_row *rows;
 	fs_error err;
@@ -491,7 +491,7 @@ test_rank_walk(void)
 void
 test_fairshare(void)
 {
-	test_seed000();
+	test_pp718();
 	test_fair_tree();
 	test_fair_tree_account_tie();
 	test_parent_and_zero();

@@ -41,8 +41,8 @@ text_of(fs_tree *t)
 	return sb.data;
 }
 
-/* The tree of seed 000: group1 (40) {Bob 50: 100, Ann 50: 100}, group2 (60) {Suzy 60: 0, scott 40:
- * 1000}. */
+/* The tree of the PBS design page PP-718: group1 (40) {Bob 50: 100, Ann 50: 100}, group2 (60) {Suzy
+ * 60: 0, scott 40: 1000}. */
 static fs_tree *
 seed_tree(void)
 {

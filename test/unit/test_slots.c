@@ -1,4 +1,5 @@
-/* test_slots.c: unit tests of src/core/slots.c: seed 001, slot weights, billing. */
+/* test_slots.c: unit tests of src/core/slots.c: the SlotWeight thread's examples, slot weights,
+ * billing. */
 #include "unit.h"
 #include "resvec.h"
 #include "slots.h"
@@ -23,7 +24,7 @@ weight(const char *slot, const char *machine, fs_slot_mode mode)
 }
 
 static void
-test_seed001(void)
+test_slot_weight_thread(void)
 {
 	const char *m = "cpus=64,memory=64gb";
 
@@ -297,7 +298,7 @@ test_billing(void)
 void
 test_slots(void)
 {
-	test_seed001();
+	test_slot_weight_thread();
 	test_slot_errors_and_remainder();
 	test_slot_weight_walk();
 	test_billing();

@@ -105,7 +105,7 @@ bad_state_binary(fs_userprio s, const char *want_detail)
 		printf("     %s\n", err.detail);
 }
 
-/* Overflow, the whole range of instants, and what text and binary input accept (issue 14). */
+/* Overflow, the whole range of instants, and what text and binary input accept. */
 static void
 test_userprio_limits(void)
 {
@@ -116,7 +116,7 @@ test_userprio_limits(void)
 	double v;
 	int64_t bc, ad;
 
-	/* the crash of issue 14: the combine overflows; an error, and the state is kept */
+	/* a crash once: the combine overflows; an error, and the state is kept */
 	CHECK(parse_state("max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1"
 	                  "|used=0,in_use=0,began=-,last_used=-",
 	                  &a) == FS_OK);

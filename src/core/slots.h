@@ -1,6 +1,7 @@
 /*
  * slots.h: HTCondor slot weights for partitionable machines (the HTCondor-users SlotWeight
- * thread; README "Slot weights") and SLURM TRES billing (TRESBillingWeights, PriorityFlags=MAX_TRES).
+ * thread; README "Slot weights") and SLURM TRES billing (TRESBillingWeights,
+ * PriorityFlags=MAX_TRES).
  */
 #ifndef FS_SLOTS_H
 #define FS_SLOTS_H

@@ -808,6 +808,7 @@ typedef struct child_index
 	uint32_t *members;
 } child_index;
 
+/* Every node's children as one array grouped by parent (counting sort by parent: O(n)). */
 static void
 index_children(const fs_tree *t, const fs_allocator *a, child_index *ci)
 {

@@ -53,6 +53,8 @@ is_parent_node(const fs_tree *t, uint32_t i)
 
 /* ---------------------------------------------------------------- classic and pbs */
 
+/* SLURM classic values top-down: shares normalised down the tree, usage over the root's, effective
+ * usage blended with the parent's by the share, and the factor 2^(-(effective/shares)/dampening). */
 static void
 classic_values(fs_ctx *c, double dampening)
 {
@@ -351,6 +353,7 @@ rank_level(rank_walk *w, uint32_t start, uint32_t count)
 	return true;
 }
 
+/* PBS ranks: a walk down the tree in its sort order, sorting only where a leaf ties an inner node. */
 static bool
 pbs_rank(fs_ctx *c, const fs_allocator *a)
 {
@@ -468,6 +471,8 @@ typedef struct ft_walk
 	uint32_t rnt;     /* the rank given last ("rank not tied") */
 } ft_walk;
 
+/* Fair Tree: rank one parent's children by level fairshare, recursing into inner nodes in order and
+ * giving tied siblings' leaves one rank. */
 static void
 ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocator *a)
 {
@@ -497,6 +502,8 @@ ft_rank(fs_ctx *c, ft_walk *w, uint32_t owner, bool owner_tied, const fs_allocat
 	}
 }
 
+/* SLURM Fair Tree: each node's share and usage within its level and its level fairshare (share over
+ * usage), then every leaf ranked by a walk down the levels (ft_rank), which sets the factor. */
 static void
 fair_tree_values(fs_ctx *c, const fs_allocator *a)
 {

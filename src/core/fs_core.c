@@ -590,6 +590,7 @@ fs_scan_number(const char *s, size_t len, double *value)
 	return i;
 }
 
+/* One bottom-up merge pass: merge each pair of sorted runs of `width` from src into dst. */
 static void
 merge_pass(char *src, char *dst, size_t n, size_t size, size_t width, fs_cmp_fn cmp, void *ctx)
 {

@@ -253,6 +253,8 @@ any_pending(const replay *p)
 	return false;
 }
 
+/* The replay's own rules: a positive interval, a stop after the start, a bounded count of cycles,
+ * and every job a plain submission (state Q, no exec_host) with a ctime. */
 static fs_status
 check_input(const fs_msic_replay_in *in, const fs_msic_cjob *subs, size_t n, fs_error *err)
 {

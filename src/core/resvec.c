@@ -141,6 +141,7 @@ amount_fits(int kind, double v)
 	return isfinite(v) && (kind != FS_KIND_DURATION || fabs(v) < FS_RV_DURATION_MAX);
 }
 
+/* The rules every entry obeys (name, amount, kind): FS_OK, or `bad` with the first broken one. */
 static fs_status
 check_item(const fs_rv_item *it, fs_status bad, fs_error *err)
 {
@@ -810,6 +811,7 @@ fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 
 /* ---------------------------------------------------------------- text output */
 
+/* A size in the largest unit (b, kb, ... pb) that shows it exactly. */
 static void
 format_size(fs_sb *sb, double v)
 {
@@ -834,6 +836,8 @@ format_size(fs_sb *sb, double v)
 	fs_sb_append(sb, "b", 1);
 }
 
+/* A duration as [-]HH:MM:SS with the fewest decimals of the seconds that read back exactly (all
+ * seconds in the last field when it cannot be split exactly). */
 static void
 format_duration(fs_sb *sb, double v)
 {
@@ -1064,6 +1068,8 @@ add_same_shape(uint8_t *state, size_t statelen, const uint8_t *v)
  * missing or of another kind, or when v has more entries than at[] holds.
  */
 #define INPLACE_SUBSET_MAX 64
+/* Where each entry of `v` stands in `state` when every name of `v` is in it (the in-place sum's
+ * fast path): the count of entries, or 0 when a name is missing. */
 static int
 find_subset(uint8_t *state, size_t statelen, const uint8_t *v, size_t vlen,
             uint8_t *at[INPLACE_SUBSET_MAX])

@@ -429,6 +429,7 @@ fs_sp_label_ok(const char *label, size_t len)
 	return len >= 1 && len <= FS_SP_LABEL_MAX && memchr(label, '\0', len) == NULL;
 }
 
+/* One label's rules: not empty, no NUL byte, at most FS_SP_LABEL_MAX bytes. */
 static fs_status
 check_label(const char *label, size_t len, size_t index, fs_error *err)
 {

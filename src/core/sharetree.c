@@ -28,6 +28,7 @@ t_free(fs_tree *t, void *p)
 		t->a.release(t->a.ctx, p);
 }
 
+/* Drop what prepare built (totals, order, level sums) so that rows can be added again. */
 static void
 unprepare(fs_tree *t)
 {
@@ -108,6 +109,7 @@ slots_insert(uint64_t *slots, uint32_t nslots, uint32_t h, uint32_t idx)
 	slots[s] = (uint64_t) h << 32 | (idx + 1);
 }
 
+/* Room for one more node, and the path hash kept at most half full. */
 static void
 grow(fs_tree *t)
 {

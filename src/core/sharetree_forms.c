@@ -558,6 +558,7 @@ t_vector(tparse *ps, uint8_t **out)
 	return st;
 }
 
+/* One `path=shares:usage` entry of the text form (the path quoted or bare), added to the tree. */
 static fs_status
 t_entry(tparse *ps, fs_tree *t, uint8_t **prev)
 {

@@ -64,6 +64,7 @@ fs_pg_pfree(void *ctx, void *ptr)
 
 const fs_allocator fs_pg_alloc = {fs_pg_palloc, fs_pg_pfree, NULL};
 
+/* The SQLSTATE of each core status (XX000 only for a status that cannot happen). */
 static int
 fs_pg_sqlstate(fs_status st)
 {

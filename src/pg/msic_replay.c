@@ -26,6 +26,7 @@ ctime_of(void *ctx, int64_t t, char *buf, size_t cap)
 	fs_pg_msic_ctime((TimestampTz) t, buf, cap);
 }
 
+/* One replay row into the tuplestore: (at, step, action, job_id, queue, host, reason, share). */
 static void
 put_row(void *ctx, const fs_msic_replay_row *row)
 {

@@ -6,9 +6,14 @@ EXTVERSION  = 0.2.0
 MODULE_big  = fairsched
 
 # objects, unit tests, fuzz harnesses and regression suites are found by name (order does not
-# matter for them); the install script is concatenated in SQL_MODULES order (types first)
-CORE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c)))
-GLUE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c)))
+# matter for them); the install script is concatenated in SQL_MODULES order (types first).
+# src/core and src/pg each hold the base at the top and a folder per concern (docs/architecture.md):
+# types, share, placement, load, msic.
+CONCERNS    = types share placement load msic
+CORE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c $(addprefix src/core/,$(addsuffix /*.c,$(CONCERNS))))))
+GLUE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c $(addprefix src/pg/,$(addsuffix /*.c,$(CONCERNS))))))
+CORE_HDRS   = $(wildcard src/core/*.h $(addprefix src/core/,$(addsuffix /*.h,$(CONCERNS))))
+GLUE_HDRS   = $(wildcard src/pg/*.h $(addprefix src/pg/,$(addsuffix /*.h,$(CONCERNS))))
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
@@ -42,7 +47,7 @@ all:
 endif
 
 # PGXS does not track headers: every object depends on all of them (a few dozen small files)
-$(OBJS): $(wildcard src/core/*.h src/pg/*.h)
+$(OBJS): $(CORE_HDRS) $(GLUE_HDRS)
 
 $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
 	cat $^ > $@
@@ -78,7 +83,7 @@ build/unit_list.h: $(UNIT_SRCS)
 	@mkdir -p build
 	@printf 'UNIT_TEST(%s)\n' $(UNIT_NAMES) >$@
 
-build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(wildcard src/core/*.h) test/unit/unit.h build/unit_list.h
+build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/unit.h build/unit_list.h
 	@mkdir -p build
 	$(or $(UNIT_CC),cc) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
 
@@ -92,8 +97,8 @@ FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer $(FUZZ_SANITIZE) -Isrc/core -Itest/fuzz
 # the core is compiled once for every harness (instrumented for coverage, not linked to a main)
 FUZZ_CORE_OBJS = $(patsubst src/core/%.c,build/fuzzcore/%.o,$(CORE_SRCS))
 
-build/fuzzcore/%.o: src/core/%.c $(wildcard src/core/*.h)
-	@mkdir -p build/fuzzcore
+build/fuzzcore/%.o: src/core/%.c $(CORE_HDRS)
+	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -Isrc/core -c -o $@ $<
 
 build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(FUZZ_CORE_OBJS)

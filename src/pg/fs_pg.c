@@ -4,8 +4,8 @@
  */
 #include "fs_pg.h"
 
-#include "resvec.h"
-#include "sharepath.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
 
 #include "common/int.h"
 #include "common/hashfn.h"

@@ -3,8 +3,8 @@
  * moves forward (at most one ad per line), each ad is either typed (a JSON object, a path that
  * prints and parses back) or an error naming a line of the ad; nothing crashes or leaks.
  */
-#include "condorhist.h"
-#include "sharepath.h"
+#include "load/condorhist.h"
+#include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * to the same value and prints the same text, and whose binary form decodes to the same value
  * and encodes to the same bytes; every value binary input accepts has a text form too.
  */
-#include "decay.h"
+#include "types/decay.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

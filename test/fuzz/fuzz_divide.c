@@ -4,7 +4,7 @@
  * the shares must stay within their bounds, sum to the total within 1e-12 relative whenever
  * that is possible, equal g_i(x) at the returned x, and agree with the sorting fallback.
  */
-#include "divide.h"
+#include "share/divide.h"
 #include "fuzz_alloc.h"
 
 #include <float.h>

@@ -5,7 +5,7 @@
  * prime seconds of a run never exceed the run.
  */
 #include "fuzz_alloc.h"
-#include "msic_config.h"
+#include "msic/msic_config.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * original can write); the msic_queue_acc text either fails or gives a valid state whose
  * canonical text reads back to the same state and prints the same text.
  */
-#include "msic_share.h"
+#include "msic/msic_share.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

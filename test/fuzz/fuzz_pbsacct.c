@@ -4,8 +4,8 @@
  * line, whose resvecs are valid, and whose tokenisation agrees with the full parse; the same
  * bytes read as a formula either evaluate to a finite number or fail with a message.
  */
-#include "pbsacct.h"
-#include "resvec.h"
+#include "load/pbsacct.h"
+#include "types/resvec.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

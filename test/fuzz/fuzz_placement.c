@@ -6,7 +6,7 @@
  * pool writes back, and each form of an accepted pool reads back to the same pool. (The text
  * form, JSON, is read by the server and tested there.)
  */
-#include "placement.h"
+#include "placement/placement.h"
 #include "fuzz_alloc.h"
 
 #include <stdio.h>

@@ -3,8 +3,8 @@
  * a group whose path prints and parses back to the same bytes, or an error that says why and
  * names its line; nothing crashes or leaks.
  */
-#include "resgroup.h"
-#include "sharepath.h"
+#include "load/resgroup.h"
+#include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
 #include <stdio.h>

@@ -5,7 +5,7 @@
  * entries of binary input (kind, name length, name, float8 amount): an accepted value prints text
  * that parses back to the same bytes. ASan/UBSan/LSan catch memory errors and leaks.
  */
-#include "resvec.h"
+#include "types/resvec.h"
 #include "fuzz_alloc.h"
 
 #include <stdio.h>

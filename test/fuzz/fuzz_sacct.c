@@ -4,9 +4,9 @@
  * Any input either fails with a message or parses; a parsed row's TRES are valid resvecs and its
  * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
  */
-#include "sacct.h"
-#include "resvec.h"
-#include "sharepath.h"
+#include "load/sacct.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * input is also read as a list of labels (one length byte, then the bytes), as binary input
  * builds a path: an accepted path prints text without NUL that parses back to the same bytes.
  */
-#include "sharepath.h"
+#include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * accepted flat or binary bytes come out of the tree unchanged; every accepted tree prints text
  * that parses back to the same tree; merging a tree into itself doubles nothing but usage.
  */
-#include "sharetree.h"
+#include "types/sharetree.h"
 #include "fuzz_alloc.h"
 
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * trailing comma) change nothing, names and units compare case-insensitively, and MAX_TRES
  * never bills more than MAX_TRES_GRES, nor that more than the sum.
  */
-#include "resvec.h"
-#include "slots.h"
+#include "types/resvec.h"
+#include "share/slots.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

@@ -5,8 +5,8 @@
  * state and encodes to the same bytes; combining and reading accepted states never leaves a
  * non-finite number or breaks the state's invariants, usage included (an overflow is an error).
  */
-#include "decay.h"
-#include "userprio.h"
+#include "types/decay.h"
+#include "share/userprio.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

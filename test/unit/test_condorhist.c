@@ -1,7 +1,7 @@
-/* test_condorhist.c: unit tests of src/core/condorhist.c: the condor_history -l reader. */
+/* test_condorhist.c: unit tests of src/core/load/condorhist.c: the condor_history -l reader. */
 #include "unit.h"
-#include "condorhist.h"
-#include "sharepath.h"
+#include "load/condorhist.h"
+#include "types/sharepath.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* test_decay.c: unit tests of src/core/decay.c: models, PBS steps, accrued charge, running sums. */
+/* test_decay.c: unit tests of src/core/types/decay.c: models, PBS steps, accrued charge, running sums. */
 #include "unit.h"
-#include "decay.h"
+#include "types/decay.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
-/* test_divide.c: unit tests of src/core/divide.c: the examples of the YTsaurus fair share ratio
+/* test_divide.c: unit tests of src/core/share/divide.c: the examples of the YTsaurus fair share ratio
  * page, and properties. */
 #include "unit.h"
-#include "divide.h"
-#include "resvec.h"
-#include "sharepath.h"
+#include "share/divide.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,8 +1,8 @@
-/* test_fairshare.c: unit tests of src/core/fairshare.c with the numbers of the PBS design page
+/* test_fairshare.c: unit tests of src/core/share/fairshare.c with the numbers of the PBS design page
  * PP-718 and Fair Tree ties. */
 #include "unit.h"
-#include "fairshare.h"
-#include "sharepath.h"
+#include "share/fairshare.h"
+#include "types/sharepath.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /*
- * test_groupquota.c: unit tests of src/core/groupquota.c with the HTCondor manual's examples
+ * test_groupquota.c: unit tests of src/core/share/groupquota.c with the HTCondor manual's examples
  * (hierarchical group quotas) and hand computations of the surplus and round-robin rules.
  */
 #include "unit.h"
-#include "groupquota.h"
+#include "share/groupquota.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* test_msic_config.c: the MSIC configuration file, holidays file and prime-time calendar. */
-#include "msic_config.h"
+#include "msic/msic_config.h"
 #include "unit.h"
 
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /*
- * test_msic_cycle.c: one MSIC scheduling cycle (src/core/msic_cycle.c), and the fixtures the
+ * test_msic_cycle.c: one MSIC scheduling cycle (src/core/msic/msic_cycle.c), and the fixtures the
  * replay tests share (unit.h): hand-checked cycles, and random cycles checked against the
  * invariants every cycle must keep (no host over-allocated, express and long-waiting jobs never
  * stopped, every job decided once, failed stops terminate).
  */
 #include "unit.h"
 
-#include "msic_cycle.h"
+#include "msic/msic_cycle.h"
 
 #include <stdio.h>
 #include <string.h>

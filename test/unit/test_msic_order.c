@@ -1,6 +1,6 @@
-/* test_msic_order.c: unit tests of src/core/msic_order.c (MSIC job flags and job order). */
+/* test_msic_order.c: unit tests of src/core/msic/msic_order.c (MSIC job flags and job order). */
 #include "unit.h"
-#include "msic_order.h"
+#include "msic/msic_order.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /*
  * test_msic_replay.c: replaying a stream of submissions through successive MSIC cycles
- * (src/core/msic_replay.c): a hand-checked morning with an express job that suspends a long one,
+ * (src/core/msic/msic_replay.c): a hand-checked morning with an express job that suspends a long one,
  * and the interval it refuses.
  */
 #include "unit.h"
 
-#include "msic_replay.h"
+#include "msic/msic_replay.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* test_msic_share.c: charge, rollover, rank, the SHARE_INFO_FILE text and the day accumulator. */
-#include "msic_share.h"
+#include "msic/msic_share.h"
 #include "unit.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
-/* test_pbsacct.c: unit tests of src/core/pbsacct.c: line splitting, the tokenizer by known keys,
+/* test_pbsacct.c: unit tests of src/core/load/pbsacct.c: line splitting, the tokenizer by known keys,
  * field conversion, exec_host, errors with positions, and the usage formula evaluator. */
 #include "unit.h"
-#include "pbsacct.h"
-#include "resvec.h"
+#include "load/pbsacct.h"
+#include "types/resvec.h"
 
 #include <math.h>
 #include <stdio.h>

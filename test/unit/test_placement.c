@@ -1,7 +1,7 @@
-/* test_placement.c: unit tests of src/core/placement.c with seed 003's 36 vnodes. */
+/* test_placement.c: unit tests of src/core/placement/placement.c with seed 003's 36 vnodes. */
 #include "unit.h"
-#include "placement.h"
-#include "resvec.h"
+#include "placement/placement.h"
+#include "types/resvec.h"
 
 #include <stdio.h>
 #include <stdlib.h>

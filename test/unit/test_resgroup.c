@@ -1,7 +1,7 @@
-/* test_resgroup.c: unit tests of src/core/resgroup.c: the PBS resource_group reader. */
+/* test_resgroup.c: unit tests of src/core/load/resgroup.c: the PBS resource_group reader. */
 #include "unit.h"
-#include "resgroup.h"
-#include "sharepath.h"
+#include "load/resgroup.h"
+#include "types/sharepath.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* test_resvec.c: unit tests of src/core/resvec.c: grammar, canonical text, arithmetic. */
+/* test_resvec.c: unit tests of src/core/types/resvec.c: grammar, canonical text, arithmetic. */
 #include "unit.h"
-#include "resvec.h"
+#include "types/resvec.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,8 +1,8 @@
-/* test_sacct.c: unit tests of src/core/sacct.c with rows of sacct_parsable2_samples.txt. */
+/* test_sacct.c: unit tests of src/core/load/sacct.c with rows of sacct_parsable2_samples.txt. */
 #include "unit.h"
-#include "resvec.h"
-#include "sacct.h"
-#include "sharepath.h"
+#include "types/resvec.h"
+#include "load/sacct.h"
+#include "types/sharepath.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* test_sharepath.c: unit tests of src/core/sharepath.c: grammar, order, path algebra. */
+/* test_sharepath.c: unit tests of src/core/types/sharepath.c: grammar, order, path algebra. */
 #include "unit.h"
-#include "sharepath.h"
+#include "types/sharepath.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
-/* test_sharetree.c: unit tests of src/core/sharetree.c: merging rows, rollups, flat and text forms.
+/* test_sharetree.c: unit tests of src/core/types/sharetree.c: merging rows, rollups, flat and text forms.
  */
 #include "unit.h"
-#include "resvec.h"
-#include "sharepath.h"
-#include "sharetree.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
+#include "types/sharetree.h"
 
 #include <math.h>
 #include <stdio.h>

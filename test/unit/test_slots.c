@@ -1,8 +1,8 @@
-/* test_slots.c: unit tests of src/core/slots.c: the SlotWeight thread's examples, slot weights,
+/* test_slots.c: unit tests of src/core/share/slots.c: the SlotWeight thread's examples, slot weights,
  * billing. */
 #include "unit.h"
-#include "resvec.h"
-#include "slots.h"
+#include "types/resvec.h"
+#include "share/slots.h"
 
 #include <math.h>
 #include <stdio.h>

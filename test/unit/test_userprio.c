@@ -1,8 +1,8 @@
-/* test_userprio.c: unit tests of src/core/userprio.c: HTCondor's real priority, the state's
+/* test_userprio.c: unit tests of src/core/share/userprio.c: HTCondor's real priority, the state's
  * text and binary forms and their limits, the report's usage and the pie spin. */
 #include "unit.h"
-#include "userprio.h"
-#include "decay.h"
+#include "share/userprio.h"
+#include "types/decay.h"
 
 #include <math.h>
 #include <stdio.h>

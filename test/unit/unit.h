@@ -7,7 +7,7 @@
 #define FS_UNIT_H
 
 #include "fs_core.h"
-#include "msic_cycle.h"
+#include "msic/msic_cycle.h"
 
 #include <stdbool.h>
 

@@ -1,8 +1,8 @@
 /* unit_main.c: runs every core unit test and prints the totals. */
 #include "unit.h"
 
-#include "resvec.h"
-#include "sharepath.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
 
 #include <math.h>
 #include <stdio.h>

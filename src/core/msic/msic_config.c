@@ -1,0 +1,1048 @@
+/*
+ * msic_config.c: the MSIC-Cluster scheduler's configuration file (getconfig.c), holidays file and
+ * prime-time calendar (toolkit.c), read as the reference describes the original, with its crashes,
+ * overflows and hangs turned into clear errors or the sensible result.
+ */
+#include "msic/msic_config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#define US_PER_SEC INT64_C(1000000)
+#define US_PER_DAY (INT64_C(86400) * US_PER_SEC)
+/* hours of a time value: the seconds must fit an interval's microseconds */
+#define MAX_HOURS INT64_C(2562047787)
+
+static const char *const true_words[] = {"true", "on", "enable", "enabled", "yes", "y", "1"};
+static const char *const false_words[] = {"false", "off", "no", "disable", "disabled", "n", "0"};
+
+const char *
+fs_msic_str(const fs_msic_config *cfg, size_t off)
+{
+	return off == FS_MSIC_NONE ? NULL : cfg->strs.data + off;
+}
+
+static size_t
+add_str(fs_msic_config *cfg, const char *s, size_t n, bool lower)
+{
+	size_t off = cfg->strs.len;
+	size_t i;
+
+	fs_sb_append(&cfg->strs, s, n);
+	fs_sb_append(&cfg->strs, "", 1); /* the terminator is part of the pool */
+	cfg->strs.len = off + n + 1;
+	if (lower)
+		for (i = 0; i < n; i++)
+			cfg->strs.data[off + i] = fs_ascii_lower(cfg->strs.data[off + i]);
+	return off;
+}
+
+/* Make room for one more element of an array that grows by doubling. */
+static void *
+grow(void *arr, size_t n, size_t *cap, size_t elem, const fs_allocator *a)
+{
+	void *bigger;
+
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 8;
+	bigger = a->alloc(a->ctx, *cap * elem);
+	if (n)
+		memcpy(bigger, arr, n * elem);
+	if (arr)
+		a->release(a->ctx, arr);
+	return bigger;
+}
+
+void
+fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a)
+{
+	if (cfg->strs.data)
+		a->release(a->ctx, cfg->strs.data);
+	if (cfg->submit)
+		a->release(a->ctx, cfg->submit);
+	if (cfg->batch)
+		a->release(a->ctx, cfg->batch);
+	if (cfg->fair)
+		a->release(a->ctx, cfg->fair);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+/* ---- errors -------------------------------------------------------------------------------- */
+
+/* "line N: <message>" */
+static fs_status FS_PRINTF(3, 4) line_fail(fs_error *err, int line, const char *fmt, ...)
+{
+	char buf[FS_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return fs_fail(err, FS_ERR_SYNTAX, "line %d: %s", line, buf);
+}
+
+/* The original's "Error parsing option '%s'" with a detail saying what is wrong. */
+static fs_status FS_PRINTF(4, 5)
+    opt_fail(fs_error *err, int line, const char *opt, const char *fmt, ...)
+{
+	char buf[FS_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	line_fail(err, line, "Error parsing option '%s'", opt);
+	fs_error_detail(err, "%s", buf);
+	return FS_ERR_SYNTAX;
+}
+
+/* A word quoted for a message, cut at 100 bytes. */
+static const char *
+shown(char *dst, size_t cap, const char *s, size_t n)
+{
+	fs_quote_excerpt(dst, cap, s, n, 100);
+	return dst;
+}
+
+/* ---- values -------------------------------------------------------------------------------- */
+
+/* schd_val2bool: 1 true, 0 false, -1 neither. */
+static int
+parse_bool(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(true_words) / sizeof(true_words[0]); i++)
+		if (fs_span_ieq(s, n, true_words[i]))
+			return 1;
+	for (i = 0; i < sizeof(false_words) / sizeof(false_words[0]); i++)
+		if (fs_span_ieq(s, n, false_words[i]))
+			return 0;
+	return -1;
+}
+
+/* Digits (at least one) with an optional leading '+', up to `limit`; false otherwise. */
+static bool
+parse_uint(const char *s, size_t n, int64_t limit, int64_t *v)
+{
+	size_t i = 0;
+	int64_t x = 0;
+
+	if (n > 0 && s[0] == '+')
+		i++;
+	if (i == n)
+		return false;
+	for (; i < n; i++)
+	{
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		x = x * 10 + (s[i] - '0');
+		if (x > limit)
+			return false;
+	}
+	*v = x;
+	return true;
+}
+
+/*
+ * schd_val2sec: one to three ':'-separated fields (empty ones merged away), SS, MM:SS or
+ * HH:MM:SS; minutes and seconds 0-59. On failure *why says what is wrong.
+ */
+static bool
+parse_time(const char *s, size_t n, int64_t *secs, const char **why)
+{
+	int64_t f[3];
+	int k = 0;
+	size_t i = 0;
+
+	while (i < n)
+	{
+		size_t j = i;
+
+		while (j < n && s[j] != ':')
+			j++;
+		if (j > i)
+		{
+			if (k == 3)
+			{
+				*why = "a time has at most three fields, HH:MM:SS";
+				return false;
+			}
+			if (!parse_uint(s + i, j - i, MAX_HOURS, &f[k]))
+			{
+				*why = "each field of a time must be a non-negative decimal number";
+				return false;
+			}
+			k++;
+		}
+		i = j + 1;
+	}
+	if (k == 0)
+	{
+		*why = "a time needs at least one field";
+		return false;
+	}
+	if (f[k - 1] > 59 || (k >= 2 && f[k - 2] > 59))
+	{
+		*why = k == 1 ? "seconds must be 0 to 59 (a single field is seconds)"
+		              : "minutes and seconds must be 0 to 59";
+		return false;
+	}
+	*secs = k == 1 ? f[0] : k == 2 ? f[0] * 60 + f[1] : f[0] * 3600 + f[1] * 60 + f[2];
+	return true;
+}
+
+static bool
+leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int64_t y, int64_t m)
+{
+	static const int d[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	return m == 2 && leap(y) ? 29 : d[m - 1];
+}
+
+/* One numeric field of at most `maxd` digits ending at `stop` (or the end when stop is 0). */
+static bool
+date_field(const char *s, size_t n, size_t *i, char stop, int maxd, int64_t *v)
+{
+	size_t st = *i;
+
+	while (*i < n && s[*i] >= '0' && s[*i] <= '9')
+		(*i)++;
+	if (*i == st || (int) (*i - st) > maxd || !parse_uint(s + st, *i - st, 9999, v))
+		return false;
+	if (stop)
+	{
+		if (*i >= n || s[*i] != stop)
+			return false;
+		(*i)++;
+	}
+	return *i <= n;
+}
+
+/* The date form of ENFORCE_PRIME_TIME: MM/DD/YYYY@HH:MM:SS, one-digit fields allowed. */
+static bool
+parse_date(const char *s, size_t n, fs_msic_date *d)
+{
+	int64_t v[6];
+	size_t i = 0;
+
+	if (!date_field(s, n, &i, '/', 2, &v[0]) || !date_field(s, n, &i, '/', 2, &v[1]) ||
+	    !date_field(s, n, &i, '@', 4, &v[2]) || !date_field(s, n, &i, ':', 2, &v[3]) ||
+	    !date_field(s, n, &i, ':', 2, &v[4]) || !date_field(s, n, &i, 0, 2, &v[5]) || i != n)
+		return false;
+	if (v[0] < 1 || v[0] > 12 || v[2] < 1 || v[1] < 1 || v[1] > month_days(v[2], v[0]) ||
+	    v[3] > 23 || v[4] > 59 || v[5] > 59)
+		return false;
+	d->mon = (int) v[0];
+	d->mday = (int) v[1];
+	d->year = (int) v[2];
+	d->hour = (int) v[3];
+	d->min = (int) v[4];
+	d->sec = (int) v[5];
+	return true;
+}
+
+/* TARGET_LOAD_PCT, SUSPEND_THRESHOLD, MAX_USER_RUN_JOBS: a non-negative integer, '%' allowed. */
+static bool
+parse_count(const char *s, size_t n, int *v)
+{
+	int64_t x;
+
+	if (n > 0 && s[n - 1] == '%')
+		n--;
+	if (!parse_uint(s, n, INT_MAX, &x))
+		return false;
+	*v = (int) x;
+	return true;
+}
+
+/* getconfig.c:get_variance: "-mm%,+nn%", each sign at most once; text after '%' ignored. */
+static bool
+parse_variance(const char *s, size_t n, double *minus, double *plus, const char **why)
+{
+	bool seen_minus = false, seen_plus = false;
+	size_t i = 0;
+
+	*minus = *plus = 0;
+	while (i < n)
+	{
+		size_t j = i, k;
+		int64_t v;
+
+		while (j < n && s[j] != ',')
+			j++;
+		if (j > i)
+		{
+			char sign = s[i];
+
+			if (sign != '+' && sign != '-')
+			{
+				*why = "each item must start with '+' or '-'";
+				return false;
+			}
+			k = i + 1;
+			while (k < j && s[k] >= '0' && s[k] <= '9')
+				k++;
+			if (k == i + 1 || k == j || s[k] != '%')
+			{
+				*why = "each item must be a sign, digits and '%'";
+				return false;
+			}
+			if (!parse_uint(s + i + 1, k - i - 1, INT_MAX, &v))
+			{
+				*why = "a percentage must be at most 2147483647";
+				return false;
+			}
+			if ((sign == '-' && seen_minus) || (sign == '+' && seen_plus))
+			{
+				*why = "each sign may appear only once";
+				return false;
+			}
+			if (sign == '-')
+			{
+				seen_minus = true;
+				*minus = (double) v;
+			}
+			else
+			{
+				seen_plus = true;
+				*plus = (double) v;
+			}
+		}
+		i = j + 1;
+	}
+	return true;
+}
+
+/* ---- the file ------------------------------------------------------------------------------ */
+
+typedef struct parser
+{
+	fs_msic_config *cfg;
+	const fs_allocator *a;
+	const char *local_host;
+	fs_error *err;
+	int line;
+} parser;
+
+/* arg_to_qlist: comma-separated queue[@host], empty items dropped; appended to the list. */
+static fs_status
+add_queues(parser *p, const char *opt, const char *s, size_t n, bool submit)
+{
+	fs_msic_config *cfg = p->cfg;
+	size_t i = 0;
+	char sh[128];
+
+	while (i < n)
+	{
+		size_t j = i, at;
+		fs_msic_qent q;
+
+		while (j < n && s[j] != ',')
+			j++;
+		if (j > i)
+		{
+			at = i;
+			while (at < j && s[at] != '@')
+				at++;
+			if (at == i || (at < j && at + 1 == j))
+				return opt_fail(p->err, p->line, opt,
+				                "\"%s\" has an empty queue or host name around '@'.",
+				                shown(sh, sizeof(sh), s + i, j - i));
+			q.name = add_str(cfg, s + i, at - i, false);
+			if (at < j)
+				q.host = add_str(cfg, s + at + 1, j - at - 1, false);
+			else if (p->local_host)
+				q.host = add_str(cfg, p->local_host, strlen(p->local_host), true);
+			else
+				q.host = FS_MSIC_NONE;
+			if (submit)
+			{
+				cfg->submit =
+				    grow(cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent), p->a);
+				cfg->submit[cfg->n_submit++] = q;
+			}
+			else
+			{
+				cfg->batch =
+				    grow(cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent), p->a);
+				cfg->batch[cfg->n_batch++] = q;
+			}
+		}
+		i = j + 1;
+	}
+	return FS_OK;
+}
+
+/* fair_access.c:arg_to_fairshare: QUEUE:name:shares:max_run_pct (empty fields merged away). */
+static fs_status
+add_fair_share(parser *p, const char *s, size_t n)
+{
+	fs_msic_config *cfg = p->cfg;
+	const char *f[4];
+	size_t fl[4];
+	int k = 0, shares, pct;
+	size_t i = 0, q;
+	char sh[128];
+
+	while (i < n)
+	{
+		size_t j = i;
+
+		while (j < n && s[j] != ':')
+			j++;
+		if (j > i)
+		{
+			if (k < 4)
+			{
+				f[k] = s + i;
+				fl[k] = j - i;
+			}
+			k++;
+		}
+		i = j + 1;
+	}
+	if (k == 0 || !fs_span_eq(f[0], fl[0], "QUEUE"))
+		return line_fail(p->err, p->line, "Unrecognized FAIR_SHARE directive: %s",
+		                 k == 0 ? "" : shown(sh, sizeof(sh), f[0], fl[0]));
+	if (k != 4)
+	{
+		line_fail(p->err, p->line, "Incomplete FAIR_SHARE directive: %s",
+		          shown(sh, sizeof(sh), s, n));
+		fs_error_hint(p->err, "The form is FAIR_SHARE QUEUE:name:shares:max_run_pct.");
+		return FS_ERR_SYNTAX;
+	}
+	if (fl[1] > FS_MSIC_FAIR_QUEUE_MAX)
+		return opt_fail(p->err, p->line, "FAIR_SHARE",
+		                "The queue name \"%s\" is longer than %d characters (the original "
+		                "overflows its buffer).",
+		                shown(sh, sizeof(sh), f[1], fl[1]), FS_MSIC_FAIR_QUEUE_MAX);
+	if (!parse_count(f[2], fl[2], &shares))
+		return opt_fail(p->err, p->line, "FAIR_SHARE",
+		                "The share percentage \"%s\" is not a whole number.",
+		                shown(sh, sizeof(sh), f[2], fl[2]));
+	if (shares < 1 || shares > 100)
+		return line_fail(p->err, p->line,
+		                 "FAIR_SHARE share percentage (%d) should be between 1 and 100", shares);
+	if (!parse_count(f[3], fl[3], &pct))
+		return opt_fail(p->err, p->line, "FAIR_SHARE",
+		                "The running job percentage \"%s\" is not a whole number.",
+		                shown(sh, sizeof(sh), f[3], fl[3]));
+	if (pct > 100)
+		return line_fail(p->err, p->line,
+		                 "FAIR_SHARE running job percentage (%d) should be between 1 and 100", pct);
+	for (i = 0; i < cfg->n_fair; i++)
+	{
+		const char *o = cfg->strs.data + cfg->fair[i].queue;
+
+		if (fs_span_eq(f[1], fl[1], o))
+		{
+			line_fail(p->err, p->line, "FAIR_SHARE queue \"%s\" is already listed", o);
+			fs_error_detail(p->err, "It was first given on line %d.", cfg->fair[i].line);
+			return FS_ERR_SYNTAX;
+		}
+	}
+	q = add_str(cfg, f[1], fl[1], false);
+	cfg->fair = grow(cfg->fair, cfg->n_fair, &cfg->cap_fair, sizeof(fs_msic_fair), p->a);
+	cfg->fair[cfg->n_fair].queue = q;
+	cfg->fair[cfg->n_fair].shares = shares;
+	cfg->fair[cfg->n_fair].max_run_pct = pct;
+	cfg->fair[cfg->n_fair].line = p->line;
+	cfg->n_fair++;
+	return FS_OK;
+}
+
+static fs_status
+bool_opt(parser *p, const char *opt, const char *s, size_t n, bool *out)
+{
+	int b = parse_bool(s, n);
+	char sh[128];
+
+	if (b < 0)
+	{
+		opt_fail(p->err, p->line, opt, "\"%s\" is not a boolean word.",
+		         shown(sh, sizeof(sh), s, n));
+		fs_error_hint(p->err, "True words: true, on, enable, enabled, yes, y, 1; false words: "
+		                      "false, off, no, disable, disabled, n, 0 (any case).");
+		return FS_ERR_SYNTAX;
+	}
+	*out = b == 1;
+	return FS_OK;
+}
+
+static fs_status
+time_opt(parser *p, const char *opt, const char *s, size_t n, int64_t *out)
+{
+	const char *why = "";
+	char sh[128];
+
+	if (!parse_time(s, n, out, &why))
+	{
+		opt_fail(p->err, p->line, opt, "\"%s\" is not a time value: %s.",
+		         shown(sh, sizeof(sh), s, n), why);
+		fs_error_hint(p->err, "A time is SS, MM:SS or HH:MM:SS, for example 04:00:00.");
+		return FS_ERR_SYNTAX;
+	}
+	return FS_OK;
+}
+
+static fs_status
+count_opt(parser *p, const char *opt, const char *s, size_t n, int *out)
+{
+	char sh[128];
+
+	if (!parse_count(s, n, out))
+		return opt_fail(p->err, p->line, opt,
+		                "\"%s\" is not a whole number from 0 to 2147483647 (a '%%' may follow).",
+		                shown(sh, sizeof(sh), s, n));
+	return FS_OK;
+}
+
+/* ENFORCE_PRIME_TIME: a boolean word, or the date from which prime time is enforced. */
+static fs_status
+prime_time_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	fs_msic_config *cfg = p->cfg;
+	int b = parse_bool(s, n);
+	char sh[128];
+
+	if (b >= 0)
+	{
+		cfg->enforce_prime_time = b == 1;
+		cfg->has_prime_from = false;
+		return FS_OK;
+	}
+	if (!parse_date(s, n, &cfg->prime_from))
+	{
+		opt_fail(p->err, p->line, opt,
+		         "\"%s\" is neither a boolean word nor a date MM/DD/YYYY@HH:MM:SS.",
+		         shown(sh, sizeof(sh), s, n));
+		fs_error_hint(p->err, "For example: True, or 09/01/2000@08:00:00 to enforce prime "
+		                      "time from that local time on.");
+		return FS_ERR_SYNTAX;
+	}
+	cfg->enforce_prime_time = true;
+	cfg->has_prime_from = true;
+	return FS_OK;
+}
+
+static fs_status
+variance_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	const char *why = "";
+	char sh[128];
+
+	if (!parse_variance(s, n, &p->cfg->target_load_minus, &p->cfg->target_load_plus, &why))
+	{
+		opt_fail(p->err, p->line, opt, "\"%s\" is not a variance: %s.", shown(sh, sizeof(sh), s, n),
+		         why);
+		fs_error_hint(p->err, "The form is -mm%%,+nn%%, for example -15%%,+10%%.");
+		return FS_ERR_SYNTAX;
+	}
+	return FS_OK;
+}
+
+/* SCHED_RESTART_ACTION: one of three words, upper case as the original compares them. */
+static fs_status
+restart_action_opt(parser *p, const char *opt, const char *s, size_t n)
+{
+	static const char *const actions[] = {"NONE", "RESUBMIT", "RERUN"};
+	char sh[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+		if (fs_span_eq(s, n, actions[i]))
+		{
+			p->cfg->sched_restart_action = actions[i];
+			return FS_OK;
+		}
+	opt_fail(p->err, p->line, opt, "\"%s\" is not a restart action.", shown(sh, sizeof(sh), s, n));
+	fs_error_hint(p->err, "Use NONE, RESUBMIT or RERUN (upper case).");
+	return FS_ERR_SYNTAX;
+}
+
+static fs_status
+set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
+{
+	fs_msic_config *cfg = p->cfg;
+	char opt[64], sh[128];
+	int v;
+	fs_status st;
+
+#define IS(name) fs_span_eq(o, on, name)
+	shown(opt, sizeof(opt), o, on < 40 ? on : 40);
+	if (IS("SUBMIT_QUEUE"))
+		return add_queues(p, opt, s, n, true);
+	if (IS("BATCH_QUEUES"))
+		return add_queues(p, opt, s, n, false);
+	if (IS("EXPRESS_QUEUE"))
+	{
+		if (n > FS_MSIC_EXPRESS_MAX)
+			return opt_fail(p->err, p->line, opt,
+			                "The queue name \"%s\" is longer than %d characters (the original "
+			                "overflows its buffer).",
+			                shown(sh, sizeof(sh), s, n), FS_MSIC_EXPRESS_MAX);
+		cfg->express_queue = add_str(cfg, s, n, false);
+		return FS_OK;
+	}
+	if (IS("ENFORCE_PRIME_TIME"))
+		return prime_time_opt(p, opt, s, n);
+	if (IS("PRIME_TIME_START"))
+		return time_opt(p, opt, s, n, &cfg->prime_start);
+	if (IS("PRIME_TIME_END"))
+		return time_opt(p, opt, s, n, &cfg->prime_end);
+	if (IS("PRIME_TIME_WALLT_LIMIT"))
+		return time_opt(p, opt, s, n, &cfg->wallt_limit);
+	if (IS("MAX_WAIT_TIME"))
+		return time_opt(p, opt, s, n, &cfg->max_wait_time);
+	if (IS("TARGET_LOAD_PCT"))
+	{
+		st = count_opt(p, opt, s, n, &v);
+		cfg->target_load_pct = v;
+		return st;
+	}
+	if (IS("SUSPEND_THRESHOLD"))
+	{
+		st = count_opt(p, opt, s, n, &v);
+		cfg->suspend_threshold = v;
+		return st;
+	}
+	if (IS("MAX_USER_RUN_JOBS"))
+		return count_opt(p, opt, s, n, &cfg->max_user_run_jobs);
+	if (IS("TARGET_LOAD_VARIANCE"))
+		return variance_opt(p, opt, s, n);
+	if (IS("FORCE_REQUEUE"))
+		return bool_opt(p, opt, s, n, &cfg->force_requeue);
+	if (IS("UPDATE_COMMENTS"))
+		return bool_opt(p, opt, s, n, &cfg->update_comments);
+	if (IS("SCHED_HOST"))
+	{
+		cfg->sched_host = add_str(cfg, s, n, true);
+		return FS_OK;
+	}
+	if (IS("SCHED_RESTART_ACTION"))
+		return restart_action_opt(p, opt, s, n);
+	if (IS("SORTED_JOB_DUMPFILE"))
+	{
+		cfg->sorted_job_dumpfile = add_str(cfg, s, n, false);
+		return FS_OK;
+	}
+	if (IS("SHARE_INFO_FILE"))
+	{
+		cfg->share_info_file = add_str(cfg, s, n, false);
+		return FS_OK;
+	}
+	if (IS("FAIR_SHARE"))
+		return add_fair_share(p, s, n);
+#undef IS
+	opt_fail(p->err, p->line, opt, "\"%s\" is not an option of the MSIC scheduler.", opt);
+	fs_error_hint(p->err, "Option names are upper case, for example SUBMIT_QUEUE.");
+	return FS_ERR_SYNTAX;
+}
+
+static bool
+same_host(const fs_msic_config *cfg, size_t a, size_t b)
+{
+	if (a == FS_MSIC_NONE || b == FS_MSIC_NONE)
+		return a == b;
+	return strcmp(cfg->strs.data + a, cfg->strs.data + b) == 0;
+}
+
+static bool
+same_queue(const fs_msic_config *cfg, const fs_msic_qent *a, const fs_msic_qent *b)
+{
+	return strcmp(cfg->strs.data + a->name, cfg->strs.data + b->name) == 0 &&
+	       same_host(cfg, a->host, b->host);
+}
+
+/* getconfig.c:validate_config and verify_fairshare, in the original's order. */
+static fs_status
+validate(const fs_msic_config *cfg, fs_error *err)
+{
+	size_t i, j;
+	int total = 0;
+
+	if (cfg->n_submit == 0)
+		return fs_fail(err, FS_ERR_SYNTAX, "No SUBMIT_QUEUE specified.  Exiting.");
+	if (cfg->n_submit > 1)
+		return fs_fail(err, FS_ERR_SYNTAX, "Only one SUBMIT_QUEUE can be specified.  Exiting.");
+	if (cfg->n_batch == 0)
+		return fs_fail(err, FS_ERR_SYNTAX, "No BATCH_QUEUES specified.  Exiting.");
+	for (i = 0; i < cfg->n_batch; i++)
+	{
+		FS_POLL(i);
+		for (j = 0; j < i; j++)
+			if (same_queue(cfg, &cfg->batch[i], &cfg->batch[j]))
+			{
+				fs_fail(err, FS_ERR_SYNTAX,
+				        "Queues listed in BATCH_QUEUES cannot be repeated.  Exiting.");
+				fs_error_detail(err, "Queue \"%s\" is listed twice with the same exec host.",
+				                cfg->strs.data + cfg->batch[i].name);
+				return FS_ERR_SYNTAX;
+			}
+	}
+	if (cfg->enforce_prime_time && (cfg->prime_start <= 0 || cfg->prime_end <= 0))
+		return fs_fail(err, FS_ERR_SYNTAX,
+		               "ENFORCE_PRIME_TIME set but PRIME_TIME_START/END is not specified.  "
+		               "Exiting.");
+	if (cfg->enforce_prime_time && cfg->wallt_limit <= 0)
+		return fs_fail(err, FS_ERR_SYNTAX,
+		               "ENFORCE_PRIME_TIME set but no PRIME_TIME_WALLT_LIMIT given.");
+	for (i = 0; i < cfg->n_batch; i++)
+		if (same_queue(cfg, &cfg->submit[0], &cfg->batch[i]))
+			return fs_fail(err, FS_ERR_SYNTAX,
+			               "SUBMIT_QUEUE %s cannot be listed in BATCH_QUEUES.  Exiting.",
+			               cfg->strs.data + cfg->submit[0].name);
+	if (cfg->n_fair > 0)
+	{
+		for (i = 0; i < cfg->n_fair; i++)
+			total += cfg->fair[i].shares; /* at most 100 each, and entries are distinct */
+		if (total < 100)
+			return fs_fail(err, FS_ERR_SYNTAX, "FAIR_SHARE: total shares (%d) < 100 %%", total);
+		if (total > 100)
+			return fs_fail(err, FS_ERR_SYNTAX, "FAIR_SHARE: total shares (%d) > 100 %%", total);
+	}
+	return FS_OK;
+}
+
+fs_status
+fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_msic_config *cfg,
+                     const fs_allocator *a, fs_error *err)
+{
+	parser p;
+	size_t pos = 0;
+	fs_status st = FS_OK;
+
+	fs_error_clear(err);
+	memset(cfg, 0, sizeof(*cfg));
+	fs_sb_init(&cfg->strs, a, 256);
+	/* schedinit.c:reset_config */
+	cfg->express_queue = add_str(cfg, "", 0, false);
+	cfg->max_wait_time = 432000;
+	cfg->target_load_pct = 90;
+	cfg->target_load_minus = 15;
+	cfg->target_load_plus = 10;
+	cfg->max_user_run_jobs = 10;
+	cfg->sched_restart_action = "NONE";
+	cfg->suspend_threshold = 10;
+	cfg->force_requeue = true;
+	cfg->update_comments = true;
+	cfg->sched_host = cfg->share_info_file = cfg->sorted_job_dumpfile = FS_MSIC_NONE;
+
+	p.cfg = cfg;
+	p.a = a;
+	p.local_host = local_host;
+	p.err = err;
+	p.line = 0;
+	while (pos < len && st == FS_OK)
+	{
+		size_t end = pos, cut, i, w0, w1, v0, v1;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		p.line++;
+		FS_POLL((size_t) p.line);
+		if (end - pos > FS_MSIC_LINE_MAX)
+		{
+			st = line_fail(err, p.line, "Line too long");
+			fs_error_detail(err, "The line has %zu bytes; the original reads at most %d.",
+			                end - pos, FS_MSIC_LINE_MAX);
+			break;
+		}
+		cut = pos;
+		while (cut < end && text[cut] != '#')
+			cut++;
+		for (i = pos; i < cut; i++)
+			if (text[i] == '\0')
+			{
+				st = line_fail(err, p.line, "the line contains a NUL byte");
+				break;
+			}
+		if (st != FS_OK)
+			break;
+		i = pos;
+		while (i < cut && fs_is_space(text[i]))
+			i++;
+		w0 = i;
+		while (i < cut && !fs_is_space(text[i]))
+			i++;
+		w1 = i;
+		while (i < cut && fs_is_space(text[i]))
+			i++;
+		v0 = i;
+		while (i < cut && !fs_is_space(text[i]))
+			i++;
+		v1 = i;
+		pos = end + 1;
+		if (w0 == w1)
+			continue; /* blank, or only a comment */
+		if (v0 == v1)
+		{
+			char sh[64];
+
+			line_fail(err, p.line, "Error in config file");
+			fs_error_detail(err, "Option %s has no argument.",
+			                shown(sh, sizeof(sh), text + w0, w1 - w0 < 40 ? w1 - w0 : 40));
+			fs_error_hint(err, "Each line is <option> <argument>.");
+			st = FS_ERR_SYNTAX;
+			break;
+		}
+		/* words after the argument are ignored, as sscanf("%s %s") does */
+		st = set_option(&p, text + w0, w1 - w0, text + v0, v1 - v0);
+	}
+	if (st == FS_OK)
+		st = validate(cfg, err);
+	if (st != FS_OK)
+		fs_msic_config_free(cfg, a);
+	return st;
+}
+
+/* ---- formatting ---------------------------------------------------------------------------- */
+
+void
+fs_msic_format_hms(int64_t secs, char *buf)
+{
+	snprintf(buf, 32, "%02lld:%02d:%02d", (long long) (secs / 3600), (int) (secs / 60 % 60),
+	         (int) (secs % 60));
+}
+
+static void
+format_queues(fs_sb *sb, const fs_msic_config *cfg, const char *opt, const fs_msic_qent *q,
+              size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		fs_sb_appendf(sb, "%s %s", opt, cfg->strs.data + q[i].name);
+		if (q[i].host != FS_MSIC_NONE)
+			fs_sb_appendf(sb, "@%s", cfg->strs.data + q[i].host);
+		fs_sb_append(sb, "\n", 1);
+	}
+}
+
+void
+fs_msic_config_format(fs_sb *sb, const fs_msic_config *cfg)
+{
+	char t[32];
+	size_t i;
+
+	format_queues(sb, cfg, "SUBMIT_QUEUE", cfg->submit, cfg->n_submit);
+	format_queues(sb, cfg, "BATCH_QUEUES", cfg->batch, cfg->n_batch);
+	if (cfg->strs.data[cfg->express_queue])
+		fs_sb_appendf(sb, "EXPRESS_QUEUE %s\n", cfg->strs.data + cfg->express_queue);
+	if (cfg->has_prime_from)
+		fs_sb_appendf(sb, "ENFORCE_PRIME_TIME %02d/%02d/%04d@%02d:%02d:%02d\n", cfg->prime_from.mon,
+		              cfg->prime_from.mday, cfg->prime_from.year, cfg->prime_from.hour,
+		              cfg->prime_from.min, cfg->prime_from.sec);
+	else
+		fs_sb_appendf(sb, "ENFORCE_PRIME_TIME %s\n", cfg->enforce_prime_time ? "True" : "False");
+	fs_msic_format_hms(cfg->prime_start, t);
+	fs_sb_appendf(sb, "PRIME_TIME_START %s\n", t);
+	fs_msic_format_hms(cfg->prime_end, t);
+	fs_sb_appendf(sb, "PRIME_TIME_END %s\n", t);
+	fs_msic_format_hms(cfg->wallt_limit, t);
+	fs_sb_appendf(sb, "PRIME_TIME_WALLT_LIMIT %s\n", t);
+	fs_msic_format_hms(cfg->max_wait_time, t);
+	fs_sb_appendf(sb, "MAX_WAIT_TIME %s\n", t);
+	fs_sb_appendf(sb, "TARGET_LOAD_PCT %d%%\n", (int) cfg->target_load_pct);
+	fs_sb_appendf(sb, "TARGET_LOAD_VARIANCE -%d%%,+%d%%\n", (int) cfg->target_load_minus,
+	              (int) cfg->target_load_plus);
+	fs_sb_appendf(sb, "SUSPEND_THRESHOLD %d\n", (int) cfg->suspend_threshold);
+	fs_sb_appendf(sb, "MAX_USER_RUN_JOBS %d\n", cfg->max_user_run_jobs);
+	fs_sb_appendf(sb, "FORCE_REQUEUE %s\n", cfg->force_requeue ? "True" : "False");
+	fs_sb_appendf(sb, "UPDATE_COMMENTS %s\n", cfg->update_comments ? "True" : "False");
+	fs_sb_appendf(sb, "SCHED_RESTART_ACTION %s\n", cfg->sched_restart_action);
+	if (cfg->sched_host != FS_MSIC_NONE)
+		fs_sb_appendf(sb, "SCHED_HOST %s\n", cfg->strs.data + cfg->sched_host);
+	if (cfg->share_info_file != FS_MSIC_NONE)
+		fs_sb_appendf(sb, "SHARE_INFO_FILE %s\n", cfg->strs.data + cfg->share_info_file);
+	if (cfg->sorted_job_dumpfile != FS_MSIC_NONE)
+		fs_sb_appendf(sb, "SORTED_JOB_DUMPFILE %s\n", cfg->strs.data + cfg->sorted_job_dumpfile);
+	for (i = 0; i < cfg->n_fair; i++)
+		fs_sb_appendf(sb, "FAIR_SHARE QUEUE:%s:%d:%d\n", cfg->strs.data + cfg->fair[i].queue,
+		              cfg->fair[i].shares, cfg->fair[i].max_run_pct);
+}
+
+/* ---- holidays ------------------------------------------------------------------------------ */
+
+static int
+cmp_int(const void *a, const void *b, void *ctx)
+{
+	int x = *(const int *) a, y = *(const int *) b;
+
+	(void) ctx;
+	return (x > y) - (x < y);
+}
+
+fs_status
+fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n, const fs_allocator *a,
+                       fs_error *err)
+{
+	size_t pos = 0, cap = 0, cnt = 0, i, out;
+	int *d = NULL;
+	int line = 0;
+
+	fs_error_clear(err);
+	*days = NULL;
+	*n = 0;
+	while (pos < len)
+	{
+		size_t end = pos, cut, w0, w1;
+		int64_t v;
+		char sh[128];
+
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		FS_POLL((size_t) line);
+		cut = pos;
+		while (cut < end && text[cut] != '*')
+			cut++;
+		w0 = pos;
+		while (w0 < cut && fs_is_space(text[w0]))
+			w0++;
+		w1 = w0;
+		while (w1 < cut && !fs_is_space(text[w1]))
+			w1++;
+		pos = end + 1;
+		if (w0 == w1 || (w1 - w0 >= 4 && memcmp(text + w0, "YEAR", 4) == 0))
+			continue;
+		if (!parse_uint(text + w0, w1 - w0, 366, &v) || text[w0] == '+')
+		{
+			fs_fail(err, FS_ERR_SYNTAX, "holidays line %d: Syntax error", line);
+			fs_error_detail(err, "\"%s\" is not a day of the year from 0 to 366.",
+			                shown(sh, sizeof(sh), text + w0, w1 - w0));
+			fs_error_hint(err, "Each line starts with a day number (1 = 1 January), a YEAR "
+			                   "line or a * comment.");
+			if (d)
+				a->release(a->ctx, d);
+			return FS_ERR_SYNTAX;
+		}
+		if (v == 0)
+			continue; /* the SGI "any year" convention */
+		d = grow(d, cnt, &cap, sizeof(int), a);
+		d[cnt++] = (int) v;
+	}
+	if (cnt == 0)
+	{
+		if (d)
+			a->release(a->ctx, d);
+		return FS_OK;
+	}
+	fs_sort(d, cnt, sizeof(int), cmp_int, NULL, a);
+	for (i = 1, out = 1; i < cnt; i++)
+		if (d[i] != d[out - 1])
+			d[out++] = d[i];
+	*days = d;
+	*n = out;
+	return FS_OK;
+}
+
+/* ---- calendar and prime time --------------------------------------------------------------- */
+
+static bool
+is_holiday(int yday, const int *h, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (h[i] == yday)
+			return true;
+	return false;
+}
+
+bool
+fs_msic_prime_day(int64_t year, int64_t mon, int64_t mday, const int *holidays, size_t n)
+{
+	int64_t z = fs_days_from_civil(year, mon, mday);
+	int64_t wday = ((z % 7) + 7 + 4) % 7; /* 1970-01-01 was a Thursday */
+	int yday = (int) (z - fs_days_from_civil(year, 1, 1) + 1);
+
+	return wday != 0 && wday != 6 && !is_holiday(yday, holidays, n);
+}
+
+bool
+fs_msic_is_prime(int64_t year, int64_t mon, int64_t mday, int64_t sod_us, int64_t start_us,
+                 int64_t end_us, const int *holidays, size_t n)
+{
+	if (!fs_msic_prime_day(year, mon, mday, holidays, n))
+		return false;
+	if (end_us > start_us)
+		return sod_us >= start_us && sod_us < end_us;
+	return !(sod_us >= end_us && sod_us < start_us);
+}
+
+/* Add the overlap of [a, b) and [from, to). */
+static void
+overlap(int64_t a, int64_t b, int64_t from, int64_t to, int64_t *sum)
+{
+	if (a < from)
+		a = from;
+	if (b > to)
+		b = to;
+	if (b > a)
+		*sum += b - a;
+}
+
+fs_status
+fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t start_us,
+                 int64_t end_us, const int *holidays, size_t n, int64_t *prime, fs_error *err)
+{
+	int64_t to, y, m, d, z, sum = 0;
+	size_t i;
+
+	fs_error_clear(err);
+	*prime = 0;
+	if (dur < 0 || dur > FS_MSIC_MAX_WALK_DAYS * US_PER_DAY)
+	{
+		fs_fail(err, FS_ERR_VALUE, "walltime must be between 0 and %d days", FS_MSIC_MAX_WALK_DAYS);
+		fs_error_detail(err, "Prime time is counted day by day over at most 100 years.");
+		return FS_ERR_VALUE;
+	}
+	if (start_us < 0 || start_us >= US_PER_DAY || end_us < 0 || end_us >= US_PER_DAY)
+	{
+		fs_fail(err, FS_ERR_VALUE, "prime time start and end must be times of day");
+		fs_error_detail(err, "Both must be from 00:00:00 up to, not including, 24:00:00.");
+		return FS_ERR_VALUE;
+	}
+	if (dur == 0)
+		return FS_OK;
+	to = from + dur;
+	clock->to_local(clock->ctx, from, &y, &m, &d);
+	z = fs_days_from_civil(y, m, d);
+	for (i = 0;; i++, z++)
+	{
+		int64_t day0, next0;
+
+		FS_POLL(i);
+		fs_civil_from_days(z, &y, &m, &d);
+		day0 = clock->from_local(clock->ctx, y, m, d, 0);
+		if (day0 >= to)
+			break;
+		if (!fs_msic_prime_day(y, m, d, holidays, n))
+			continue;
+		if (end_us > start_us)
+			overlap(clock->from_local(clock->ctx, y, m, d, start_us),
+			        clock->from_local(clock->ctx, y, m, d, end_us), from, to, &sum);
+		else
+		{
+			int64_t y1, m1, d1;
+
+			fs_civil_from_days(z + 1, &y1, &m1, &d1);
+			next0 = clock->from_local(clock->ctx, y1, m1, d1, 0);
+			overlap(day0, clock->from_local(clock->ctx, y, m, d, end_us), from, to, &sum);
+			overlap(clock->from_local(clock->ctx, y, m, d, start_us), next0, from, to, &sum);
+		}
+	}
+	*prime = sum;
+	return FS_OK;
+}

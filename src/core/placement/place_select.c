@@ -1,0 +1,1388 @@
+/*
+ * place_select.c: PBS select and place specs (qsub -l select=..., -l place=...) and the
+ * chunk-by-chunk placement of a job on the vnodes of a placement set, following OpenPBS's
+ * scheduler (src/scheduler/node_info.c: eval_selspec, eval_placement, eval_complex_selspec,
+ * eval_simple_selspec, resources_avail_on_vnode). Parsing is linear in the text; placing costs
+ * O(vnodes + chunks) per term and set tried, plus one pass over the pool (a hash on host names).
+ */
+#include "placement/placement.h"
+
+#include "types/resvec.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- small helpers */
+
+/* Resource names as in a resvec, without ":" (which separates a chunk's resources). */
+static bool
+is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool
+is_name_char(char c)
+{
+	return is_name_start(c) || fs_is_digit(c) || c == '.' || c == '/' || c == '-' || c == '@';
+}
+
+static void *
+grow(const fs_allocator *a, void *old, size_t used, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 8;
+	void *out = a->alloc(a->ctx, ncap * size);
+
+	if (used)
+		memcpy(out, old, used * size);
+	if (old)
+		a->release(a->ctx, old);
+	*cap = ncap;
+	return out;
+}
+
+static char *
+copy_str(const fs_allocator *a, const char *s, size_t len)
+{
+	char *out = a->alloc(a->ctx, len + 1);
+
+	memcpy(out, s, len);
+	out[len] = '\0';
+	return out;
+}
+
+/* ---------------------------------------------------------------- place spec */
+
+static const char place_hint[] =
+    "Valid words are free, pack, scatter, vscatter (arrangement), excl, "
+    "exclhost, shared (sharing) and group=<resource>, joined by \":\", "
+    "for example \"scatter:excl\".";
+
+/* The resource of a place spec's group=<resource> word (`shown` is the whole spec). */
+static fs_status
+place_group(fs_place *out, const char *res, size_t len, const char *shown, fs_error *err)
+{
+	size_t k;
+
+	if (out->grouplen > 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" names a group twice", shown);
+		fs_error_hint(err, "Give one group=<resource>.");
+		return FS_ERR_VALUE;
+	}
+	if (len == 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" has \"group=\" without a resource", shown);
+		fs_error_hint(err, "Write group=<resource>, for example group=switch.");
+		return FS_ERR_VALUE;
+	}
+	if (len > FS_SORT_RESOURCE_MAX)
+	{
+		fs_fail(err, FS_ERR_VALUE, "group resource in place spec \"%s\" is too long", shown);
+		fs_error_detail(err, "The name is %zu bytes long; at most %d are allowed.", len,
+		                FS_SORT_RESOURCE_MAX);
+		fs_error_hint(err, "Name a label key, for example group=switch.");
+		return FS_ERR_VALUE;
+	}
+	for (k = 0; k < len; k++)
+		if ((unsigned char) res[k] < 0x20 || res[k] == 0x7f)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "group resource in place spec \"%s\" holds a control character", shown);
+			fs_error_hint(err, "Name a label key, for example group=switch.");
+			return FS_ERR_VALUE;
+		}
+	memcpy(out->group, res, len);
+	out->group[len] = '\0';
+	out->grouplen = len;
+	return FS_OK;
+}
+
+fs_status
+fs_place_parse(const char *text, size_t len, fs_place *out, fs_error *err)
+{
+	char shown[220], word[80];
+	size_t i = 0;
+	const char *arranged = NULL, *shared = NULL;
+	size_t arrangedlen = 0, sharedlen = 0;
+
+	memset(out, 0, sizeof(*out));
+	fs_quote_excerpt(shown, sizeof(shown), text, len, 200);
+	if (len == 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "place spec must not be empty");
+		fs_error_hint(err, "%s", place_hint);
+		return FS_ERR_VALUE;
+	}
+	for (;;)
+	{
+		const char *colon = memchr(text + i, ':', len - i);
+		size_t e = colon ? (size_t) (colon - text) : len, wl = e - i;
+		const char *w = text + i;
+		int arr = -1, share = -1;
+
+		fs_quote_excerpt(word, sizeof(word), w, wl, 60);
+		if (fs_span_eq(w, wl, "free"))
+			arr = FS_ARRANGE_FREE;
+		else if (fs_span_eq(w, wl, "pack"))
+			arr = FS_ARRANGE_PACK;
+		else if (fs_span_eq(w, wl, "scatter"))
+			arr = FS_ARRANGE_SCATTER;
+		else if (fs_span_eq(w, wl, "vscatter"))
+			arr = FS_ARRANGE_VSCATTER;
+		else if (fs_span_eq(w, wl, "excl"))
+			share = FS_SHARE_EXCL;
+		else if (fs_span_eq(w, wl, "exclhost"))
+			share = FS_SHARE_EXCLHOST;
+		else if (fs_span_eq(w, wl, "shared"))
+			share = FS_SHARE_SHARED;
+		else if (wl >= 6 && memcmp(w, "group=", 6) == 0)
+		{
+			if (place_group(out, w + 6, wl - 6, shown, err) != FS_OK)
+				return err->status;
+		}
+		else
+		{
+			if (wl == 0)
+				fs_fail(err, FS_ERR_VALUE, "place spec \"%s\" has an empty word", shown);
+			else
+				fs_fail(err, FS_ERR_VALUE, "unknown place word \"%s\"", word);
+			fs_error_detail(err, "In place spec \"%s\" at character %zu.", shown,
+			                fs_char_pos(text, i));
+			fs_error_hint(err, "%s", place_hint);
+			return FS_ERR_VALUE;
+		}
+		if (arr >= 0)
+		{
+			if (arranged)
+			{
+				fs_fail(err, FS_ERR_VALUE,
+				        "place spec \"%s\" names two arrangements, \"%.*s\" and \"%s\"", shown,
+				        (int) arrangedlen, arranged, word);
+				fs_error_detail(err, "An arrangement is one of free, pack, scatter and vscatter; "
+				                     "PBS takes at most one.");
+				fs_error_hint(err, "Keep one of them.");
+				return FS_ERR_VALUE;
+			}
+			arranged = w;
+			arrangedlen = wl;
+			out->arrangement = (fs_arrangement) arr;
+		}
+		if (share >= 0)
+		{
+			if (shared)
+			{
+				fs_fail(err, FS_ERR_VALUE,
+				        "place spec \"%s\" names two sharing words, \"%.*s\" and \"%s\"", shown,
+				        (int) sharedlen, shared, word);
+				fs_error_detail(err, "Sharing is one of excl, exclhost and shared; PBS takes at "
+				                     "most one.");
+				fs_error_hint(err, "Keep one of them.");
+				return FS_ERR_VALUE;
+			}
+			shared = w;
+			sharedlen = wl;
+			out->sharing = (fs_sharing) share;
+		}
+		if (!colon)
+			return FS_OK;
+		i = e + 1;
+	}
+}
+
+/* ---------------------------------------------------------------- select spec */
+
+static const char select_hint[] = "Write chunks as [N:]resource=value[:resource=value...] joined "
+                                  "by \"+\", for example \"2:ncpus=8:mem=16gb+1:ngpus=1\".";
+
+static fs_status
+select_error(const char *text, size_t len, size_t at, const char *problem, fs_error *err)
+{
+	return fs_fail_syntax(err, "input syntax for select spec", text, len, at, problem, select_hint);
+}
+
+static fs_status
+too_many_chunks(uint64_t total, fs_error *err)
+{
+	fs_fail(err, FS_ERR_LIMIT, "select spec asks for too many chunks");
+	fs_error_detail(err, "It asks for at least %llu chunks; at most %d are allowed.",
+	                (unsigned long long) total, FS_SELECT_CHUNKS_MAX);
+	return FS_ERR_LIMIT;
+}
+
+/* One resource=value of a chunk as written. */
+typedef struct sel_item
+{
+	const char *name;
+	size_t namelen, name_at;
+	const char *value;
+	size_t valuelen, value_at;
+	bool quoted;
+} sel_item;
+
+/* An amount's error as the detail of a select spec error, at the value's position. */
+static fs_status
+amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount_err, fs_error *err)
+{
+	char problem[FS_MSG_LEN], hint[FS_MSG_LEN];
+	fs_status st;
+
+	snprintf(problem, sizeof(problem), "%s", amount_err->message);
+	problem[0] = fs_ascii_upper(problem[0]);
+	snprintf(hint, sizeof(hint), "%s",
+	         amount_err->hint[0]     ? amount_err->hint
+	         : amount_err->detail[0] ? amount_err->detail
+	                                 : select_hint);
+	st = fs_fail_syntax(err, "input syntax for select spec", text, len, at, problem, hint);
+	if (amount_err->status == FS_ERR_RANGE)
+		err->status = st = FS_ERR_RANGE;
+	return st;
+}
+
+/* A chunk term from its items: amounts into the request (with default_chunk), the rest as matches.
+ */
+static fs_status
+build_term(const char *text, size_t len, const sel_item *items, size_t n,
+           const uint8_t *default_chunk, const fs_allocator *a, fs_chunk_spec *term, fs_error *err)
+{
+	size_t ndef = default_chunk ? fs_rv_count(default_chunk) : 0, nrv = 0, i, rvlen;
+	fs_rv_item *rv = a->alloc(a->ctx, sizeof(fs_rv_item) * (n + ndef + 1));
+	fs_status st = FS_OK;
+
+	term->match = a->alloc(a->ctx, sizeof(fs_match) * (n + 1));
+	term->nmatch = 0;
+	for (i = 0; i < n && st == FS_OK; i++)
+	{
+		const sel_item *it = &items[i];
+		char what[120], shown[80];
+
+		/* an amount, or what would be one were it finite (NaN, inf: an error, not a label) */
+		if (!it->quoted && (fs_is_digit(it->value[0]) || it->value[0] == '.' ||
+		                    it->value[0] == '-' || fs_span_ieq(it->value, it->valuelen, "nan") ||
+		                    fs_span_ieq(it->value, it->valuelen, "inf") ||
+		                    fs_span_ieq(it->value, it->valuelen, "infinity")))
+		{
+			fs_error amount_err;
+			fs_rv_item *r = &rv[nrv];
+
+			fs_quote_excerpt(shown, sizeof(shown), it->name, it->namelen, 63);
+			snprintf(what, sizeof(what), "resource \"%s\"", shown);
+			memset(r, 0, sizeof(*r));
+			if (fs_rv_parse_amount(it->value, it->valuelen, what, &r->amount, &r->kind,
+			                       &amount_err) != FS_OK)
+				st = amount_in_select(text, len, it->value_at, &amount_err, err);
+			else if (r->amount < 0)
+			{
+				char problem[200];
+
+				snprintf(problem, sizeof(problem), "Amount of resource \"%s\" is negative", shown);
+				st = select_error(text, len, it->value_at, problem, err);
+			}
+			r->name = it->name;
+			r->namelen = it->namelen;
+			nrv++;
+		}
+		else
+		{
+			fs_match *m = &term->match[term->nmatch++];
+
+			m->res = copy_str(a, it->name, it->namelen);
+			m->reslen = it->namelen;
+			m->value = copy_str(a, it->value, it->valuelen);
+			m->valuelen = it->valuelen;
+			m->boolean = !it->quoted && (fs_span_ieq(it->value, it->valuelen, "true") ||
+			                             fs_span_ieq(it->value, it->valuelen, "false"));
+		}
+	}
+	/* PBS's default_chunk: the resources a chunk does not name */
+	if (st == FS_OK && ndef > 0)
+	{
+		fs_rv_iter iter;
+		fs_rv_item d;
+
+		fs_rv_iter_init(&iter, default_chunk);
+		while (fs_rv_next(&iter, &d))
+		{
+			bool named = false;
+
+			for (i = 0; i < n && !named; i++)
+				named = fs_bytes_cmp(items[i].name, items[i].namelen, d.name, d.namelen) == 0;
+			if (!named)
+				rv[nrv++] = d;
+		}
+	}
+	if (st == FS_OK)
+		st = fs_rv_build(rv, nrv, FS_ERR_SYNTAX, a, 0, &term->request, &rvlen, err);
+	a->release(a->ctx, rv);
+	return st;
+}
+
+/* Scan one value at text[*i]: quoted or up to ":" / "+". */
+static fs_status
+scan_value(const char *text, size_t len, size_t *i, sel_item *it, fs_error *err)
+{
+	it->value_at = *i;
+	if (*i < len && text[*i] == '"')
+	{
+		const char *close = memchr(text + *i + 1, '"', len - *i - 1);
+
+		if (close == NULL)
+			return select_error(text, len, *i, "Unterminated quote", err);
+		it->value = text + *i + 1;
+		it->valuelen = (size_t) (close - text) - *i - 1;
+		it->quoted = true;
+		*i = (size_t) (close - text) + 1;
+		if (*i < len && text[*i] != ':' && text[*i] != '+')
+			return select_error(text, len, *i, "Expected \":\" or \"+\" after the quoted value",
+			                    err);
+		return FS_OK;
+	}
+	it->value = text + *i;
+	it->quoted = false;
+	while (*i < len && text[*i] != ':' && text[*i] != '+')
+	{
+		if (fs_is_space(text[*i]))
+			return select_error(text, len, *i,
+			                    "Unexpected blank (PBS allows no spaces in a select "
+			                    "spec)",
+			                    err);
+		if (text[*i] == '"' || text[*i] == '=')
+			return select_error(text, len, *i,
+			                    text[*i] == '"' ? "Unexpected quote" : "Unexpected \"=\"", err);
+		(*i)++;
+	}
+	it->valuelen = *i - it->value_at;
+	if (it->valuelen == 0)
+		return select_error(text, len, *i, "Expected a value after \"=\"", err);
+	return FS_OK;
+}
+
+/* The resource=value pairs of one chunk term, from text[*i] to the next "+" or the end. */
+static fs_status
+scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n, size_t *cap,
+           const fs_allocator *a, fs_error *err)
+{
+	for (;;)
+	{
+		sel_item it;
+		char problem[200], shown[80];
+		size_t k;
+		fs_status st;
+
+		memset(&it, 0, sizeof(it));
+		it.name_at = *i;
+		if (*i < len && fs_is_space(text[*i]))
+			return select_error(text, len, *i,
+			                    "Unexpected blank (PBS allows no spaces in a select spec)", err);
+		if (*i >= len || !is_name_start(text[*i]))
+			return select_error(text, len, *i,
+			                    *i > 0 && text[*i - 1] == ':'
+			                        ? "Expected a resource name after \":\""
+			                        : "Expected a resource name",
+			                    err);
+		while (*i < len && is_name_char(text[*i]))
+			(*i)++;
+		it.name = text + it.name_at;
+		it.namelen = *i - it.name_at;
+		fs_quote_excerpt(shown, sizeof(shown), it.name, it.namelen, 63);
+		if (it.namelen > FS_RV_NAME_MAX)
+		{
+			snprintf(problem, sizeof(problem),
+			         "Resource name \"%s\" is %zu bytes long; at most %d are allowed", shown,
+			         it.namelen, FS_RV_NAME_MAX);
+			return select_error(text, len, it.name_at, problem, err);
+		}
+		if (*i >= len || text[*i] != '=')
+		{
+			snprintf(problem, sizeof(problem), "Expected \"=\" after resource name \"%s\"", shown);
+			return select_error(text, len, *i, problem, err);
+		}
+		(*i)++;
+		st = scan_value(text, len, i, &it, err);
+		if (st != FS_OK)
+			return st;
+		for (k = 0; k < *n; k++)
+			if (fs_bytes_cmp((*items)[k].name, (*items)[k].namelen, it.name, it.namelen) == 0)
+			{
+				snprintf(problem, sizeof(problem), "Resource \"%s\" appears twice in one chunk",
+				         shown);
+				return select_error(text, len, it.name_at, problem, err);
+			}
+		if (*n == *cap)
+			*items = grow(a, *items, *n, cap, sizeof(sel_item));
+		(*items)[(*n)++] = it;
+		if (*i < len && text[*i] == ':')
+		{
+			(*i)++;
+			continue;
+		}
+		return FS_OK;
+	}
+}
+
+fs_status
+fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, const fs_allocator *a,
+                fs_select **out, fs_error *err)
+{
+	fs_select *s = a->alloc(a->ctx, sizeof(fs_select));
+	sel_item *items = NULL;
+	size_t i = 0, icap = 0, tcap = 0;
+	uint64_t total = 0;
+	fs_status st = FS_OK;
+
+	memset(s, 0, sizeof(*s));
+	while (st == FS_OK)
+	{
+		uint64_t count = 1;
+		size_t count_at = i, nitems = 0;
+		fs_chunk_spec *term;
+		bool bare = false; /* a count alone ("2") asks for chunks of the defaults only */
+
+		FS_POLL(s->nterms);
+		if (i >= len || text[i] == '+')
+		{
+			st = select_error(text, len, i, "Expected a chunk", err);
+			break;
+		}
+		if (fs_is_digit(text[i]))
+		{
+			count = 0;
+			while (i < len && fs_is_digit(text[i]) && count <= FS_SELECT_CHUNKS_MAX)
+				count = count * 10 + (uint64_t) (text[i++] - '0');
+			if (count > FS_SELECT_CHUNKS_MAX)
+			{
+				st = too_many_chunks(count, err);
+				break;
+			}
+			if (count == 0)
+			{
+				st = select_error(text, len, count_at, "A chunk count must be at least 1", err);
+				break;
+			}
+			if (i < len && text[i] == ':')
+				i++;
+			else if (i < len && text[i] != '+')
+			{
+				st = select_error(text, len, i, "Expected \":\" or \"+\" after the chunk count",
+				                  err);
+				break;
+			}
+			else
+				bare = true;
+		}
+		else if (text[i] == ':')
+			i++; /* ":ncpus=2", one chunk */
+		if (!bare)
+			st = scan_items(text, len, &i, &items, &nitems, &icap, a, err);
+		if (st != FS_OK)
+			break;
+		if (s->nterms == tcap)
+			s->terms = grow(a, s->terms, s->nterms, &tcap, sizeof(fs_chunk_spec));
+		term = &s->terms[s->nterms++];
+		memset(term, 0, sizeof(*term));
+		term->count = (uint32_t) count;
+		st = build_term(text, len, items, nitems, default_chunk, a, term, err);
+		total += count;
+		if (st == FS_OK && total > FS_SELECT_CHUNKS_MAX)
+			st = too_many_chunks(total, err);
+		if (st != FS_OK || i >= len)
+			break;
+		i++; /* the "+" */
+		if (i >= len)
+			st = select_error(text, len, i, "Expected a chunk after \"+\"", err);
+	}
+	if (items)
+		a->release(a->ctx, items);
+	if (st != FS_OK)
+	{
+		fs_select_free(s, a);
+		return st;
+	}
+	s->total = (uint32_t) total;
+	*out = s;
+	return FS_OK;
+}
+
+void
+fs_select_free(fs_select *s, const fs_allocator *a)
+{
+	size_t t, k;
+
+	for (t = 0; t < s->nterms; t++)
+	{
+		fs_chunk_spec *term = &s->terms[t];
+
+		if (term->request)
+			a->release(a->ctx, term->request);
+		for (k = 0; k < term->nmatch; k++)
+		{
+			a->release(a->ctx, term->match[k].res);
+			a->release(a->ctx, term->match[k].value);
+		}
+		if (term->match)
+			a->release(a->ctx, term->match);
+	}
+	if (s->terms)
+		a->release(a->ctx, s->terms);
+	a->release(a->ctx, s);
+}
+
+/* ---------------------------------------------------------------- placing chunks */
+
+/* What a call keeps across the sets it tries. */
+typedef struct fitter
+{
+	const fs_vpool *view; /* resolved: labels and shared amounts as placement sees them */
+	const fs_vpool *raw;  /* as given: which vnodes have jobs (own assigned amounts) */
+	const fs_select *sel;
+	const fs_place *pl;
+	const fs_allocator *a;
+	/* the consumable resources of the request, and each term's amount of each */
+	size_t nres;
+	fs_rv_item *res;
+	double *need; /* nterms x nres */
+	/* hosts of the whole pool: a vnode's "host" label, else its own name */
+	uint32_t *host;
+	const char **hostname;
+	size_t *hostnamelen;
+	uint32_t nhosts;
+	bool multi; /* some host has two or more vnodes: chunks may be split across them */
+	bool *busy; /* the vnode has a job: some own assigned amount above 0 */
+	bool *host_busy;
+	/* per set, sized for the pool once */
+	uint32_t *local_stamp, *local_of; /* pool position -> local index, valid when stamped */
+	uint32_t *host_stamp, *host_of;   /* host id -> position in the set's host order */
+	uint32_t stamp;
+	uint32_t *members; /* local index -> pool position: the set's vnodes, then outside holders */
+	size_t m, nlocal;
+	uint32_t *slot;  /* m x nres: index into free[] (a shared amount: its holder's slot) */
+	double *free;    /* nlocal x nres */
+	uint8_t *elig;   /* nterms x m */
+	bool *used;      /* m: a chunk of the job is there (scatter, vscatter) */
+	uint32_t *hosts; /* the set's hosts in order of first vnode */
+	size_t nsethosts;
+	uint32_t *hstart; /* nsethosts + 1: ranges of hvnodes */
+	uint32_t *hvnodes;
+	uint32_t *ident; /* 0 .. m-1: every vnode of the set, in order */
+	bool now;
+	/* the placement being built */
+	fs_piece *pieces;
+	size_t npieces, cappieces;
+	uint32_t *placed, *base; /* per term: chunks placed, chunk number before its first */
+	struct undo
+	{
+		uint32_t slot;
+		double amount;
+	} * undo;
+	size_t nundo, capundo;
+	double *rem;
+} fitter;
+
+static bool
+vnode_busy(const fs_vnode *v)
+{
+	fs_rv_iter it;
+	fs_rv_item item;
+
+	fs_rv_iter_init(&it, v->assigned);
+	while (fs_rv_next(&it, &item))
+		if (item.amount > 0)
+			return true;
+	return false;
+}
+
+/* Every vnode's host (ids in order of first appearance), whether it is busy, and whether hosts
+ * are shared: one pass with a hash on the host names. */
+static fs_status
+init_hosts(fitter *f, fs_error *err)
+{
+	const fs_allocator *a = f->a;
+	uint32_t n = fs_vpool_count(f->view), i, nslots = 16, *slots, *count;
+
+	while (nslots < 2 * n)
+		nslots *= 2;
+	f->host = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f->hostname = a->alloc(a->ctx, sizeof(char *) * (n + 1));
+	f->hostnamelen = a->alloc(a->ctx, sizeof(size_t) * (n + 1));
+	f->busy = a->alloc(a->ctx, sizeof(bool) * (n + 1));
+	slots = a->alloc(a->ctx, sizeof(uint32_t) * nslots); /* first vnode of the host + 1 */
+	memset(slots, 0, sizeof(uint32_t) * nslots);
+	count = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f->nhosts = 0;
+	f->multi = false;
+	for (i = 0; i < n; i++)
+	{
+		const fs_vnode *v = fs_vpool_vnode(f->view, i);
+		size_t k, found = 0;
+		uint32_t s;
+
+		FS_POLL(i);
+		f->hostname[i] = v->name;
+		f->hostnamelen[i] = v->namelen;
+		for (k = 0; k < v->nlabels; k++)
+			if (fs_span_eq(v->labels[k].key, v->labels[k].keylen, "host"))
+			{
+				f->hostname[i] = v->labels[k].value;
+				f->hostnamelen[i] = v->labels[k].valuelen;
+				found++;
+			}
+		if (found > 1)
+		{
+			char shown[220];
+
+			fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
+			fs_fail(err, FS_ERR_VALUE, "vnode \"%s\" has %zu values for \"host\"", shown, found);
+			fs_error_detail(err, "A vnode belongs to one host (PBS's resources_available.host).");
+			fs_error_hint(err, "Give one value for \"host\".");
+			a->release(a->ctx, slots);
+			a->release(a->ctx, count);
+			return FS_ERR_VALUE;
+		}
+		f->busy[i] = vnode_busy(fs_vpool_vnode(f->raw, i));
+		for (s = (uint32_t) fs_hash(f->hostname[i], f->hostnamelen[i]) & (nslots - 1); slots[s];
+		     s = (s + 1) & (nslots - 1))
+		{
+			uint32_t w = slots[s] - 1;
+
+			if (fs_bytes_cmp(f->hostname[w], f->hostnamelen[w], f->hostname[i],
+			                 f->hostnamelen[i]) == 0)
+				break;
+		}
+		if (slots[s] == 0)
+		{
+			slots[s] = i + 1;
+			f->host[i] = f->nhosts;
+			count[f->nhosts++] = 1;
+		}
+		else
+		{
+			f->host[i] = f->host[slots[s] - 1];
+			f->multi = true;
+		}
+	}
+	f->host_busy = a->alloc(a->ctx, sizeof(bool) * (f->nhosts + 1));
+	memset(f->host_busy, 0, sizeof(bool) * (f->nhosts + 1));
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		if (f->busy[i])
+			f->host_busy[f->host[i]] = true;
+	}
+	a->release(a->ctx, slots);
+	a->release(a->ctx, count);
+	return FS_OK;
+}
+
+/* The union of the terms' consumable resources, and each term's amount of each. */
+static fs_status
+init_resources(fitter *f, fs_error *err)
+{
+	const fs_allocator *a = f->a;
+	size_t t, cap = 0, r;
+
+	f->nres = 0;
+	f->res = NULL;
+	for (t = 0; t < f->sel->nterms; t++)
+	{
+		fs_rv_iter it;
+		fs_rv_item item;
+
+		fs_rv_iter_init(&it, f->sel->terms[t].request);
+		while (fs_rv_next(&it, &item))
+		{
+			for (r = 0; r < f->nres; r++)
+				if (fs_bytes_cmp(f->res[r].name, f->res[r].namelen, item.name, item.namelen) == 0)
+					break;
+			if (r < f->nres && f->res[r].kind != item.kind)
+			{
+				fs_rv_kind_mismatch(err, "combine", &f->res[r], &item);
+				fs_error_context(err, "while combining two chunks of the select spec");
+				return err->status;
+			}
+			if (r == f->nres)
+			{
+				if (f->nres == cap)
+					f->res = grow(a, f->res, f->nres, &cap, sizeof(fs_rv_item));
+				f->res[f->nres++] = item;
+			}
+		}
+	}
+	f->need = a->alloc(a->ctx, sizeof(double) * (f->sel->nterms * f->nres + 1));
+	for (t = 0; t < f->sel->nterms; t++)
+		for (r = 0; r < f->nres; r++)
+		{
+			fs_rv_item item;
+
+			f->need[t * f->nres + r] =
+			    fs_rv_get(f->sel->terms[t].request, f->res[r].name, f->res[r].namelen, &item)
+			        ? item.amount
+			        : 0;
+		}
+	return FS_OK;
+}
+
+/* Does vnode u meet term t's label requirements (host, vnode, booleans, strings)? */
+static bool
+matches(const fitter *f, const fs_chunk_spec *term, uint32_t u)
+{
+	const fs_vnode *v = fs_vpool_vnode(f->view, u);
+	size_t k, j;
+
+	for (k = 0; k < term->nmatch; k++)
+	{
+		const fs_match *m = &term->match[k];
+		bool ok = false;
+
+		if (fs_span_eq(m->res, m->reslen, "host"))
+			ok = fs_bytes_cmp(f->hostname[u], f->hostnamelen[u], m->value, m->valuelen) == 0;
+		else if (fs_span_eq(m->res, m->reslen, "vnode"))
+			ok = fs_bytes_cmp(v->name, v->namelen, m->value, m->valuelen) == 0;
+		else
+		{
+			bool want_true = m->boolean && fs_span_ieq(m->value, m->valuelen, "true");
+
+			for (j = 0; j < v->nlabels && !ok; j++)
+			{
+				const fs_label *l = &v->labels[j];
+
+				if (fs_bytes_cmp(l->key, l->keylen, m->res, m->reslen) != 0)
+					continue;
+				ok = m->boolean ? fs_span_ieq(l->value, l->valuelen, "true")
+				                : fs_bytes_cmp(l->value, l->valuelen, m->value, m->valuelen) == 0;
+			}
+			/* an unset boolean is false (pbs_resources) */
+			if (m->boolean && !want_true)
+				ok = !ok;
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* A vnode's free amount of resource r: available, less assigned when placing now. */
+static fs_status
+free_amount(const fitter *f, uint32_t u, size_t r, double *out, fs_error *err)
+{
+	const fs_vnode *v = fs_vpool_vnode(f->view, u);
+	fs_rv_item item, used;
+	char shown[220];
+
+	*out = 0;
+	if (!fs_rv_get(v->avail, f->res[r].name, f->res[r].namelen, &item))
+		return FS_OK;
+	if (item.kind != f->res[r].kind)
+	{
+		fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
+		fs_rv_kind_mismatch(err, "compare", &f->res[r], &item);
+		fs_error_context(err, "while comparing a chunk with vnode \"%s\"", shown);
+		return err->status;
+	}
+	*out = item.amount;
+	if (f->now && fs_rv_get(v->assigned, f->res[r].name, f->res[r].namelen, &used))
+	{
+		if (used.kind != item.kind)
+		{
+			fs_quote_excerpt(shown, sizeof(shown), v->name, v->namelen, 200);
+			fs_rv_kind_mismatch(err, "subtract", &item, &used);
+			fs_error_context(
+			    err, "while subtracting the assigned from the available amounts of vnode \"%s\"",
+			    shown);
+			return err->status;
+		}
+		*out = item.amount > used.amount ? item.amount - used.amount : 0;
+	}
+	return FS_OK;
+}
+
+static uint32_t
+local_index(fitter *f, uint32_t u)
+{
+	if (f->local_stamp[u] == f->stamp)
+		return f->local_of[u];
+	f->local_stamp[u] = f->stamp;
+	f->local_of[u] = (uint32_t) f->nlocal;
+	f->members[f->nlocal] = u;
+	return (uint32_t) f->nlocal++;
+}
+
+/* Slots, free amounts, eligibility and host order for the vnodes of one set. */
+static fs_status
+init_set(fitter *f, const fs_pset *ps, fs_error *err)
+{
+	const fs_allocator *a = f->a;
+	size_t nterms = f->sel->nterms, j, r, t, l, h;
+	fs_status st = FS_OK;
+
+	f->stamp++;
+	f->m = ps->nvnodes;
+	f->nlocal = 0;
+	for (j = 0; j < f->m; j++)
+		local_index(f, ps->vnodes[j]);
+	f->slot = a->alloc(a->ctx, sizeof(uint32_t) * (f->m * f->nres + 1));
+	for (j = 0; j < f->m; j++)
+	{
+		const fs_vnode *v = fs_vpool_vnode(f->view, ps->vnodes[j]);
+
+		FS_POLL(j);
+		for (r = 0; r < f->nres; r++)
+		{
+			const fs_indirect *e =
+			    v->nindirect ? fs_vnode_indirect(v, f->res[r].name, f->res[r].namelen) : NULL;
+			uint32_t holder = (uint32_t) j;
+
+			if (e)
+				holder = local_index(f, v->targets[e - v->indirect]);
+			f->slot[j * f->nres + r] = (uint32_t) (holder * f->nres + r);
+		}
+	}
+	f->free = a->alloc(a->ctx, sizeof(double) * (f->nlocal * f->nres + 1));
+	for (l = 0; l < f->nlocal && st == FS_OK; l++)
+	{
+		FS_POLL(l);
+		for (r = 0; r < f->nres && st == FS_OK; r++)
+			st = free_amount(f, f->members[l], r, &f->free[l * f->nres + r], err);
+	}
+	f->elig = a->alloc(a->ctx, nterms * f->m + 1);
+	for (j = 0; j < f->m; j++)
+	{
+		uint32_t u = ps->vnodes[j];
+		bool ok = true;
+
+		FS_POLL(j);
+		/* excl: no job there now; exclhost: none on any vnode of the host */
+		if (f->now && f->pl->sharing == FS_SHARE_EXCL && f->busy[u])
+			ok = false;
+		if (f->now && f->pl->sharing == FS_SHARE_EXCLHOST && f->host_busy[f->host[u]])
+			ok = false;
+		for (t = 0; t < nterms; t++)
+			f->elig[t * f->m + j] = ok && matches(f, &f->sel->terms[t], u);
+	}
+	f->ident = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
+	for (j = 0; j < f->m; j++)
+	{
+		FS_POLL(j);
+		f->ident[j] = (uint32_t) j;
+	}
+	f->used = a->alloc(a->ctx, sizeof(bool) * (f->m + 1));
+	memset(f->used, 0, sizeof(bool) * (f->m + 1));
+	/* hosts in order of their first vnode in the set, each with its vnodes in set order */
+	f->hosts = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
+	f->hstart = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 2));
+	f->hvnodes = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
+	f->nsethosts = 0;
+	for (j = 0; j < f->m; j++)
+	{
+		uint32_t hid = f->host[ps->vnodes[j]];
+
+		FS_POLL(j);
+		if (f->host_stamp[hid] != f->stamp)
+		{
+			f->host_stamp[hid] = f->stamp;
+			f->host_of[hid] = (uint32_t) f->nsethosts;
+			f->hosts[f->nsethosts] = hid;
+			f->hstart[f->nsethosts++] = 0;
+		}
+		f->hstart[f->host_of[hid]]++;
+	}
+	for (h = 0, l = 0; h < f->nsethosts; h++)
+	{
+		uint32_t c = f->hstart[h];
+
+		f->hstart[h] = (uint32_t) l;
+		l += c;
+	}
+	f->hstart[f->nsethosts] = (uint32_t) f->m;
+	for (j = 0; j < f->m; j++)
+	{
+		uint32_t hl = f->host_of[f->host[ps->vnodes[j]]];
+
+		FS_POLL(j);
+		f->hvnodes[f->hstart[hl]++] = (uint32_t) j;
+	}
+	for (h = f->nsethosts; h-- > 0;)
+		f->hstart[h + 1] = f->hstart[h];
+	f->hstart[0] = 0;
+	f->npieces = 0;
+	f->nundo = 0;
+	for (t = 0; t < nterms; t++)
+		f->placed[t] = 0;
+	return st;
+}
+
+static void
+free_pieces(fitter *f, size_t from)
+{
+	while (f->npieces > from)
+	{
+		FS_POLL(f->npieces);
+		f->a->release(f->a->ctx, f->pieces[--f->npieces].amounts);
+	}
+}
+
+static void
+release(const fs_allocator *a, void *p)
+{
+	if (p)
+		a->release(a->ctx, p);
+}
+
+static void
+end_set(fitter *f)
+{
+	free_pieces(f, 0);
+	release(f->a, f->slot);
+	release(f->a, f->free);
+	release(f->a, f->elig);
+	release(f->a, f->used);
+	release(f->a, f->ident);
+	release(f->a, f->hosts);
+	release(f->a, f->hstart);
+	release(f->a, f->hvnodes);
+	f->slot = NULL;
+	f->free = NULL;
+	f->elig = NULL;
+	f->used = NULL;
+	f->ident = NULL;
+	f->hosts = f->hstart = f->hvnodes = NULL;
+}
+
+static void
+take(fitter *f, uint32_t slot, double amount)
+{
+	if (f->nundo == f->capundo)
+		f->undo = grow(f->a, f->undo, f->nundo, &f->capundo, sizeof(*f->undo));
+	f->undo[f->nundo].slot = slot;
+	f->undo[f->nundo++].amount = amount;
+	f->free[slot] -= amount;
+}
+
+static void
+roll_back(fitter *f, size_t to)
+{
+	while (f->nundo > to)
+	{
+		f->nundo--;
+		f->free[f->undo[f->nundo].slot] += f->undo[f->nundo].amount;
+	}
+}
+
+static fs_status
+add_piece(fitter *f, size_t t, uint32_t j, uint8_t *amounts)
+{
+	fs_piece *p;
+
+	if (f->npieces == f->cappieces)
+		f->pieces = grow(f->a, f->pieces, f->npieces, &f->cappieces, sizeof(fs_piece));
+	p = &f->pieces[f->npieces++];
+	p->chunk = f->base[t] + f->placed[t] + 1;
+	p->vnode = f->members[j];
+	p->amounts = amounts;
+	return FS_OK;
+}
+
+/*
+ * One chunk of term t on the vnodes cand[from..n) (local indices, in order): the first that holds
+ * it whole; else, when allowed (the vnodes of one host), split across them, each giving what it
+ * has of each resource, as PBS's EVAL_OKBREAK does. *at is the vnode it went to (whole).
+ */
+static fs_status
+place_one(fitter *f, size_t t, const uint32_t *cand, size_t n, size_t from, bool split,
+          bool skip_used, bool *placed, size_t *at, fs_error *err)
+{
+	const double *need = &f->need[t * f->nres];
+	size_t i, r, undo_mark, piece_mark;
+	uint8_t *amounts;
+	size_t len;
+	fs_status st;
+
+	*placed = false;
+	for (i = from; i < n; i++)
+	{
+		uint32_t j = cand[i];
+		const uint32_t *slot = &f->slot[j * f->nres];
+		bool fits = true;
+
+		FS_POLL(i);
+		if (!f->elig[t * f->m + j] || (skip_used && f->used[j]))
+			continue;
+		for (r = 0; r < f->nres && fits; r++)
+			fits = need[r] <= 0 || f->free[slot[r]] >= need[r];
+		if (!fits)
+			continue;
+		for (r = 0; r < f->nres; r++)
+			if (need[r] > 0)
+				take(f, slot[r], need[r]);
+		len = fs_rv_size(f->sel->terms[t].request);
+		amounts = f->a->alloc(f->a->ctx, len);
+		memcpy(amounts, f->sel->terms[t].request, len);
+		add_piece(f, t, j, amounts);
+		f->placed[t]++;
+		*placed = true;
+		*at = i;
+		return FS_OK;
+	}
+	if (!split || n < 2)
+		return FS_OK;
+	/* every vnode of the host may give a part, also those before `from` */
+	*at = from;
+	undo_mark = f->nundo;
+	piece_mark = f->npieces;
+	for (r = 0; r < f->nres; r++)
+		f->rem[r] = need[r] > 0 ? need[r] : 0;
+	for (i = 0; i < n; i++)
+	{
+		uint32_t j = cand[i];
+		const uint32_t *slot = &f->slot[j * f->nres];
+		fs_rv_item *items;
+		size_t k = 0;
+		bool done = true;
+
+		FS_POLL(i);
+		if (!f->elig[t * f->m + j])
+			continue;
+		items = f->a->alloc(f->a->ctx, sizeof(fs_rv_item) * (f->nres + 1));
+		for (r = 0; r < f->nres; r++)
+		{
+			double give = f->rem[r] < f->free[slot[r]] ? f->rem[r] : f->free[slot[r]];
+
+			if (give > 0)
+			{
+				take(f, slot[r], give);
+				f->rem[r] -= give;
+				items[k] = f->res[r];
+				items[k++].amount = give;
+			}
+			done = done && f->rem[r] <= 0;
+		}
+		if (k > 0)
+		{
+			st = fs_rv_build(items, k, FS_ERR_VALUE, f->a, 0, &amounts, &len, err);
+			f->a->release(f->a->ctx, items);
+			if (st != FS_OK)
+				return st;
+			add_piece(f, t, j, amounts);
+		}
+		else
+			f->a->release(f->a->ctx, items);
+		if (done)
+		{
+			f->placed[t]++;
+			*placed = true;
+			return FS_OK;
+		}
+	}
+	roll_back(f, undo_mark);
+	free_pieces(f, piece_mark);
+	return FS_OK;
+}
+
+/* Vnodes of a single-vnode system: each chunk, in select order, first fit over the set. */
+static fs_status
+place_chunkwise(fitter *f, bool *ok, fs_error *err)
+{
+	bool spread =
+	    f->pl->arrangement == FS_ARRANGE_SCATTER || f->pl->arrangement == FS_ARRANGE_VSCATTER;
+	size_t t, at = 0;
+	uint32_t k;
+
+	*ok = true;
+	for (t = 0; t < f->sel->nterms && *ok; t++)
+	{
+		/* first fit: a vnode that did not hold one chunk of the term holds no later one */
+		size_t from = 0;
+
+		for (k = 0; k < f->sel->terms[t].count && *ok; k++)
+		{
+			fs_status st;
+
+			FS_POLL(k);
+			st = place_one(f, t, f->ident, f->m, from, false, spread, ok, &at, err);
+			if (st != FS_OK)
+				return st;
+			if (*ok && spread)
+				f->used[f->ident[at]] = true;
+			if (*ok)
+				from = at;
+		}
+	}
+	return FS_OK;
+}
+
+/*
+ * Hosts with several vnodes (PBS's eval_placement over host sets), hosts in order of their first
+ * vnode in the set. pack: every chunk on one host, chunk by chunk; scatter: at most one chunk per
+ * host, the first term that still has chunks and fits; vscatter: per host, as many chunks as fit,
+ * each on a vnode of its own; free: per host, as many chunks of each term as fit. Except under
+ * vscatter a chunk may be split across the vnodes of its host.
+ */
+static fs_status
+place_hostwise(fitter *f, bool *ok, fs_error *err)
+{
+	size_t nterms = f->sel->nterms, h, t, at = 0, left = f->sel->total;
+	fs_arrangement arr = f->pl->arrangement;
+	uint32_t *remaining = f->a->alloc(f->a->ctx, sizeof(uint32_t) * (nterms + 1));
+	fs_status st = FS_OK;
+
+	for (t = 0; t < nterms; t++)
+		remaining[t] = f->sel->terms[t].count;
+	for (h = 0; h < f->nsethosts && left > 0 && st == FS_OK; h++)
+	{
+		const uint32_t *cand = &f->hvnodes[f->hstart[h]];
+		size_t n = f->hstart[h + 1] - f->hstart[h], undo_mark = f->nundo, piece_mark = f->npieces;
+		bool placed = true;
+
+		FS_POLL(h);
+		if (arr == FS_ARRANGE_PACK)
+		{
+			/* all or nothing on this host */
+			for (t = 0; t < nterms && placed && st == FS_OK; t++)
+			{
+				uint32_t k;
+				size_t from = 0;
+
+				for (k = 0; k < f->sel->terms[t].count && placed && st == FS_OK; k++)
+				{
+					FS_POLL(k);
+					st = place_one(f, t, cand, n, from, true, false, &placed, &at, err);
+					if (placed)
+						from = at;
+				}
+			}
+			if (st == FS_OK && placed)
+				left = 0;
+			else
+			{
+				roll_back(f, undo_mark);
+				free_pieces(f, piece_mark);
+				for (t = 0; t < nterms; t++)
+					f->placed[t] = 0;
+			}
+			continue;
+		}
+		for (t = 0; t < nterms && st == FS_OK; t++)
+		{
+			size_t from = 0;
+			bool put = false;
+
+			placed = true;
+			while (remaining[t] > 0 && placed && st == FS_OK)
+			{
+				FS_POLL(remaining[t]);
+				st = place_one(f, t, cand, n, from, arr != FS_ARRANGE_VSCATTER,
+				               arr == FS_ARRANGE_VSCATTER, &placed, &at, err);
+				if (!placed || st != FS_OK)
+					break;
+				put = true;
+				remaining[t]--;
+				left--;
+				if (arr == FS_ARRANGE_VSCATTER)
+					f->used[cand[at]] = true;
+				from = at;
+				if (arr == FS_ARRANGE_SCATTER)
+					break;
+			}
+			if (arr == FS_ARRANGE_SCATTER && put)
+				break; /* one chunk per host */
+		}
+	}
+	f->a->release(f->a->ctx, remaining);
+	*ok = st == FS_OK && left == 0;
+	return st;
+}
+
+static int
+piece_order(const void *x, const void *y, void *ctx)
+{
+	const fs_piece *a = x, *b = y;
+
+	(void) ctx;
+	return (a->chunk > b->chunk) - (a->chunk < b->chunk);
+}
+
+/* Place the job on set ps; *ok tells whether every chunk found room. */
+static fs_status
+try_set(fitter *f, const fs_pset *ps, bool *ok, fs_error *err)
+{
+	fs_status st = init_set(f, ps, err);
+	bool chunkwise = !f->multi && !(f->pl->arrangement == FS_ARRANGE_PACK && f->sel->total > 1);
+
+	*ok = false;
+	if (st == FS_OK)
+		st = chunkwise ? place_chunkwise(f, ok, err) : place_hostwise(f, ok, err);
+	if (st == FS_OK && *ok)
+		fs_sort(f->pieces, f->npieces, sizeof(fs_piece), piece_order, NULL, f->a);
+	return st;
+}
+
+/* The job's total request (each term's amounts times its count), for the sets' totals. */
+static fs_status
+job_total(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *err)
+{
+	uint8_t *acc = NULL, *scaled, *sum;
+	size_t t, len;
+	fs_status st = fs_rv_parse("", 0, a, 0, &acc, &len, err);
+
+	for (t = 0; t < sel->nterms && st == FS_OK; t++)
+	{
+		st = fs_rv_scale(sel->terms[t].request, (double) sel->terms[t].count, false, a, 0, &scaled,
+		                 &len, err);
+		if (st != FS_OK)
+			break;
+		st = fs_rv_add(acc, scaled, 1, a, 0, &sum, &len, err);
+		a->release(a->ctx, scaled);
+		if (st != FS_OK)
+		{
+			fs_error_context(err, "while adding up the chunks of the select spec");
+			break;
+		}
+		a->release(a->ctx, acc);
+		acc = sum;
+	}
+	if (st != FS_OK)
+	{
+		if (acc)
+			a->release(a->ctx, acc);
+		return st;
+	}
+	*out = acc;
+	return FS_OK;
+}
+
+static void
+fitter_free(fitter *f)
+{
+	const fs_allocator *a = f->a;
+	void *ptrs[] = {f->res,     f->need,      f->host,        f->hostname, f->hostnamelen,
+	                f->busy,    f->host_busy, f->local_stamp, f->local_of, f->host_stamp,
+	                f->host_of, f->members,   f->placed,      f->base,     f->undo,
+	                f->rem,     f->pieces};
+	size_t i;
+
+	for (i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
+		if (ptrs[i])
+			a->release(a->ctx, ptrs[i]);
+}
+
+fs_status
+fs_place_select(fs_vpool *pool, const fs_pset_spec *spec, const fs_select *sel, const fs_place *pl,
+                const fs_allocator *a, fs_chunk_placement *out, fs_error *err)
+{
+	fitter f;
+	const char *group = pl->group;
+	fs_pset_spec by_group = *spec;
+	uint32_t n, t;
+	uint8_t *total = NULL;
+	size_t pass, s;
+	fs_status st;
+
+	memset(out, 0, sizeof(*out));
+	out->set = SIZE_MAX;
+	memset(&f, 0, sizeof(f));
+	st = fs_vpool_resolve(pool, &f.view, err);
+	if (st != FS_OK)
+		return st;
+	out->resolved = f.view;
+	/* group=<resource> forms the sets from that resource alone; no keys: one set of all vnodes */
+	by_group.keys = &group;
+	by_group.keylens = &pl->grouplen;
+	by_group.nkeys = 1;
+	if (pl->grouplen > 0)
+		st = fs_placement_sets(pool, &by_group, a, &out->sets, &out->nsets, err);
+	else if (spec->nkeys == 0)
+		st = fs_vpool_all_set(pool, a, &out->sets, &out->nsets, err);
+	else
+		st = fs_placement_sets(pool, spec, a, &out->sets, &out->nsets, err);
+	if (st != FS_OK)
+		return st;
+	f.raw = pool;
+	f.sel = sel;
+	f.pl = pl;
+	f.a = a;
+	n = fs_vpool_count(f.view);
+	st = init_resources(&f, err);
+	if (st == FS_OK)
+		st = init_hosts(&f, err);
+	if (st == FS_OK)
+		st = job_total(sel, a, &total, err);
+	if (st != FS_OK)
+	{
+		fitter_free(&f);
+		fs_chunk_placement_free(out, a);
+		return st;
+	}
+	f.local_stamp = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	memset(f.local_stamp, 0, sizeof(uint32_t) * (n + 1));
+	f.local_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f.host_stamp = a->alloc(a->ctx, sizeof(uint32_t) * (f.nhosts + 1));
+	memset(f.host_stamp, 0, sizeof(uint32_t) * (f.nhosts + 1));
+	f.host_of = a->alloc(a->ctx, sizeof(uint32_t) * (f.nhosts + 1));
+	f.members = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f.placed = a->alloc(a->ctx, sizeof(uint32_t) * (sel->nterms + 1));
+	f.base = a->alloc(a->ctx, sizeof(uint32_t) * (sel->nterms + 1));
+	f.rem = a->alloc(a->ctx, sizeof(double) * (f.nres + 1));
+	for (t = 0, f.base[0] = 0; t + 1 < sel->nterms; t++)
+		f.base[t + 1] = f.base[t] + sel->terms[t].count;
+	/* now on the free amounts; else as if every vnode of the set were free */
+	for (pass = 0; pass < 2 && st == FS_OK && out->set == SIZE_MAX; pass++)
+	{
+		f.now = pass == 0;
+		for (s = 0; s < out->nsets && st == FS_OK && out->set == SIZE_MAX; s++)
+		{
+			bool fits, ok;
+
+			FS_POLL(s);
+			/* the set's totals must hold the job (PBS's resresv_can_fit_nodepart) */
+			st = fs_rv_fits(total, f.now ? out->sets[s].unused : out->sets[s].total, &fits, err);
+			if (st != FS_OK)
+			{
+				char shown[220];
+
+				fs_quote_excerpt(shown, sizeof(shown), out->sets[s].name, out->sets[s].namelen,
+				                 200);
+				fs_error_context(err, "while comparing the select spec with placement set \"%s\"",
+				                 shown);
+			}
+			if (st != FS_OK || !fits)
+				continue;
+			st = try_set(&f, &out->sets[s], &ok, err);
+			if (st == FS_OK && ok)
+			{
+				out->set = s;
+				out->now = f.now;
+				out->pieces = f.pieces;
+				out->npieces = f.npieces;
+				f.pieces = NULL;
+				f.npieces = 0;
+				f.cappieces = 0;
+			}
+			end_set(&f);
+		}
+	}
+	a->release(a->ctx, total);
+	fitter_free(&f);
+	if (st != FS_OK)
+	{
+		fs_chunk_placement_free(out, a);
+		return st;
+	}
+	return FS_OK;
+}
+
+void
+fs_chunk_placement_free(fs_chunk_placement *cp, const fs_allocator *a)
+{
+	size_t i;
+
+	for (i = 0; i < cp->npieces; i++)
+	{
+		FS_POLL(i);
+		a->release(a->ctx, cp->pieces[i].amounts);
+	}
+	if (cp->pieces)
+		a->release(a->ctx, cp->pieces);
+	if (cp->sets)
+		fs_psets_free(cp->sets, cp->nsets, a);
+	memset(cp, 0, sizeof(*cp));
+	cp->set = SIZE_MAX;
+}

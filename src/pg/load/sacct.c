@@ -1,0 +1,309 @@
+/*
+ * sacct.c (glue): sacct_row / sacct_row_try onto fairsched.sacct_record, slurm_duration, and
+ * sacctmgr_assoc as a set-returning function. Dates written without a zone are converted in the
+ * zone given as an argument with PostgreSQL's time zone library, never the session TimeZone.
+ */
+#include "fs_pg.h"
+
+#include "load/sacct.h"
+#include "types/resvec.h"
+#include "types/sharepath.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgtime.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/fmgrprotos.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+/* The parsed header of the last call, kept across the rows of one query. */
+typedef struct header_cache
+{
+	char *text;
+	int len;
+	fs_sacct_header h;
+	fs_status st;
+	fs_error err;
+} header_cache;
+
+static const fs_sacct_header *
+cached_header(FunctionCallInfo fcinfo, text *header, const fs_error **failed)
+{
+	header_cache *hc = (header_cache *) fcinfo->flinfo->fn_extra;
+	int len = VARSIZE_ANY_EXHDR(header);
+	MemoryContext old;
+
+	if (hc && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0)
+	{
+		*failed = hc->st == FS_OK ? NULL : &hc->err;
+		return &hc->h;
+	}
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (hc == NULL)
+		hc = palloc0(sizeof(header_cache));
+	else
+	{
+		if (hc->st == FS_OK)
+			fs_sacct_header_release(&hc->h, &fs_pg_alloc);
+		pfree(hc->text);
+	}
+	hc->text = palloc(len + 1);
+	memcpy(hc->text, VARDATA_ANY(header), len);
+	hc->text[len] = '\0';
+	hc->len = len;
+	hc->st = fs_sacct_header_parse(hc->text, len, &fs_pg_alloc, &hc->h, &hc->err);
+	MemoryContextSwitchTo(old);
+	fcinfo->flinfo->fn_extra = hc;
+	*failed = hc->st == FS_OK ? NULL : &hc->err;
+	return &hc->h;
+}
+
+static pg_tz *
+zone_arg(FunctionCallInfo fcinfo, int n)
+{
+	char *name;
+	pg_tz *tz;
+
+	if (PG_NARGS() <= n || PG_ARGISNULL(n))
+		return pg_tzset("UTC");
+	name = text_to_cstring(PG_GETARG_TEXT_PP(n));
+	tz = pg_tzset(name);
+	if (tz == NULL)
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("time zone \"%s\" not recognized", name),
+		                errhint("Give the zone of the machine that ran sacct as a name from "
+		                        "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.")));
+	return tz;
+}
+
+static Datum
+span_text(fs_span s, bool *isnull)
+{
+	*isnull = s.p == NULL;
+	return s.p ? PointerGetDatum(cstring_to_text_with_len(s.p, (int) s.len)) : (Datum) 0;
+}
+
+/* A date as written (local time in tz) or an epoch, as timestamptz. */
+static Datum
+time_datum(const fs_sacct_time *t, pg_tz *tz, const char *col, bool *isnull)
+{
+	TimestampTz ts;
+
+	*isnull = t->kind == FS_ST_NONE;
+	if (t->kind == FS_ST_LOCAL)
+	{
+		struct pg_tm tm;
+		int offset;
+
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_year = t->year;
+		tm.tm_mon = t->mon;
+		tm.tm_mday = t->mday;
+		tm.tm_hour = t->hour;
+		tm.tm_min = t->min;
+		tm.tm_sec = t->sec;
+		offset = DetermineTimeZoneOffset(&tm, tz);
+		if (tm2timestamp(&tm, 0, &offset, &ts) != 0 || !IS_VALID_TIMESTAMP(ts))
+			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			                errmsg("%s is out of range for type timestamp with time zone", col)));
+		return TimestampTzGetDatum(ts);
+	}
+	if (t->kind == FS_ST_EPOCH)
+	{
+		ts = (TimestampTz) (t->epoch -
+		                    (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+		     USECS_PER_SEC;
+		return TimestampTzGetDatum(ts);
+	}
+	return (Datum) 0;
+}
+
+#define SACCT_NATTS 32
+
+static Datum
+record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *error)
+{
+	TupleDesc desc;
+	Datum v[SACCT_NATTS];
+	bool n[SACCT_NATTS];
+	int i;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "sacct_row must return a composite type");
+	desc = BlessTupleDesc(desc);
+	if (desc->natts != SACCT_NATTS)
+		elog(ERROR, "fairsched.sacct_record has %d attributes, expected %d", desc->natts,
+		     SACCT_NATTS);
+	for (i = 0; i < SACCT_NATTS; i++)
+	{
+		v[i] = (Datum) 0;
+		n[i] = true;
+	}
+	if (r != NULL)
+	{
+		Datum *an;
+		const char *p = r->anomalies.data;
+		size_t k;
+
+		v[0] = span_text(r->job_id, &n[0]);
+		v[1] = span_text(r->job_id_raw, &n[1]);
+		v[2] = Int64GetDatum(r->job_seq), n[2] = !r->has_job_seq;
+		v[3] = Int64GetDatum(r->array_job_id), n[3] = !r->has_array_job_id;
+		v[4] = Int32GetDatum(r->array_task_id), n[4] = !r->has_array_task_id;
+		v[5] = Int64GetDatum(r->het_job_id), n[5] = !r->has_het_job_id;
+		v[6] = Int32GetDatum(r->het_offset), n[6] = !r->has_het_offset;
+		v[7] = span_text(r->step, &n[7]);
+		v[8] = span_text(r->cluster, &n[8]);
+		v[9] = span_text(r->partition, &n[9]);
+		v[10] = span_text(r->account, &n[10]);
+		v[11] = span_text(r->user, &n[11]);
+		v[12] = span_text(r->group, &n[12]);
+		v[13] = span_text(r->qos, &n[13]);
+		v[14] = span_text(r->state, &n[14]);
+		v[15] = Int32GetDatum(r->cancelled_by), n[15] = !r->has_cancelled_by;
+		v[16] = Int32GetDatum(r->exit_code), n[16] = !r->has_exit_code;
+		v[17] = Int32GetDatum(r->signal), n[17] = !r->has_signal;
+		v[18] = time_datum(&r->submit, tz, "Submit", &n[18]);
+		v[19] = time_datum(&r->eligible, tz, "Eligible", &n[19]);
+		v[20] = time_datum(&r->start, tz, "Start", &n[20]);
+		v[21] = time_datum(&r->end, tz, "End", &n[21]);
+		v[22] = Float8GetDatum(r->elapsed_s), n[22] = !r->has_elapsed;
+		v[23] = Float8GetDatum(r->timelimit_s), n[23] = !r->has_timelimit;
+		v[24] = Int32GetDatum(r->ncpus), n[24] = !r->has_ncpus;
+		v[25] = Int32GetDatum(r->nnodes), n[25] = !r->has_nnodes;
+		v[26] = Float8GetDatum(r->req_mem_bytes), n[26] = !r->has_req_mem;
+		if (r->alloc_tres)
+			v[27] = fs_pg_resvec_datum(r->alloc_tres), n[27] = false;
+		if (r->req_tres)
+			v[28] = fs_pg_resvec_datum(r->req_tres), n[28] = false;
+		v[29] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->extra.data));
+		n[29] = false;
+		an = palloc(sizeof(Datum) * (r->nanomalies + 1));
+		for (k = 0; k < r->nanomalies; k++)
+		{
+			size_t l = strlen(p);
+
+			an[k] = PointerGetDatum(cstring_to_text_with_len(p, (int) l));
+			p += l + 1;
+		}
+		v[30] = PointerGetDatum(
+		    construct_array(an, (int) r->nanomalies, TEXTOID, -1, false, TYPALIGN_INT));
+		n[30] = false;
+	}
+	if (error)
+	{
+		v[31] = CStringGetTextDatum(error);
+		n[31] = false;
+	}
+	return HeapTupleGetDatum(heap_form_tuple(desc, v, n));
+}
+
+static char *
+error_text(const fs_error *err)
+{
+	if (err->detail[0])
+		return psprintf("%s: %s", err->message, err->detail);
+	return pstrdup(err->message);
+}
+
+static Datum
+sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
+{
+	text *line = PG_GETARG_TEXT_PP(0);
+	text *header = PG_GETARG_TEXT_PP(1);
+	pg_tz *tz = zone_arg(fcinfo, 2);
+	const fs_error *hfail;
+	const fs_sacct_header *h = cached_header(fcinfo, header, &hfail);
+	fs_sacct_record rec;
+	fs_error err;
+	fs_status st;
+	Datum d;
+
+	if (hfail)
+	{
+		if (!try_only)
+			fs_pg_raise(hfail);
+		return record_datum(fcinfo, NULL, tz, error_text(hfail));
+	}
+	st =
+	    fs_sacct_parse_row(h, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec, &err);
+	if (st != FS_OK)
+	{
+		if (!try_only)
+			fs_pg_raise(&err);
+		return record_datum(fcinfo, NULL, tz, error_text(&err));
+	}
+	d = record_datum(fcinfo, &rec, tz, NULL);
+	fs_sacct_record_release(&rec, &fs_pg_alloc);
+	return d;
+}
+
+PG_FUNCTION_INFO_V1(sacct_row);
+Datum
+sacct_row(PG_FUNCTION_ARGS)
+{
+	return sacct_row_common(fcinfo, false);
+}
+
+PG_FUNCTION_INFO_V1(sacct_row_try);
+Datum
+sacct_row_try(PG_FUNCTION_ARGS)
+{
+	return sacct_row_common(fcinfo, true);
+}
+
+PG_FUNCTION_INFO_V1(slurm_duration);
+Datum
+slurm_duration(PG_FUNCTION_ARGS)
+{
+	text *t = PG_GETARG_TEXT_PP(0);
+	double secs = 0;
+	bool is_null;
+	const char *why;
+	fs_error err;
+
+	fs_pg_check(
+	    fs_slurm_duration(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t), &secs, &is_null, &why, &err), &err);
+	if (is_null)
+		PG_RETURN_NULL();
+	PG_RETURN_FLOAT8(secs);
+}
+
+PG_FUNCTION_INFO_V1(sacctmgr_assoc);
+Datum
+sacctmgr_assoc(PG_FUNCTION_ARGS)
+{
+	text *doc = PG_GETARG_TEXT_PP(0);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	fs_assoc_row *rows;
+	size_t nrows, i;
+	fs_error err;
+
+	InitMaterializedSRF(fcinfo, 0);
+	fs_pg_check(fs_sacctmgr_assoc(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &fs_pg_alloc, &rows,
+	                              &nrows, &err),
+	            &err);
+	for (i = 0; i < nrows; i++)
+	{
+		const fs_assoc_row *r = &rows[i];
+		Datum v[8];
+		bool n[8];
+
+		CHECK_FOR_INTERRUPTS();
+		v[0] = Int32GetDatum(r->line), n[0] = false;
+		v[1] = span_text(r->cluster, &n[1]);
+		v[2] = span_text(r->account, &n[2]);
+		v[3] = span_text(r->user, &n[3]);
+		v[4] = span_text(r->partition, &n[4]);
+		v[5] = fs_pg_path_datum(r->path), n[5] = false;
+		v[6] = Float8GetDatum(r->shares), n[6] = !r->has_shares;
+		v[7] = BoolGetDatum(r->from_parent), n[7] = false;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
+	}
+	fs_sacctmgr_assoc_release(rows, nrows, &fs_pg_alloc);
+	return (Datum) 0;
+}

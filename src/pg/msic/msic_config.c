@@ -1,0 +1,440 @@
+/*
+ * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit.
+ * Local times are the session time zone's (PostgreSQL's own timestamp2tm and
+ * DetermineTimeZoneOffset); the file grammar and the calendar are in src/core/msic/msic_config.c.
+ */
+#include "msic/msic_glue.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "pgtime.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/datetime.h"
+#include "utils/lsyscache.h"
+#include "utils/timestamp.h"
+#include "utils/typcache.h"
+
+#include "msic/msic_config.h"
+#include "msic/msic_share.h"
+
+/* ---- time zone ------------------------------------------------------------------------------ */
+
+/* The local wall-clock time sod_us after midnight of a civil date, in the session time zone. */
+static int64_t
+local_instant(int64 year, int64 mon, int64 mday, int64 sod_us)
+{
+	struct pg_tm tm;
+	int tz;
+	Timestamp t;
+
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = (int) year;
+	tm.tm_mon = (int) mon;
+	tm.tm_mday = (int) mday;
+	tm.tm_hour = (int) (sod_us / USECS_PER_HOUR);
+	tm.tm_min = (int) (sod_us / USECS_PER_MINUTE % 60);
+	tm.tm_sec = (int) (sod_us / USECS_PER_SEC % 60);
+	tm.tm_isdst = -1;
+	tz = DetermineTimeZoneOffset(&tm, session_timezone);
+	if (tm2timestamp(&tm, (fsec_t) (sod_us % USECS_PER_SEC), &tz, &t) != 0 ||
+	    !IS_VALID_TIMESTAMP(t))
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+	return t;
+}
+
+/* The local civil date and time of day of an instant. */
+static void
+local_time(TimestampTz t, struct pg_tm *tm, int64 *sod_us)
+{
+	int tz;
+	fsec_t fsec;
+
+	if (timestamp2tm(t, &tz, tm, &fsec, NULL, NULL) != 0)
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+	*sod_us = ((int64) tm->tm_hour * 3600 + tm->tm_min * 60 + tm->tm_sec) * USECS_PER_SEC + fsec;
+}
+
+static void
+clock_to_local(void *ctx, int64_t t, int64_t *year, int64_t *mon, int64_t *mday)
+{
+	struct pg_tm tm;
+	int64 sod;
+
+	(void) ctx;
+	local_time((TimestampTz) t, &tm, &sod);
+	*year = tm.tm_year;
+	*mon = tm.tm_mon;
+	*mday = tm.tm_mday;
+}
+
+static int64_t
+clock_from_local(void *ctx, int64_t year, int64_t mon, int64_t mday, int64_t sod_us)
+{
+	(void) ctx;
+	return local_instant(year, mon, mday, sod_us);
+}
+
+const fs_msic_clock fs_pg_msic_clock = {clock_to_local, clock_from_local, NULL};
+
+/* A time as ctime(3) prints it in the session time zone: "Tue Dec  1 09:30:00 2026". */
+void
+fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap)
+{
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	                                     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	struct pg_tm tm;
+	int64 sod, days;
+
+	local_time(t, &tm, &sod);
+	days = fs_days_from_civil(tm.tm_year, tm.tm_mon, tm.tm_mday);
+	snprintf(buf, cap, "%s %s %2d %02d:%02d:%02d %d",
+	         fs_msic_weekday_name((int) (((days + 4) % 7 + 7) % 7)), months[tm.tm_mon - 1],
+	         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, tm.tm_year);
+}
+
+/* ---- arguments ------------------------------------------------------------------------------ */
+
+/* A time of day: 00:00:00 up to, not including, 24:00:00. */
+static int64
+time_of_day(const Interval *iv, const char *what)
+{
+	int64 us = fs_pg_interval_us(iv, what);
+
+	if (us < 0 || us >= USECS_PER_DAY)
+		ereport(ERROR,
+		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be a time of day", what),
+		         errdetail("It must be from 00:00:00 up to, not including, 24:00:00.")));
+	return us;
+}
+
+/* A holidays array: days of the year 0..366 (0 is ignored, as in the holidays file). */
+static int *
+holidays_arg(ArrayType *arr, int *n)
+{
+	Datum *elems;
+	bool *nulls;
+	int cnt, i;
+	int *days;
+
+	fs_pg_check_1d(arr, "holidays");
+	deconstruct_array(arr, INT4OID, 4, true, TYPALIGN_INT, &elems, &nulls, &cnt);
+	days = palloc(sizeof(int) * (cnt + 1));
+	for (i = 0; i < cnt; i++)
+	{
+		if (nulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("holidays must not contain NULL")));
+		days[i] = DatumGetInt32(elems[i]);
+		if (days[i] < 0 || days[i] > 366)
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("holiday %d is not a day of the year", days[i]),
+			                errdetail("Holidays are days of the year from 1 (1 January) to 366.")));
+	}
+	*n = cnt;
+	return days;
+}
+
+/* ---- msic_config ---------------------------------------------------------------------------- */
+
+static int
+attnum(TupleDesc td, const char *name)
+{
+	int i;
+
+	for (i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i;
+	}
+	elog(ERROR, "type fairsched.msic_config has no field \"%s\"", name);
+	return -1;
+}
+
+#define SET(name, datum)                                                                           \
+	do                                                                                             \
+	{                                                                                              \
+		int a_ = attnum(desc, name);                                                               \
+		values[a_] = (datum);                                                                      \
+		nulls[a_] = false;                                                                         \
+	} while (0)
+#define SET_STR(name, s)                                                                           \
+	do                                                                                             \
+	{                                                                                              \
+		const char *s_ = (s);                                                                      \
+		if (s_ != NULL)                                                                            \
+			SET(name, CStringGetTextDatum(s_));                                                    \
+	} while (0)
+
+static Datum
+seconds_interval(int64 secs)
+{
+	Interval *iv = palloc0(sizeof(Interval));
+
+	iv->time = secs * USECS_PER_SEC;
+	return IntervalPGetDatum(iv);
+}
+
+static Datum
+queue_array(const fs_msic_config *cfg, const fs_msic_qent *q, size_t n, bool hosts)
+{
+	Datum *d = palloc(sizeof(Datum) * (n + 1));
+	bool *nu = palloc(sizeof(bool) * (n + 1));
+	int dims[1] = {(int) n}, lbs[1] = {1};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		const char *s = fs_msic_str(cfg, hosts ? q[i].host : q[i].name);
+
+		nu[i] = s == NULL;
+		d[i] = s ? CStringGetTextDatum(s) : (Datum) 0;
+	}
+	if (n == 0)
+		return PointerGetDatum(construct_empty_array(TEXTOID));
+	return PointerGetDatum(
+	    construct_md_array(d, nu, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+static Datum
+fair_share_array(const fs_msic_config *cfg, Oid array_type)
+{
+	Oid elem = get_element_type(array_type);
+	TupleDesc td;
+	Datum *d = palloc(sizeof(Datum) * (cfg->n_fair + 1));
+	int16 typlen;
+	bool typbyval;
+	char typalign;
+	size_t i;
+
+	if (!OidIsValid(elem))
+		elog(ERROR, "fair_share is not an array");
+	if (cfg->n_fair == 0)
+		return PointerGetDatum(construct_empty_array(elem));
+	td = lookup_rowtype_tupdesc_copy(elem, -1);
+	td = BlessTupleDesc(td);
+	for (i = 0; i < cfg->n_fair; i++)
+	{
+		Datum v[3];
+		bool nu[3] = {false, false, false};
+
+		v[0] = CStringGetTextDatum(fs_msic_str(cfg, cfg->fair[i].queue));
+		v[1] = Int32GetDatum(cfg->fair[i].shares);
+		v[2] = Int32GetDatum(cfg->fair[i].max_run_pct);
+		d[i] = HeapTupleGetDatum(heap_form_tuple(td, v, nu));
+	}
+	get_typlenbyvalalign(elem, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array(d, (int) cfg->n_fair, elem, typlen, typbyval, typalign));
+}
+
+static Datum
+holidays_array(const int *days, size_t n)
+{
+	Datum *d = palloc(sizeof(Datum) * (n + 1));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		d[i] = Int32GetDatum(days[i]);
+	if (n == 0)
+		return PointerGetDatum(construct_empty_array(INT4OID));
+	return PointerGetDatum(construct_array(d, (int) n, INT4OID, 4, true, TYPALIGN_INT));
+}
+
+/* The date form of ENFORCE_PRIME_TIME, as a local time of the session time zone. */
+static TimestampTz
+prime_from(const fs_msic_date *d)
+{
+	return local_instant(d->year, d->mon, d->mday,
+	                     ((int64) d->hour * 3600 + d->min * 60 + d->sec) * USECS_PER_SEC);
+}
+
+PG_FUNCTION_INFO_V1(msic_config);
+Datum
+msic_config(PG_FUNCTION_ARGS)
+{
+	TupleDesc desc;
+	Datum *values;
+	bool *nulls;
+	text *conf;
+	char *local_host = NULL;
+	fs_msic_config cfg;
+	fs_error err;
+	int *days = NULL;
+	size_t ndays = 0;
+	int i;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "msic_config must return a composite type");
+	desc = BlessTupleDesc(desc);
+	conf = PG_GETARG_TEXT_PP(0);
+	if (!PG_ARGISNULL(2))
+		local_host = text_to_cstring(PG_GETARG_TEXT_PP(2));
+	fs_pg_check(fs_msic_config_parse(VARDATA_ANY(conf), VARSIZE_ANY_EXHDR(conf), local_host, &cfg,
+	                                 &fs_pg_alloc, &err),
+	            &err);
+	if (!PG_ARGISNULL(1))
+	{
+		text *h = PG_GETARG_TEXT_PP(1);
+
+		fs_pg_check(fs_msic_holidays_parse(VARDATA_ANY(h), VARSIZE_ANY_EXHDR(h), &days, &ndays,
+		                                   &fs_pg_alloc, &err),
+		            &err);
+	}
+
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	for (i = 0; i < desc->natts; i++)
+		nulls[i] = true;
+	SET_STR("submit_queue", fs_msic_str(&cfg, cfg.submit[0].name));
+	SET_STR("submit_host", fs_msic_str(&cfg, cfg.submit[0].host));
+	SET("batch_queues", queue_array(&cfg, cfg.batch, cfg.n_batch, false));
+	SET("batch_hosts", queue_array(&cfg, cfg.batch, cfg.n_batch, true));
+	if (cfg.strs.data[cfg.express_queue] != '\0')
+		SET_STR("express_queue", fs_msic_str(&cfg, cfg.express_queue));
+	SET("enforce_prime_time", BoolGetDatum(cfg.enforce_prime_time));
+	if (cfg.has_prime_from)
+		SET("prime_time_from", TimestampTzGetDatum(prime_from(&cfg.prime_from)));
+	SET("prime_time_start", seconds_interval(cfg.prime_start));
+	SET("prime_time_end", seconds_interval(cfg.prime_end));
+	SET("prime_time_wallt_limit", seconds_interval(cfg.wallt_limit));
+	SET("target_load_pct", Float8GetDatum(cfg.target_load_pct));
+	SET("target_load_minus", Float8GetDatum(cfg.target_load_minus));
+	SET("target_load_plus", Float8GetDatum(cfg.target_load_plus));
+	SET("suspend_threshold", Float8GetDatum(cfg.suspend_threshold));
+	SET("force_requeue", BoolGetDatum(cfg.force_requeue));
+	SET("max_wait_time", seconds_interval(cfg.max_wait_time));
+	SET("update_comments", BoolGetDatum(cfg.update_comments));
+	SET_STR("sched_restart_action", cfg.sched_restart_action);
+	SET("fair_share",
+	    fair_share_array(&cfg, TupleDescAttr(desc, attnum(desc, "fair_share"))->atttypid));
+	SET("holidays", holidays_array(days, ndays));
+	SET("max_user_run_jobs", Int32GetDatum(cfg.max_user_run_jobs));
+	SET_STR("sched_host", fs_msic_str(&cfg, cfg.sched_host));
+	SET_STR("share_info_file", fs_msic_str(&cfg, cfg.share_info_file));
+	SET_STR("sorted_job_dumpfile", fs_msic_str(&cfg, cfg.sorted_job_dumpfile));
+	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+}
+
+/* ---- prime time ----------------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(is_prime_time);
+Datum
+is_prime_time(PG_FUNCTION_ARGS)
+{
+	TimestampTz at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(0), "at");
+	int64 start = time_of_day(PG_GETARG_INTERVAL_P(1), "start");
+	int64 end = time_of_day(PG_GETARG_INTERVAL_P(2), "end");
+	int n;
+	int *days = holidays_arg(PG_GETARG_ARRAYTYPE_P(3), &n);
+	struct pg_tm tm;
+	int64 sod;
+
+	local_time(at, &tm, &sod);
+	PG_RETURN_BOOL(
+	    fs_msic_is_prime(tm.tm_year, tm.tm_mon, tm.tm_mday, sod, start, end, days, (size_t) n));
+}
+
+/* Microseconds of prime time in a run of `walltime` from `from`. */
+static int64
+prime_us(TimestampTz from, const Interval *walltime, int64 start, int64 end, const int *days, int n)
+{
+	int64 dur = fs_pg_interval_us(walltime, "walltime");
+	int64 prime;
+	fs_error err;
+
+	if (dur >= 0 && dur <= FS_MSIC_MAX_WALK_DAYS * USECS_PER_DAY && !IS_VALID_TIMESTAMP(from + dur))
+		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+		                errmsg("the run ends after the last timestamp")));
+	fs_pg_check(
+	    fs_msic_prime_us(&fs_pg_msic_clock, from, dur, start, end, days, (size_t) n, &prime, &err),
+	    &err);
+	return prime;
+}
+
+PG_FUNCTION_INFO_V1(prime_seconds);
+Datum
+prime_seconds(PG_FUNCTION_ARGS)
+{
+	TimestampTz from = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(0), "from");
+	int64 start = time_of_day(PG_GETARG_INTERVAL_P(2), "start");
+	int64 end = time_of_day(PG_GETARG_INTERVAL_P(3), "end");
+	int n;
+	int *days = holidays_arg(PG_GETARG_ARRAYTYPE_P(4), &n);
+
+	PG_RETURN_FLOAT8((double) prime_us(from, PG_GETARG_INTERVAL_P(1), start, end, days, n) /
+	                 USECS_PER_SEC);
+}
+
+static Datum
+field(HeapTupleHeader rec, const char *name, bool *isnull)
+{
+	return GetAttributeByName(rec, name, isnull);
+}
+
+/* The prime-time settings of a configuration record. */
+void
+fs_pg_msic_read_prime(HeapTupleHeader rec, fs_pg_msic_prime *p)
+{
+	bool isnull, n1, n2, n3, n4;
+	Datum enforce = field(rec, "enforce_prime_time", &isnull);
+	Datum from, start, end, limit, hol;
+
+	memset(p, 0, sizeof(*p));
+	p->limit = -1;
+	p->enforce = !isnull && DatumGetBool(enforce);
+	if (!p->enforce)
+		return;
+	from = field(rec, "prime_time_from", &isnull);
+	p->has_from = !isnull;
+	if (!isnull)
+		p->from = DatumGetTimestampTz(from);
+	start = field(rec, "prime_time_start", &n1);
+	end = field(rec, "prime_time_end", &n2);
+	limit = field(rec, "prime_time_wallt_limit", &n3);
+	hol = field(rec, "holidays", &n4);
+	if (n1 || n2)
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("prime time is enforced but its start or end is NULL")));
+	p->start = time_of_day(DatumGetIntervalP(start), "prime_time_start");
+	p->end = time_of_day(DatumGetIntervalP(end), "prime_time_end");
+	if (!n3)
+		p->limit = fs_pg_interval_us(DatumGetIntervalP(limit), "prime_time_wallt_limit");
+	if (!n4)
+		p->holidays = holidays_arg(DatumGetArrayTypeP(hol), &p->nholidays);
+}
+
+/*
+ * PRIME_TIME_WALLT_LIMIT (time_limits.c:schd_primetime_limits): the original's comment when the
+ * part of a run from `at` that falls in prime time is longer than the limit, else NULL. NULL too
+ * when prime time is not enforced, or not yet (the date form of ENFORCE_PRIME_TIME).
+ */
+PG_FUNCTION_INFO_V1(msic_primetime_limit);
+Datum
+msic_primetime_limit(PG_FUNCTION_ARGS)
+{
+	TimestampTz at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "at");
+	fs_pg_msic_prime p;
+	int64 prime;
+	char hms[32];
+
+	fs_pg_msic_read_prime(PG_GETARG_HEAPTUPLEHEADER(0), &p);
+	if (!p.enforce || (p.has_from && at < p.from))
+		PG_RETURN_NULL();
+	if (p.limit < 0)
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("prime time is enforced but its walltime limit is NULL")));
+	prime = prime_us(at, PG_GETARG_INTERVAL_P(2), p.start, p.end, p.holidays, p.nholidays);
+	if (prime <= p.limit)
+		PG_RETURN_NULL();
+	fs_msic_format_hms(p.limit / USECS_PER_SEC, hms);
+	PG_RETURN_TEXT_P(cstring_to_text(psprintf("Exceeds primetime walltime limit (%s)", hms)));
+}

@@ -1,0 +1,73 @@
+/*
+ * msic_glue.h (glue): what the MSIC modules' glue shares: reading the fields of composite values
+ * by name (msic_config, msic_share, msic_job, msic_host, msic_queue arrays), the session time
+ * zone's clock, ctime(3)-style times and the prime-time settings of a configuration.
+ */
+#ifndef FS_PG_MSIC_GLUE_H
+#define FS_PG_MSIC_GLUE_H
+
+#include "fs_pg.h"
+
+#include "access/htup_details.h"
+#include "utils/array.h"
+#include "utils/timestamp.h"
+
+#include "msic/msic_cycle.h"
+
+/* The fields of a composite type that we read, found by name once per array. */
+typedef struct fs_pg_row_reader
+{
+	TupleDesc td;
+	int natts;
+	Datum *values;
+	bool *nulls;
+	const char *what;
+} fs_pg_row_reader;
+
+int fs_pg_field_number(TupleDesc td, const char *name, const char *type);
+/* The elements of a one-dimensional array of composites; NULL elements are refused. */
+Datum *fs_pg_composite_elements(ArrayType *arr, const char *what, int *n);
+void fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what);
+void fs_pg_reader_read(fs_pg_row_reader *r, Datum d);
+void fs_pg_reader_close(fs_pg_row_reader *r);
+/* Open an array of composites: its elements (*n), and in f the field numbers of `names`. */
+Datum *fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                       const char *const *names, int nnames, int *f, int *n);
+/* A text field: its bytes (detoasted), or NULL. */
+const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
+/* A float8 field: -1 when NULL, else finite and not negative (22023 otherwise). */
+double fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
+                          const char *whose, size_t len);
+
+/* The submit and express queues, MAX_WAIT_TIME and the FAIR_SHARE entries of a configuration. */
+void fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in);
+void fs_pg_msic_read_shares(ArrayType *arr, fs_msic_order_in *in);
+/* Jobs; for_cycle: ncpus is required. */
+fs_msic_cjob *fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count);
+
+/* (msic_config.c) The session time zone as the core's clock, and ctime(3)'s form of a time. */
+extern const fs_msic_clock fs_pg_msic_clock;
+void fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap);
+
+/* (msic_config.c) The prime-time settings of a configuration. */
+typedef struct fs_pg_msic_prime
+{
+	bool enforce;  /* ENFORCE_PRIME_TIME on */
+	bool has_from; /* in its date form */
+	TimestampTz from;
+	int64 start, end; /* microseconds after midnight */
+	int64 limit;      /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
+	int *holidays;
+	int nholidays;
+} fs_pg_msic_prime;
+
+void fs_pg_msic_read_prime(HeapTupleHeader cfg, fs_pg_msic_prime *p);
+
+/* (msic_cycle.c) What msic_cycle and msic_replay read alike from their arguments: the
+ * configuration's settings, the share states, hosts, queues and compat switches. */
+void fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,
+                            int queues_arg, int compat_arg, fs_msic_cycle_in *in);
+/* A text datum, or NULL. */
+Datum fs_pg_text_or_null(fs_str s, bool *isnull);
+
+#endif

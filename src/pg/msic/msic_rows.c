@@ -1,0 +1,313 @@
+/*
+ * msic_rows.c (glue): reading the MSIC composite types (msic_config, msic_share, msic_job) from
+ * function arguments, by field name, so that fields appended to a type do not matter.
+ */
+#include "msic/msic_glue.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
+
+#include <math.h>
+
+int
+fs_pg_field_number(TupleDesc td, const char *name, const char *type)
+{
+	int i;
+
+	for (i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i;
+	}
+	elog(ERROR, "type %s has no field \"%s\"", type, name);
+	return -1;
+}
+
+/* The elements of a one-dimensional array of composites; NULL elements are refused. */
+Datum *
+fs_pg_composite_elements(ArrayType *arr, const char *what, int *n)
+{
+	Oid elem = ARR_ELEMTYPE(arr);
+	int16 typlen;
+	bool byval;
+	char align;
+	Datum *elems;
+	bool *nulls;
+	int i;
+
+	fs_pg_check_1d(arr, what);
+	get_typlenbyvalalign(elem, &typlen, &byval, &align);
+	deconstruct_array(arr, elem, typlen, byval, align, &elems, &nulls, n);
+	for (i = 0; i < *n; i++)
+		if (nulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("%s[%d] is NULL", what, i + 1)));
+	return elems;
+}
+
+void
+fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what)
+{
+	r->td = lookup_rowtype_tupdesc(ARR_ELEMTYPE(arr), -1);
+	r->natts = r->td->natts;
+	r->values = palloc(sizeof(Datum) * r->natts);
+	r->nulls = palloc(sizeof(bool) * r->natts);
+	r->what = what;
+}
+
+void
+fs_pg_reader_read(fs_pg_row_reader *r, Datum d)
+{
+	HeapTupleHeader h = DatumGetHeapTupleHeader(d);
+	HeapTupleData tuple;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(h);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = h;
+	heap_deform_tuple(&tuple, r->td, r->values, r->nulls);
+}
+
+void
+fs_pg_reader_close(fs_pg_row_reader *r)
+{
+	ReleaseTupleDesc(r->td);
+}
+
+Datum *
+fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                const char *const *names, int nnames, int *f, int *n)
+{
+	Datum *elems = fs_pg_composite_elements(arr, what, n);
+	int k;
+
+	fs_pg_reader_open(r, arr, what);
+	for (k = 0; k < nnames; k++)
+		f[k] = fs_pg_field_number(r->td, names[k], type);
+	return elems;
+}
+
+/* A text field: its bytes (detoasted), or NULL. */
+const char *
+fs_pg_text_field(Datum d, bool isnull, size_t *len)
+{
+	text *t;
+
+	if (isnull)
+	{
+		*len = 0;
+		return NULL;
+	}
+	t = DatumGetTextPP(d);
+	*len = VARSIZE_ANY_EXHDR(t);
+	return VARDATA_ANY(t);
+}
+
+static const char *
+config_text(HeapTupleHeader cfg, const char *name, size_t *len)
+{
+	bool isnull;
+	Datum d = GetAttributeByName(cfg, name, &isnull);
+
+	return fs_pg_text_field(d, isnull, len);
+}
+
+void
+fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
+{
+	bool isnull;
+	Datum d;
+
+	in->submit_queue = config_text(cfg, "submit_queue", &in->submitlen);
+	in->express_queue = config_text(cfg, "express_queue", &in->expresslen);
+	d = GetAttributeByName(cfg, "max_wait_time", &isnull);
+	/* not set: the original's default, 432000 s (5 days) */
+	in->max_wait_us = isnull ? INT64CONST(432000) * USECS_PER_SEC
+	                         : fs_pg_interval_us(DatumGetIntervalP(d), "max_wait_time");
+	d = GetAttributeByName(cfg, "fair_share", &isnull);
+	in->fs = NULL;
+	in->nfs = 0;
+	if (!isnull)
+	{
+		static const char *const names[] = {"queue", "shares", "max_run_pct"};
+		int n, i, f[3];
+		fs_pg_row_reader r;
+		Datum *elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec",
+		                               names, 3, f, &n);
+		fs_msic_fs_entry *fs = palloc(sizeof(fs_msic_fs_entry) * (n + 1));
+
+		for (i = 0; i < n; i++)
+		{
+			fs_pg_reader_read(&r, elems[i]);
+			fs[i].queue = fs_pg_text_field(r.values[f[0]], r.nulls[f[0]], &fs[i].queuelen);
+			if (r.nulls[f[1]] || r.nulls[f[2]])
+				ereport(ERROR,
+				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				         errmsg("fair_share[%d] of the configuration has a NULL field", i + 1)));
+			fs[i].shares = DatumGetInt32(r.values[f[1]]);
+			fs[i].max_run_pct = DatumGetInt32(r.values[f[2]]);
+		}
+		fs_pg_reader_close(&r);
+		in->fs = fs;
+		in->nfs = n;
+	}
+}
+
+void
+fs_pg_msic_read_shares(ArrayType *arr, fs_msic_order_in *in)
+{
+	static const char *const names[] = {"queue", "ndays", "past_pct", "today_usage", "today_max"};
+	int n, i, k, f[5];
+	fs_pg_row_reader r;
+	Datum *elems = fs_pg_rows_open(&r, arr, "shares", "msic_share", names, 5, f, &n);
+	fs_msic_state *st = palloc(sizeof(fs_msic_state) * (n + 1));
+
+	for (i = 0; i < n; i++)
+	{
+		fs_pg_reader_read(&r, elems[i]);
+		for (k = 0; k < 5; k++)
+			if (r.nulls[f[k]])
+				ereport(ERROR,
+				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				         errmsg("shares[%d] has a NULL field", i + 1),
+				         errhint("A share state needs queue, ndays, past_pct, today_usage and "
+				                 "today_max.")));
+		st[i].queue = fs_pg_text_field(r.values[f[0]], false, &st[i].queuelen);
+		st[i].s.ndays = DatumGetInt32(r.values[f[1]]);
+		st[i].s.past_pct = DatumGetFloat8(r.values[f[2]]);
+		st[i].s.today_usage = DatumGetFloat8(r.values[f[3]]);
+		st[i].s.today_max = DatumGetFloat8(r.values[f[4]]);
+	}
+	fs_pg_reader_close(&r);
+	in->states = st;
+	in->nstates = n;
+}
+
+enum
+{
+	J_ID,
+	J_OWNER,
+	J_QUEUE,
+	J_STATE,
+	J_WALLTIME,
+	J_USED,
+	J_CTIME,
+	J_ETIME,
+	J_EXEC_HOST,
+	J_CHKPTD,
+	J_NCPUS,
+	J_MEM,
+	J_ARCH,
+	J_SUSPEND_FAILS,
+	J_CHECKPOINT_FAILS,
+	J_FIELDS
+};
+
+static const char *const job_fields[J_FIELDS] = {
+    "job_id",        "owner", "queue", "state",         "walltime",
+    "walltime_used", "ctime", "etime", "exec_host",     "chkptd",
+    "ncpus",         "mem",   "arch",  "suspend_fails", "checkpoint_fails"};
+
+/* A float8 field that is NULL (-1) or finite and not negative. */
+double
+fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
+                   const char *whose, size_t len)
+{
+	double v;
+
+	if (r->nulls[f])
+		return -1;
+	v = DatumGetFloat8(r->values[f]);
+	if (!(v >= 0) || isinf(v))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("%s of %s \"%s\" must be a finite amount not below 0", what, kind,
+		                       pnstrdup(whose, Min(len, 200))),
+		                errdetail("It is %s.", float8out_internal(v))));
+	return v;
+}
+
+fs_msic_cjob *
+fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count)
+{
+	int n, i, k, f[J_FIELDS];
+	fs_pg_row_reader r;
+	Datum *elems = fs_pg_rows_open(&r, arr, "jobs", "msic_job", job_fields, J_FIELDS, f, &n);
+	fs_msic_cjob *jobs = palloc0(sizeof(fs_msic_cjob) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		fs_msic_cjob *cj = &jobs[i];
+		fs_msic_ojob *j = &cj->o;
+		size_t slen;
+		const char *state;
+
+		CHECK_FOR_INTERRUPTS();
+		fs_pg_reader_read(&r, elems[i]);
+		if (r.nulls[f[J_ID]])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("jobs[%d] has no job_id", i + 1)));
+		j->job_id = fs_pg_text_field(r.values[f[J_ID]], false, &j->idlen);
+		for (k = J_OWNER; k <= J_WALLTIME; k++)
+			if (k != J_QUEUE && r.nulls[f[k]])
+				ereport(ERROR,
+				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				         errmsg("job \"%s\" has no %s", pnstrdup(j->job_id, Min(j->idlen, 200)),
+				                job_fields[k]),
+				         errhint("A job needs job_id, owner, state and walltime; queue NULL is "
+				                 "the submit queue.")));
+		if (for_cycle && r.nulls[f[J_NCPUS]])
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("job \"%s\" has no ncpus", pnstrdup(j->job_id, Min(j->idlen, 200))),
+			         errhint("Placement needs the CPUs each job asks for.")));
+		j->owner = fs_pg_text_field(r.values[f[J_OWNER]], false, &j->ownerlen);
+		j->queue = fs_pg_text_field(r.values[f[J_QUEUE]], r.nulls[f[J_QUEUE]], &j->queuelen);
+		state = fs_pg_text_field(r.values[f[J_STATE]], false, &slen);
+		if (slen != 1 || (state[0] != 'Q' && state[0] != 'R' && state[0] != 'S'))
+			ereport(ERROR,
+			        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			         errmsg("invalid state \"%s\" of job \"%s\"", pnstrdup(state, Min(slen, 200)),
+			                pnstrdup(j->job_id, Min(j->idlen, 200))),
+			         errdetail("A job's state must be Q (queued), R (running) or S (suspended).")));
+		j->state = state[0];
+		j->walltime_us = fs_pg_interval_us(DatumGetIntervalP(r.values[f[J_WALLTIME]]), "walltime");
+		cj->used_given = !r.nulls[f[J_USED]];
+		j->used_us = r.nulls[f[J_USED]] ? 0
+		                                : fs_pg_interval_us(DatumGetIntervalP(r.values[f[J_USED]]),
+		                                                    "walltime_used");
+		cj->ctime = r.nulls[f[J_CTIME]]
+		                ? INT64_MIN
+		                : fs_pg_timestamp(DatumGetTimestampTz(r.values[f[J_CTIME]]), "ctime");
+		/* eligible since etime, else ctime, as the original */
+		if (!r.nulls[f[J_ETIME]])
+			j->eligible_at = fs_pg_timestamp(DatumGetTimestampTz(r.values[f[J_ETIME]]), "etime");
+		else if (!r.nulls[f[J_CTIME]])
+			j->eligible_at = cj->ctime;
+		else
+			ereport(ERROR,
+			        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			         errmsg("job \"%s\" has neither etime nor ctime",
+			                pnstrdup(j->job_id, Min(j->idlen, 200))),
+			         errhint("The eligible time (etime, else ctime) decides WAITING and age.")));
+		j->has_exec_host = !r.nulls[f[J_EXEC_HOST]];
+		j->chkptd = r.nulls[f[J_CHKPTD]] ? -1 : DatumGetBool(r.values[f[J_CHKPTD]]) ? 1 : 0;
+		cj->ncpus = r.nulls[f[J_NCPUS]] ? 0 : DatumGetInt32(r.values[f[J_NCPUS]]);
+		cj->mem = fs_pg_amount_field(&r, f[J_MEM], "mem", "job", j->job_id, j->idlen);
+		cj->exec_host.s =
+		    fs_pg_text_field(r.values[f[J_EXEC_HOST]], r.nulls[f[J_EXEC_HOST]], &cj->exec_host.len);
+		cj->arch.s = fs_pg_text_field(r.values[f[J_ARCH]], r.nulls[f[J_ARCH]], &cj->arch.len);
+		cj->suspend_fails =
+		    !r.nulls[f[J_SUSPEND_FAILS]] && DatumGetBool(r.values[f[J_SUSPEND_FAILS]]);
+		cj->checkpoint_fails =
+		    !r.nulls[f[J_CHECKPOINT_FAILS]] && DatumGetBool(r.values[f[J_CHECKPOINT_FAILS]]);
+	}
+	fs_pg_reader_close(&r);
+	*count = n;
+	return jobs;
+}

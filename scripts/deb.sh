@@ -5,7 +5,7 @@
 #
 # By default the build runs the regression suites against the packaged files in a temporary
 # cluster (dh_pgxs_test), as a Debian build does; DEB_BUILD_OPTIONS=nocheck skips them (make test
-# does: it runs the suites itself and then installs the package, scripts/deb_test.sh).
+# does: it runs the suites itself and then installs the package, test/deb_test.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh

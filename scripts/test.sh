@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `make test`: core unit tests (plain and under valgrind), every fuzz harness for a short fixed
-# time, the Debian package and the PGXN zip built, pg_regress against a throwaway cluster,
-# then on the same cluster: dump and restore, upgrades, the README's SQL and the
-# demo's charts, and the Debian package installed and removed. The last line is
+# `make test`: the layer rule, core unit tests (plain and under valgrind), every fuzz harness for
+# a short fixed time, the Debian package and the PGXN zip built, pg_regress against a throwaway
+# cluster, then on the same cluster the suites of test/*_test.sh: dump and restore, upgrades, the
+# SQL of the README and docs/ and the demo's charts, and the Debian package installed and removed. The last line is
 # "N passed, N failed" over every suite; the exit status is non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,22 @@ count() { passed=$((passed + $1)); failed=$((failed + $2)); }
 
 fs_deps
 rm -rf build/logs && mkdir -p build/logs
+
+# test scripts that print their own "N passed, N failed" last
+suite() {
+    local log=build/logs/suite_$(basename "$1" .sh)${2:+_${2#--}}.log p f
+    "$@" 2>&1 | tee "$log" || true
+    if read -r p f < <(tail -n 1 "$log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p') \
+        && [ -n "$p" ]; then
+        count "$p" "$f"
+    else
+        echo "$*: ended without its count"
+        count 0 1
+    fi
+}
+
+fs_log "the layer rule (src/core plain C, no include between concerns)"
+suite test/layers_test.sh
 
 fs_log "core unit tests"
 make -s build/unit_tests
@@ -107,24 +123,13 @@ if [ "$regress_ok" = 0 ]; then
 fi
 count $((total - bad > 0 ? total - bad : 0)) "$bad"
 
-# scripts that print their own "N passed, N failed" last, on this cluster under this lock
-suite() {
-    local log=build/logs/suite_$(basename "$1" .sh)${2:+_${2#--}}.log p f
-    "$@" 2>&1 | tee "$log" || true
-    if read -r p f < <(tail -n 1 "$log" | sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p') \
-        && [ -n "$p" ]; then
-        count "$p" "$f"
-    else
-        echo "$*: ended without its count"
-        count 0 1
-    fi
-}
-suite scripts/dump_test.sh
-suite scripts/upgrade_test.sh
-suite scripts/upgrade_test.sh --self-test
-suite scripts/readme_test.sh
+# the suites that use the installed extension, on this cluster under this lock
+suite test/dump_test.sh
+suite test/upgrade_test.sh
+suite test/upgrade_test.sh --self-test
+suite test/readme_test.sh
 # last: removing the package removes the installed extension (it installs the build again)
-suite scripts/deb_test.sh
+suite test/deb_test.sh
 
 fs_cluster_stop
 echo

@@ -28,7 +28,7 @@ WHERE t.typnamespace = 'fairsched'::regnamespace AND t.typtype = 'b' AND t.typel
 SELECT source, target, path FROM pg_extension_update_paths('fairsched') WHERE path IS NOT NULL;
 
 -- the extension drops and recreates cleanly, as the released 0.1.0 too, which updates to the
--- current version (scripts/upgrade_test.sh proves the catalogue and the stored values equal)
+-- current version (test/upgrade_test.sh proves the catalogue and the stored values equal)
 DROP EXTENSION fairsched;
 CREATE EXTENSION fairsched VERSION '0.1.0';
 SELECT extversion FROM pg_extension WHERE extname = 'fairsched';

@@ -1,5 +1,5 @@
 -- test/dist/fill.sql: a database holding every fairsched type as stored data, for the dump and
--- restore test (scripts/dump_test.sh) and the upgrade test (scripts/upgrade_test.sh). Ordinary,
+-- restore test (test/dump_test.sh) and the upgrade test (test/upgrade_test.sh). Ordinary,
 -- partitioned (range on a sharepath, hash on a resvec) and unlogged tables, aggregate states stored
 -- as values, arrays and composites of the types, indexes on resvec and sharepath columns (btree,
 -- hash, unique, partial, on an expression), a CHECK constraint, a view and a materialized view.

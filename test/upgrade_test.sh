@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Upgrades: scripts/upgrade_test.sh [A [B]] installs fairsched version A (from its full install
+# Upgrades: test/upgrade_test.sh [A [B]] installs fairsched version A (from its full install
 # script fairsched--A.sql), runs ALTER EXTENSION fairsched UPDATE TO 'B', and proves
 #   (a) the catalogue equals a fresh install of B: a schema-only pg_dump --binary-upgrade (which,
 #       unlike a plain pg_dump, lists every object of the extension) of both, normalised (comments,
@@ -143,7 +143,7 @@ else
     if [ -z "$olds" ]; then
         echo "skipped: fairsched $b is the only version installed (no older fairsched--A.sql in $EXTDIR);"
         echo "the upgrade test runs once a release keeps the previous version's full script and adds"
-        echo "fairsched--A--$b.sql (scripts/upgrade_test.sh --self-test checks the test itself meanwhile)"
+        echo "fairsched--A--$b.sql (test/upgrade_test.sh --self-test checks the test itself meanwhile)"
     fi
     for a in $olds; do
         upgrade "$a" "$b"

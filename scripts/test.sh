@@ -86,7 +86,7 @@ dist_ok() {
     local zip listing f
     zip=$(scripts/dist.sh | tail -n 1)
     listing=$(unzip -Z1 "$zip")
-    for f in META.json LICENSE README.md Makefile fairsched.control debian/control src/sql/resvec.sql; do
+    for f in META.json LICENSE README.md docs/limits.md Makefile fairsched.control debian/control src/sql/resvec.sql; do
         grep -qx "fairsched-[^/]*/$f" <<<"$listing" || { echo "$zip lacks $f"; return 1; }
     done
     ! grep -q '/\.ci/' <<<"$listing" || { echo "$zip holds .ci/"; return 1; }

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# The README's SQL and the demo run as written on a database set up as the README's Install
-# section says (ALTER DATABASE ... SET search_path = public, fairsched, once), with every
-# `SET search_path = public, fairsched;` line taken out of them:
+# The SQL of the README and of every docs/ page, and the demo, run as written on a database set up
+# as the README's Install section says (ALTER DATABASE ... SET search_path = public, fairsched,
+# once), with every `SET search_path = public, fairsched;` line taken out of them:
 #   - every ```sql block of README.md, in order, on a fresh database named accounting (the name
 #     the Install section uses): the block that creates the extension must also set the database's
 #     search_path; the blocks after it run in one new session, as a reader follows them in psql;
-#     a block that shows an error in `-- ERROR:` / `-- DETAIL:` / `-- HINT:` comment lines runs
-#     alone and must end in exactly that error;
+#   - then each docs/*.md page, in name order, on a fresh database of its own (accounting again,
+#     dropped and created anew), where the test has created the extension and set the search_path
+#     as Install says: every block of the page runs, in order, in one new session. A page is
+#     self-contained: it creates every table it uses (nothing carries over from the README or
+#     from another page), so that a reader can start on any page;
+#   - in either, a block that shows an error in `-- ERROR:` / `-- DETAIL:` / `-- HINT:` comment
+#     lines runs alone, in a session of its own, and must end in exactly that error;
 #   - scripts/demo.sql on a fresh database, and the SVG charts it writes: each renders to a PNG of
 #     its size with rsvg-convert, names its series, and is the one committed under docs/.
 # An HTML comment on the line (or lines) just before a block directs the test:
@@ -36,10 +41,10 @@ sample_block sql/data/sacctmgr_assoc_samples.txt sacctmgr_dump_constructed >"$FI
 sample_block sql/data/resource_group_samples.txt ptl_pbs_fairshare >"$FIXTURES/resource_group"
 chmod 644 "$FIXTURES"/*
 
-# README.md -> blocks/NNN.sql, and a manifest: file, README line, "run" or "skip: reason", and
-# the replacements (TEXT => REPLACEMENT, one per line in NNN.with)
-split_readme() {
-    awk -v dir="$work/blocks" '
+# a page (README.md, docs/NAME.md) -> DIR/NNN.sql, and a manifest: file, line, "run" or
+# "skip: reason", and the replacements (TEXT => REPLACEMENT, one per line in NNN.with)
+split_page() {
+    awk -v dir="$2" -v page="$1" '
         function flush_directives() { nskip = ""; nwith = 0 }
         BEGIN { n = 0; flush_directives() }
         inblock && /^[[:space:]]*```/ { inblock = 0; close(file); next }
@@ -61,8 +66,8 @@ split_readme() {
         }
         /^[[:space:]]*$/ { next }
         { flush_directives() }
-        END { if (inblock) { print "README.md ends inside a sql block" > "/dev/stderr"; exit 1 } }
-    ' README.md
+        END { if (inblock) { print page " ends inside a sql block" > "/dev/stderr"; exit 1 } }
+    ' "$1"
 }
 
 # a block as the test runs it: replacements applied, the SET search_path lines taken out
@@ -85,54 +90,64 @@ prepare_block() {
 # a block that shows an error in `-- ERROR:` comment lines, run in a session of its own: it must
 # end in exactly that error
 error_block() {
-    local id=$1 line=$2
-    if psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
-        echo "README.md:$line: the block shows an error, but ran without one"
+    local dir=$1 id=$2 at=$3
+    if psql_ -d accounting -P pager=off -f "$dir/$id.run.sql" >"$dir/$id.out" 2>&1; then
+        echo "$at: the block shows an error, but ran without one"
         return 1
     fi
-    grep -E '^-- (ERROR|DETAIL|HINT):  ' "$work/blocks/$id.run.sql" | sed 's/^-- //' >"$work/blocks/$id.expected"
-    sed 's/^psql:[^ ]*: //' "$work/blocks/$id.out" | grep -E '^(ERROR|DETAIL|HINT):  ' >"$work/blocks/$id.got" || true
-    diff -u "$work/blocks/$id.expected" "$work/blocks/$id.got" || {
-        echo "README.md:$line: the block's error is not the one it shows"
+    grep -E '^-- (ERROR|DETAIL|HINT):  ' "$dir/$id.run.sql" | sed 's/^-- //' >"$dir/$id.expected"
+    sed 's/^psql:[^ ]*: //' "$dir/$id.out" | grep -E '^(ERROR|DETAIL|HINT):  ' >"$dir/$id.got" || true
+    diff -u "$dir/$id.expected" "$dir/$id.got" || {
+        echo "$at: the block's error is not the one it shows"
         return 1
     }
 }
 
-# The blocks up to the one that creates the extension run first, each in its own session; that
-# block must also set the database's search_path, which new sessions get. Every later block then
-# runs in order in one new session, as a reader follows the README in psql (a temporary table of
-# one block serves the next); a block that shows an error runs in a session of its own.
-readme_blocks() {
-    local id line status ran=0 skipped=0 extension_seen=0 all=$work/blocks/all.sql at n
-    split_readme >"$work/manifest"
+# The blocks of one page. README.md: the blocks up to the one that creates the extension run
+# first, each in its own session; that block must also set the database's search_path, which new
+# sessions get. docs/*.md: the test creates the extension and sets the search_path first. Every
+# later block then runs in order in one new session, as a reader follows the page in psql (a
+# temporary table of one block serves the next); a block that shows an error runs in a session of
+# its own. Prints "PAGE: N blocks ran, M not run" last.
+page_blocks() {
+    local page=$1 dir id line status ran=0 skipped=0 extension_seen=0 all at n
+    dir=$work/blocks/$(basename "$page" .md)
+    all=$dir/all.sql
+    mkdir -p "$dir"
+    split_page "$page" "$dir" >"$dir/manifest"
     "$PG_BIN/dropdb" --if-exists accounting
     "$PG_BIN/createdb" accounting
+    if [ "$page" != README.md ]; then
+        psql_ -d accounting -c 'CREATE EXTENSION fairsched' \
+            -c 'ALTER DATABASE accounting SET search_path = public, fairsched'
+        extension_seen=1
+    fi
     : >"$all"
-    : >"$work/blocks/all.map"
+    : >"$dir/all.map"
     while IFS=$'\t' read -r id line status; do
         if [ "$status" != run ]; then
-            echo "README.md:$line: ${status#skip: } (not run)"
+            echo "$page:$line: ${status#skip: } (not run)"
             skipped=$((skipped + 1))
             continue
         fi
-        prepare_block "$work/blocks/$id.sql" "$work/blocks/$id.with" >"$work/blocks/$id.run.sql"
-        if grep -Eiq '^[[:space:]]*SET[[:space:]]+(search_path|LOCAL[[:space:]]+search_path)' "$work/blocks/$id.run.sql"; then
-            echo "README.md:$line: the block sets search_path itself; the examples must run on the database's setting"
+        prepare_block "$dir/$id.sql" "$dir/$id.with" >"$dir/$id.run.sql"
+        if grep -Eiq '^[[:space:]]*SET[[:space:]]+(search_path|LOCAL[[:space:]]+search_path)' "$dir/$id.run.sql"; then
+            echo "$page:$line: the block sets search_path itself; the examples must run on the database's setting"
             return 1
         fi
         ran=$((ran + 1))
-        if grep -q '^-- ERROR:  ' "$work/blocks/$id.run.sql"; then
-            echo "README.md:$line (shows an error)"
-            error_block "$id" "$line"
+        if grep -q '^-- ERROR:  ' "$dir/$id.run.sql"; then
+            echo "$page:$line (shows an error)"
+            error_block "$dir" "$id" "$page:$line"
         elif [ "$extension_seen" = 1 ]; then
             # into the one session: remember where the block starts in it
-            printf '%s\t%s\n' "$(($(wc -l <"$all") + 1))" "$line" >>"$work/blocks/all.map"
-            cat "$work/blocks/$id.run.sql" >>"$all"
+            printf '%s\t%s\n' "$(($(wc -l <"$all") + 1))" "$line" >>"$dir/all.map"
+            cat "$dir/$id.run.sql" >>"$all"
         else
-            echo "README.md:$line"
-            if ! psql_ -d accounting -P pager=off -f "$work/blocks/$id.run.sql" >"$work/blocks/$id.out" 2>&1; then
-                cat "$work/blocks/$id.out"
-                echo "README.md:$line: the sql block above failed"
+            echo "$page:$line"
+            if ! psql_ -d accounting -P pager=off -f "$dir/$id.run.sql" >"$dir/$id.out" 2>&1; then
+                cat "$dir/$id.out"
+                echo "$page:$line: the sql block above failed"
                 return 1
             fi
             if psql_ -d accounting -A -t -c "SELECT 1 FROM pg_extension WHERE extname = 'fairsched'" | grep -q 1; then
@@ -141,25 +156,34 @@ readme_blocks() {
                     SELECT 1 FROM pg_db_role_setting AS s JOIN pg_database AS d ON d.oid = s.setdatabase
                     WHERE d.datname = 'accounting' AND s.setrole = 0
                       AND 'search_path=public, fairsched' = ANY (s.setconfig)" | grep -q 1 || {
-                    echo "README.md:$line: the block that creates the extension does not run"
+                    echo "$page:$line: the block that creates the extension does not run"
                     echo "ALTER DATABASE accounting SET search_path = public, fairsched"
                     return 1
                 }
             fi
         fi
-    done <"$work/manifest"
-    [ "$extension_seen" = 1 ] || { echo "no README block creates the extension"; return 1; }
-    cut -f 2 "$work/blocks/all.map" | sed 's/^/README.md:/'
-    if ! psql_ -d accounting -P pager=off -f "$all" >"$work/blocks/all.out" 2>&1; then
-        tail -n 20 "$work/blocks/all.out"
-        # the README block that holds the failing line of the session's script
-        at=$(sed -n 's/^psql:[^:]*:\([0-9]*\): ERROR: .*/\1/p' "$work/blocks/all.out" | tail -n 1)
-        n=$(awk -F '\t' -v at="${at:-0}" '$1 <= at { line = $2 } END { print line }' "$work/blocks/all.map")
-        echo "README.md:$n: this sql block failed (line $at of $all):"
+    done <"$dir/manifest"
+    [ "$extension_seen" = 1 ] || { echo "no $page block creates the extension"; return 1; }
+    cut -f 2 "$dir/all.map" | sed "s|^|$page:|"
+    if ! psql_ -d accounting -P pager=off -f "$all" >"$dir/all.out" 2>&1; then
+        tail -n 20 "$dir/all.out"
+        # the block of the page that holds the failing line of the session's script
+        at=$(sed -n 's/^psql:[^:]*:\([0-9]*\): ERROR: .*/\1/p' "$dir/all.out" | tail -n 1)
+        n=$(awk -F '\t' -v at="${at:-0}" '$1 <= at { line = $2 } END { print line }' "$dir/all.map")
+        echo "$page:$n: this sql block failed (line $at of $all):"
         return 1
     fi
-    echo "$ran blocks ran, $skipped not run"
+    echo "$page: $ran blocks ran, $skipped not run"
     "$PG_BIN/dropdb" accounting
+}
+
+# README.md, then every docs/*.md page, each on a fresh database
+readme_blocks() {
+    local page
+    page_blocks README.md || return 1
+    for page in docs/*.md; do
+        page_blocks "$page" || return 1
+    done
 }
 
 demo_script() {
@@ -197,7 +221,7 @@ chart() {
     }
 }
 
-fs_log "the README's SQL and the demo, on a database with search_path = public, fairsched"
+fs_log "the SQL of the README and of docs/*.md, and the demo, on databases with search_path = public, fairsched"
 fs_check readme_sql_blocks readme_blocks
 fs_check readme_demo demo_script
 fs_check readme_chart_fairshare_weekly chart fairshare_weekly 720x400 group1 group2

@@ -199,7 +199,7 @@ time_of_day(const Interval *iv, const char *what)
 	return us;
 }
 
-/* A holidays array: days of the year 0..366 (0 is ignored, as in the holidays file). */
+/* A holidays array: days of the year 1..366 (1 January is 1). */
 static int *
 holidays_arg(ArrayType *arr, int *n)
 {
@@ -217,7 +217,7 @@ holidays_arg(ArrayType *arr, int *n)
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("holidays must not contain NULL")));
 		days[i] = DatumGetInt32(elems[i]);
-		if (days[i] < 0 || days[i] > 366)
+		if (days[i] < 1 || days[i] > 366)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			                errmsg("holiday %d is not a day of the year", days[i]),
 			                errdetail("Holidays are days of the year from 1 (1 January) to 366.")));

@@ -160,6 +160,11 @@ SELECT is_prime_time(NULL, '08:00', '18:00') IS NULL AS null_at;
 SELECT is_prime_time('2024-01-01', '24:00', '18:00');
 SELECT is_prime_time('2024-01-01', '08:00', '-1 second');
 SELECT is_prime_time('2024-01-01', '08:00', '18:00', '{0,367}');
+-- day 0 is not a day of the year either (the holidays file ignores it; arrays refuse it)
+SELECT is_prime_time('2024-01-01', '08:00', '18:00', '{0}');
+SELECT is_prime_time('2024-01-01', '08:00', '18:00', '{367}');
+SELECT prime_seconds('2024-01-01', '1 hour', '08:00', '18:00', '{5,0}');
+SELECT prime_seconds('2024-01-01', '1 hour', '08:00', '18:00', '{-1}');
 SELECT is_prime_time('2024-01-01', '08:00', '18:00', '{1,NULL}');
 SELECT is_prime_time('2024-01-01', '08:00', '18:00', '{{1},{2}}');
 SELECT is_prime_time('infinity', '08:00', '18:00');
@@ -188,6 +193,54 @@ SET TimeZone = 'Asia/Tehran';
 SELECT prime_seconds('2021-03-21 12:00', '24 hours', '22:00', '06:00') / 3600 AS tehran_short_night,
        is_prime_time('2021-03-22 01:30+04:30', '22:00', '06:00') AS monday_0130,
        is_prime_time('2021-03-21 23:30+03:30', '22:00', '06:00') AS sunday_2330;
+-- a clock that goes back into the same day, or skips a whole day: prime_seconds counts the
+-- elapsed time that is_prime_time calls prime. Cairo fell back at midnight (2023-10-26 24:00
+-- +03 became 23:00 +02): 2 hours from 22:00 live the first 23:00-23:30, 3 hours both
+SET TimeZone = 'Africa/Cairo';
+SELECT prime_seconds('2023-10-26 22:00', '2 hours', '23:00', '23:30') AS cairo_first_2300,
+       prime_seconds('2023-10-26 22:00', '3 hours', '23:00', '23:30') AS cairo_both_2300,
+       is_prime_time('2023-10-26 23:10+03', '23:00', '23:30') AS at_2310_summer,
+       is_prime_time('2023-10-26 23:10+02', '23:00', '23:30') AS at_2310_winter;
+-- and PRIME_TIME_WALLT_LIMIT counts the same 30 minutes
+SELECT msic_primetime_limit(msic_config(E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a\nENFORCE_PRIME_TIME y\n'
+                   'PRIME_TIME_START 23:00:00\nPRIME_TIME_END 23:30:00\nPRIME_TIME_WALLT_LIMIT 29:59'),
+                   '2023-10-26 22:00', '2 hours') AS cairo_limit;
+-- Samoa skipped Friday 2011-12-30: 72 hours from Wednesday midnight hold Wednesday, Thursday
+-- and a Saturday; 28 December (day 362) a holiday leaves Thursday
+SET TimeZone = 'Pacific/Apia';
+SELECT prime_seconds('2011-12-28', '72 hours', '08:00', '18:00') AS samoa,
+       prime_seconds('2011-12-28', '72 hours', '08:00', '18:00', '{362}') AS samoa_holiday;
+-- prime_seconds equals the minute-by-minute integral of is_prime_time (whole-minute windows):
+-- springing forward and falling back on weekdays and weekends, by an hour, half an hour
+-- (Lord Howe) and a quarter of an hour (Kathmandu, 1986), a skipped day, with holidays
+CREATE TEMP TABLE prime_cases (zone text, start_at text, walltime interval, pt_start interval,
+                               pt_end interval, holidays int[]);
+INSERT INTO prime_cases VALUES
+    ('Europe/Paris', '2024-03-29 20:00', '60 hours', '22:00', '06:00', '{}'),
+    ('Europe/Paris', '2024-10-26 20:00', '60 hours', '00:30', '03:30', '{}'),
+    ('Africa/Cairo', '2023-04-27 20:00', '12 hours', '22:00', '06:00', '{}'),
+    ('Africa/Cairo', '2023-10-26 00:00', '48 hours', '08:00', '08:00', '{300}'),
+    ('Asia/Tehran', '2021-09-21 20:00', '6 hours', '22:30', '23:45', '{}'),
+    ('Pacific/Apia', '2011-12-29 12:00', '36 hours', '22:00', '06:00', '{}'),
+    ('Australia/Lord_Howe', '2024-04-05 20:00', '72 hours', '01:00', '03:00', '{}'),
+    ('Asia/Kathmandu', '1985-12-31 20:00', '8 hours', '23:50', '00:20', '{}'),
+    ('America/New_York', '2024-11-01 12:00', '72 hours', '01:00', '02:00', '{306}');
+CREATE FUNCTION pg_temp.prime_check(c prime_cases, OUT zone text, OUT prime float8,
+                                    OUT integral float8)
+LANGUAGE plpgsql AS $$
+DECLARE
+    t0 timestamptz;
+BEGIN
+    PERFORM set_config('TimeZone', c.zone, true);
+    t0 := c.start_at::timestamptz;
+    zone := c.zone;
+    prime := fairsched.prime_seconds(t0, c.walltime, c.pt_start, c.pt_end, c.holidays);
+    SELECT 60 * count(*) INTO integral
+    FROM generate_series(t0, t0 + c.walltime - interval '1 minute', interval '1 minute') AS t
+    WHERE fairsched.is_prime_time(t, c.pt_start, c.pt_end, c.holidays);
+END $$;
+SELECT (r).zone, (r).prime, (r).integral, (r).prime = (r).integral AS equal
+FROM (SELECT pg_temp.prime_check(c) AS r FROM prime_cases AS c) AS s;
 SET TimeZone = 'UTC';
 -- limits: walltime of at most 100 years, not negative, within the timestamp range
 SELECT round(prime_seconds('2024-01-01', '36525 days', '08:00', '18:00') / 3600) AS century_hours;

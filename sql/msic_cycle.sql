@@ -165,6 +165,18 @@ SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('long', 'ann', 'hi', 'Q', 1, '72:00')]
                                                    "prime_time_start": "08:00", "prime_time_end": "17:00",
                                                    "prime_time_wallt_limit": "04:00:00"}'),
                           at => '2026-12-04 14:00+00');
+-- across a clock change of the session time zone: Samoa skipped Friday 2011-12-30, so 72 hours
+-- from Wednesday midnight hold 20 hours of 08:00-18:00 prime time (Wednesday, Thursday), not 30:
+-- allowed under a limit of 20 hours, refused under 19:59:59
+SET timezone = 'Pacific/Apia';
+SELECT l AS prime_time_wallt_limit, c.*
+FROM unnest(ARRAY['20:00:00', '19:59:59']) AS l,
+     pg_temp.cyc(ARRAY[pg_temp.j('long', 'ann', 'hi', 'Q', 1, '72:00')],
+                 config => pg_temp.cfg1(jsonb_build_object('enforce_prime_time', true,
+                     'prime_time_start', '08:00', 'prime_time_end', '18:00',
+                     'prime_time_wallt_limit', l)),
+                 at => '2011-12-28 00:00') AS c;
+SET timezone = 'UTC';
 
 -- ---------------------------------------------------------------- preemption
 -- An express job of 4 CPUs on full hosts: qa's host has two 2-CPU low (over share) jobs, qb's one

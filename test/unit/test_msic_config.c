@@ -307,7 +307,20 @@ test_from_local(void *ctx, int64_t y, int64_t m, int64_t d, int64_t sod)
 	return dst_at; /* the hour the clock skips */
 }
 
-const fs_msic_clock unit_utc_clock = {test_to_local, test_from_local, NULL};
+static int64_t
+test_offset_at(void *ctx, int64_t t, int64_t limit, int64_t *next)
+{
+	(void) limit;
+	if (!ctx)
+	{
+		*next = INT64_MAX;
+		return 0;
+	}
+	*next = t < dst_at ? dst_at : INT64_MAX;
+	return offset_at(t);
+}
+
+const fs_msic_clock unit_utc_clock = {test_to_local, test_from_local, NULL, test_offset_at, 0};
 
 static int64_t
 at_utc(int y, int m, int d, int h)
@@ -318,9 +331,9 @@ at_utc(int y, int m, int d, int h)
 static void
 test_prime_time(void)
 {
-	static const fs_msic_clock utc = {test_to_local, test_from_local, NULL};
+	static const fs_msic_clock utc = {test_to_local, test_from_local, NULL, test_offset_at, 0};
 	static int dummy;
-	static const fs_msic_clock cest = {test_to_local, test_from_local, &dummy};
+	static const fs_msic_clock cest = {test_to_local, test_from_local, &dummy, test_offset_at, 0};
 	int64_t p;
 	fs_error err;
 	int hol[1] = {8};
@@ -381,6 +394,145 @@ test_prime_time(void)
 	CHECK(fs_msic_prime_us(&utc, 0, H(1), H(24), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
 }
 
+/* ---- prime time across a zone's UTC offset changes ------------------------------------------ */
+
+static int64_t
+zone_offset(const fs_msic_zone *z, int64_t t, int64_t *next)
+{
+	int64_t off = z->offset0;
+	size_t i;
+
+	for (i = 0; i < z->n && z->changes[i].at <= t; i++)
+		off = z->changes[i].offset_us;
+	*next = i < z->n ? z->changes[i].at : INT64_MAX;
+	return off;
+}
+
+static int64_t
+zone_clock_offset(void *ctx, int64_t t, int64_t limit, int64_t *next)
+{
+	(void) limit;
+	return zone_offset(ctx, t, next);
+}
+
+/* Both forms of the count, which must agree; -1 on an error. */
+static int64_t
+zone_prime(const fs_msic_zone *z, int64_t from, int64_t dur, int64_t start, int64_t end,
+           const int *hol, size_t nhol)
+{
+	fs_msic_clock clock = {NULL, NULL, (void *) z, zone_clock_offset, z->epoch_day};
+	fs_error err;
+	int64_t a, b;
+
+	if (fs_msic_prime_zone(z, from, dur, start, end, hol, nhol, &a, &err) != FS_OK ||
+	    fs_msic_prime_us(&clock, from, dur, start, end, hol, nhol, &b, &err) != FS_OK || a != b)
+		return -1;
+	return a;
+}
+
+/* The integral of fs_msic_is_prime, one sample a minute (everything is in whole minutes). */
+static int64_t
+minute_integral(const fs_msic_zone *z, int64_t from, int64_t dur, int64_t start, int64_t end,
+                const int *hol, size_t nhol)
+{
+	const int64_t minute = INT64_C(60000000);
+	int64_t t, sum = 0;
+
+	for (t = from; t < from + dur; t += minute)
+	{
+		int64_t next, l = t + zone_offset(z, t, &next),
+		              day = l >= 0 ? l / DAY : -((-l + DAY - 1) / DAY);
+		int64_t y, m, d;
+
+		fs_civil_from_days(day + z->epoch_day, &y, &m, &d);
+		if (fs_msic_is_prime(y, m, d, l - day * DAY, start, end, hol, nhol))
+			sum += minute;
+	}
+	return sum;
+}
+
+static void
+test_prime_zones(void)
+{
+	/* Cairo fell back at midnight: 2023-10-26 24:00 +03 became 23:00 +02 (21:00 UTC) */
+	fs_msic_offset_change cairo_ch[1] = {{at_utc(2023, 10, 26, 21), H(2)}};
+	fs_msic_zone cairo = {0, H(3), cairo_ch, 1};
+	/* Samoa skipped Friday 2011-12-30: -10 to +14 at its midnight (10:00 UTC) */
+	fs_msic_offset_change samoa_ch[1] = {{at_utc(2011, 12, 30, 10), H(14)}};
+	fs_msic_zone samoa = {0, -H(10), samoa_ch, 1};
+	int dec28[1] = {362};
+	fs_msic_offset_change pg_ch[1], bad_ch[2];
+	fs_msic_zone pg_epoch, bad;
+	fs_error err;
+	int64_t p;
+	uint64_t seed = 42;
+	int i, mismatches = 0;
+
+	/* 22:00 +03 for 2 hours: the first 23:00-23:30 is prime, the repeated one after the run */
+	CHECK(zone_prime(&cairo, at_utc(2023, 10, 26, 19), H(2), H(23), H(23) + H(1) / 2, NULL, 0) ==
+	      H(1) / 2);
+	/* from 22:00 +03 for 3 hours: both 23:00-23:30 are lived */
+	CHECK(zone_prime(&cairo, at_utc(2023, 10, 26, 19), H(3), H(23), H(23) + H(1) / 2, NULL, 0) ==
+	      H(1));
+	/* Wednesday 00:00 -10 for 72 hours: Wednesday and Thursday, then Saturday */
+	CHECK(zone_prime(&samoa, at_utc(2011, 12, 28, 10), H(72), H(8), H(18), NULL, 0) == H(20));
+	CHECK(zone_prime(&samoa, at_utc(2011, 12, 28, 10), H(72), H(8), H(18), dec28, 1) == H(10));
+	/* the same Cairo run with instants counted from 2000-01-01 */
+	pg_ch[0].at = cairo_ch[0].at - 10957 * DAY;
+	pg_ch[0].offset_us = H(2);
+	pg_epoch = (fs_msic_zone){10957, H(3), pg_ch, 1};
+	CHECK(zone_prime(&pg_epoch, at_utc(2023, 10, 26, 19) - 10957 * DAY, H(2), H(23),
+	                 H(23) + H(1) / 2, NULL, 0) == H(1) / 2);
+	/* a change before the run sets its starting offset only */
+	CHECK(zone_prime(&cairo, at_utc(2023, 10, 27, 6), H(4), H(8), H(12), NULL, 0) == H(4));
+	/* bad zones and runs */
+	bad_ch[0] = (fs_msic_offset_change){H(5), H(1)};
+	bad_ch[1] = (fs_msic_offset_change){H(5), H(2)};
+	bad = (fs_msic_zone){0, 0, bad_ch, 2};
+	CHECK(fs_msic_prime_zone(&bad, 0, H(10), H(8), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "UTC offset changes are not in ascending order");
+	bad_ch[1].at = H(6);
+	bad_ch[1].offset_us = FS_MSIC_MAX_OFFSET_US + 1;
+	CHECK(fs_msic_prime_zone(&bad, 0, H(10), H(8), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
+	bad.n = 0;
+	bad.offset0 = -FS_MSIC_MAX_OFFSET_US - 1;
+	CHECK(fs_msic_prime_zone(&bad, 0, H(10), H(8), H(18), NULL, 0, &p, &err) == FS_ERR_VALUE);
+	bad.offset0 = 0;
+	CHECK(fs_msic_prime_zone(&bad, INT64_MAX - H(1), H(10), H(8), H(18), NULL, 0, &p, &err) ==
+	      FS_ERR_VALUE);
+	CHECK(fs_msic_prime_zone(&bad, INT64_MIN, H(10), H(8), H(18), NULL, 0, &p, &err) ==
+	      FS_ERR_VALUE);
+
+	/* random zones of up to three changes against the minute-by-minute integral */
+	for (i = 0; i < 150; i++)
+	{
+		fs_msic_offset_change ch[3];
+		fs_msic_zone z;
+		int hol[2];
+		int64_t minute = INT64_C(60000000), from, dur, start, end, last;
+		size_t n = unit_rand(&seed) % 4, k, nh = unit_rand(&seed) % 3;
+
+		from = at_utc(2024, 1, 1, 0) + (int64_t) (unit_rand(&seed) % (400 * 1440)) * minute;
+		dur = (int64_t) (unit_rand(&seed) % (2 * 1440)) * minute;
+		start = (int64_t) (unit_rand(&seed) % 1440) * minute;
+		end = unit_rand(&seed) % 4 == 0 ? start : (int64_t) (unit_rand(&seed) % 1440) * minute;
+		last = from - DAY;
+		for (k = 0; k < n; k++)
+		{
+			last += (int64_t) (1 + unit_rand(&seed) % 1440) * minute;
+			ch[k].at = last;
+			ch[k].offset_us = ((int64_t) (unit_rand(&seed) % 53) - 24) * H(1) / 2;
+		}
+		for (k = 0; k < nh; k++)
+			hol[k] = (int) (unit_rand(&seed) % 367);
+		z = (fs_msic_zone){0, ((int64_t) (unit_rand(&seed) % 53) - 24) * H(1) / 2, ch, n};
+		if (zone_prime(&z, from, dur, start, end, hol, nh) !=
+		    minute_integral(&z, from, dur, start, end, hol, nh))
+			mismatches++;
+	}
+	CHECK(mismatches == 0);
+}
+
 void
 test_msic_config(void)
 {
@@ -392,6 +544,7 @@ test_msic_config(void)
 	test_round_trip();
 	test_holidays();
 	test_prime_time();
+	test_prime_zones();
 	fs_msic_format_hms(4 * 3600 + 61, hms);
 	CHECK_STR(hms, "04:01:01");
 	fs_msic_format_hms(100 * 3600, hms);

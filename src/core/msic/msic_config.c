@@ -1,7 +1,7 @@
 /*
- * msic_config.c: the MSIC-Cluster scheduler's configuration file (getconfig.c), holidays file and
- * prime-time calendar (toolkit.c), read as the reference describes the original, with its crashes,
- * overflows and hangs turned into clear errors or the sensible result.
+ * msic_config.c: the MSIC-Cluster scheduler's configuration file (getconfig.c) and holidays file,
+ * read as the reference describes the original, with its crashes, overflows and hangs turned into
+ * clear errors or the sensible result. The prime-time calendar is in msic_prime.c.
  */
 #include "msic/msic_config.h"
 
@@ -944,105 +944,5 @@ fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n, cons
 			d[out++] = d[i];
 	*days = d;
 	*n = out;
-	return FS_OK;
-}
-
-/* ---- calendar and prime time --------------------------------------------------------------- */
-
-static bool
-is_holiday(int yday, const int *h, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (h[i] == yday)
-			return true;
-	return false;
-}
-
-bool
-fs_msic_prime_day(int64_t year, int64_t mon, int64_t mday, const int *holidays, size_t n)
-{
-	int64_t z = fs_days_from_civil(year, mon, mday);
-	int64_t wday = ((z % 7) + 7 + 4) % 7; /* 1970-01-01 was a Thursday */
-	int yday = (int) (z - fs_days_from_civil(year, 1, 1) + 1);
-
-	return wday != 0 && wday != 6 && !is_holiday(yday, holidays, n);
-}
-
-bool
-fs_msic_is_prime(int64_t year, int64_t mon, int64_t mday, int64_t sod_us, int64_t start_us,
-                 int64_t end_us, const int *holidays, size_t n)
-{
-	if (!fs_msic_prime_day(year, mon, mday, holidays, n))
-		return false;
-	if (end_us > start_us)
-		return sod_us >= start_us && sod_us < end_us;
-	return !(sod_us >= end_us && sod_us < start_us);
-}
-
-/* Add the overlap of [a, b) and [from, to). */
-static void
-overlap(int64_t a, int64_t b, int64_t from, int64_t to, int64_t *sum)
-{
-	if (a < from)
-		a = from;
-	if (b > to)
-		b = to;
-	if (b > a)
-		*sum += b - a;
-}
-
-fs_status
-fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t start_us,
-                 int64_t end_us, const int *holidays, size_t n, int64_t *prime, fs_error *err)
-{
-	int64_t to, y, m, d, z, sum = 0;
-	size_t i;
-
-	fs_error_clear(err);
-	*prime = 0;
-	if (dur < 0 || dur > FS_MSIC_MAX_WALK_DAYS * US_PER_DAY)
-	{
-		fs_fail(err, FS_ERR_VALUE, "walltime must be between 0 and %d days", FS_MSIC_MAX_WALK_DAYS);
-		fs_error_detail(err, "Prime time is counted day by day over at most 100 years.");
-		return FS_ERR_VALUE;
-	}
-	if (start_us < 0 || start_us >= US_PER_DAY || end_us < 0 || end_us >= US_PER_DAY)
-	{
-		fs_fail(err, FS_ERR_VALUE, "prime time start and end must be times of day");
-		fs_error_detail(err, "Both must be from 00:00:00 up to, not including, 24:00:00.");
-		return FS_ERR_VALUE;
-	}
-	if (dur == 0)
-		return FS_OK;
-	to = from + dur;
-	clock->to_local(clock->ctx, from, &y, &m, &d);
-	z = fs_days_from_civil(y, m, d);
-	for (i = 0;; i++, z++)
-	{
-		int64_t day0, next0;
-
-		FS_POLL(i);
-		fs_civil_from_days(z, &y, &m, &d);
-		day0 = clock->from_local(clock->ctx, y, m, d, 0);
-		if (day0 >= to)
-			break;
-		if (!fs_msic_prime_day(y, m, d, holidays, n))
-			continue;
-		if (end_us > start_us)
-			overlap(clock->from_local(clock->ctx, y, m, d, start_us),
-			        clock->from_local(clock->ctx, y, m, d, end_us), from, to, &sum);
-		else
-		{
-			int64_t y1, m1, d1;
-
-			fs_civil_from_days(z + 1, &y1, &m1, &d1);
-			next0 = clock->from_local(clock->ctx, y1, m1, d1, 0);
-			overlap(day0, clock->from_local(clock->ctx, y, m, d, end_us), from, to, &sum);
-			overlap(clock->from_local(clock->ctx, y, m, d, start_us), next0, from, to, &sum);
-		}
-	}
-	*prime = sum;
 	return FS_OK;
 }

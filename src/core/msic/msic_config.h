@@ -1,11 +1,13 @@
 /*
  * msic_config.h: the MSIC-Cluster PBS scheduler's configuration file, its holidays file and its
- * prime-time calendar (seed 004; reference sections 1 and 5), on plain numbers and text.
+ * prime-time calendar (seed 004; reference sections 1 and 5), on plain numbers and text. The
+ * calendar itself is declared in msic_prime.h, included here.
  */
 #ifndef FS_MSIC_CONFIG_H
 #define FS_MSIC_CONFIG_H
 
 #include "fs_core.h"
+#include "msic/msic_prime.h"
 
 /* An unset string field. */
 #define FS_MSIC_NONE ((size_t) -1)
@@ -15,8 +17,6 @@
 #define FS_MSIC_FAIR_QUEUE_MAX 29
 /* Longest configuration line the original reads (fgets into 512 bytes, newline included). */
 #define FS_MSIC_LINE_MAX 509
-/* Longest run prime_seconds walks day by day (100 years of 365.25 days). */
-#define FS_MSIC_MAX_WALK_DAYS 36525
 
 /* Strings are offsets into fs_msic_config.strs (NUL-terminated there); FS_MSIC_NONE when unset. */
 typedef struct fs_msic_qent
@@ -85,34 +85,5 @@ fs_status fs_msic_holidays_parse(const char *text, size_t len, int **days, size_
 
 /* Seconds as the original prints a time: HH:MM:SS, hours unbounded. buf needs 32 bytes. */
 void fs_msic_format_hms(int64_t secs, char *buf);
-
-/*
- * Whether a local day is a prime-time day (a weekday that is not a holiday), and whether a time
- * of that day (microseconds after local midnight) is prime. start_us and end_us are the
- * PRIME_TIME_START and _END after midnight: end > start is the window [start, end); otherwise
- * [end, start) is non-prime and the rest of the day prime (start = end: prime all day).
- */
-bool fs_msic_prime_day(int64_t year, int64_t mon, int64_t mday, const int *holidays, size_t n);
-bool fs_msic_is_prime(int64_t year, int64_t mon, int64_t mday, int64_t sod_us, int64_t start_us,
-                      int64_t end_us, const int *holidays, size_t n);
-
-/* The local clock of a time zone, supplied by the caller (the session time zone in the server). */
-typedef struct fs_msic_clock
-{
-	/* the local civil date of instant t (microseconds) */
-	void (*to_local)(void *ctx, int64_t t, int64_t *year, int64_t *mon, int64_t *mday);
-	/* the instant of a local wall-clock time sod_us after midnight of a civil date */
-	int64_t (*from_local)(void *ctx, int64_t year, int64_t mon, int64_t mday, int64_t sod_us);
-	void *ctx;
-} fs_msic_clock;
-
-/*
- * Microseconds of [from, from + dur) that fall in prime time, walking local days so that
- * midnights, weekends, holidays and clock changes are exact. dur must be 0..FS_MSIC_MAX_WALK_DAYS
- * days (FS_ERR_VALUE otherwise).
- */
-fs_status fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t start_us,
-                           int64_t end_us, const int *holidays, size_t n, int64_t *prime,
-                           fs_error *err);
 
 #endif

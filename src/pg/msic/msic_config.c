@@ -1,7 +1,9 @@
 /*
  * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit.
  * Local times are the session time zone's (PostgreSQL's own timestamp2tm and
- * DetermineTimeZoneOffset); the file grammar and the calendar are in src/core/msic/msic_config.c.
+ * DetermineTimeZoneOffset; its UTC offset changes from pg_next_dst_boundary and pg_localtime);
+ * the file grammar is in src/core/msic/msic_config.c, the calendar in
+ * src/core/msic/msic_prime.c.
  */
 #include "msic/msic_glue.h"
 
@@ -10,6 +12,7 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "pgtime.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -80,7 +83,91 @@ clock_from_local(void *ctx, int64_t year, int64_t mon, int64_t mday, int64_t sod
 	return local_instant(year, mon, mday, sod_us);
 }
 
-const fs_msic_clock fs_pg_msic_clock = {clock_to_local, clock_from_local, NULL};
+/* Seconds of the Unix epoch before PostgreSQL's, which pg_time_t counts from. */
+#define UNIX_TO_PG_SECS ((int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY)
+
+/* The UTC offset (seconds) in force at a pg_time_t, as timestamp2tm applies it. */
+static long
+gmtoff_at(pg_time_t s)
+{
+	struct pg_tm *tm = pg_localtime(&s, session_timezone);
+
+	if (tm == NULL)
+		ereport(ERROR,
+		        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("timestamp out of range")));
+	return tm->tm_gmtoff;
+}
+
+/*
+ * The session time zone's UTC offset at t and its next change (pg_next_dst_boundary finds the
+ * zone's transitions; the offsets themselves are pg_localtime's, the ones is_prime_time sees).
+ * Transitions that change only the abbreviation or the DST flag are passed over.
+ */
+static int64_t
+clock_offset_at(void *ctx, int64_t t, int64_t limit, int64_t *next)
+{
+	pg_time_t s = (pg_time_t) (t / USECS_PER_SEC - (t % USECS_PER_SEC < 0)) + UNIX_TO_PG_SECS;
+	pg_time_t last = (pg_time_t) (limit / USECS_PER_SEC) + UNIX_TO_PG_SECS;
+	long off = gmtoff_at(s);
+
+	(void) ctx;
+	*next = limit;
+	for (;;)
+	{
+		long before_off, after_off;
+		int before_dst, after_dst, r;
+		pg_time_t boundary;
+
+		CHECK_FOR_INTERRUPTS();
+		r = pg_next_dst_boundary(&s, &before_off, &before_dst, &boundary, &after_off, &after_dst,
+		                         session_timezone);
+		if (r < 0)
+			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			                errmsg("timestamp out of range")));
+		if (r == 0 || boundary > last)
+			break;
+		if (gmtoff_at(boundary) != off)
+		{
+			*next = (int64) (boundary - UNIX_TO_PG_SECS) * USECS_PER_SEC;
+			break;
+		}
+		s = boundary;
+	}
+	return (int64_t) off * USECS_PER_SEC;
+}
+
+const fs_msic_clock fs_pg_msic_clock = {clock_to_local, clock_from_local, NULL, clock_offset_at,
+                                        POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE};
+
+/*
+ * The session time zone over [from, to) as the core takes it: the offset at `from` and its
+ * changes up to `to`.
+ */
+static void
+session_zone(TimestampTz from, TimestampTz to, fs_msic_zone *zone)
+{
+	fs_msic_offset_change *ch = NULL;
+	size_t n = 0, cap = 0;
+	int64_t next;
+
+	zone->epoch_day = POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE;
+	zone->offset0 = clock_offset_at(NULL, from, to, &next);
+	while (next < to)
+	{
+		int64_t at = next;
+
+		if (n == cap)
+		{
+			cap = cap ? cap * 2 : 8;
+			ch = ch ? repalloc(ch, sizeof(*ch) * cap) : palloc(sizeof(*ch) * cap);
+		}
+		ch[n].at = at;
+		ch[n].offset_us = clock_offset_at(NULL, at, to, &next);
+		n++;
+	}
+	zone->changes = ch;
+	zone->n = n;
+}
 
 /* A time as ctime(3) prints it in the session time zone: "Tue Dec  1 09:30:00 2026". */
 void
@@ -113,7 +200,7 @@ time_of_day(const Interval *iv, const char *what)
 	return us;
 }
 
-/* A holidays array: days of the year 0..366 (0 is ignored, as in the holidays file). */
+/* A holidays array: days of the year 1..366 (1 January is 1). */
 static int *
 holidays_arg(ArrayType *arr, int *n)
 {
@@ -131,7 +218,7 @@ holidays_arg(ArrayType *arr, int *n)
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("holidays must not contain NULL")));
 		days[i] = DatumGetInt32(elems[i]);
-		if (days[i] < 0 || days[i] > 366)
+		if (days[i] < 1 || days[i] > 366)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			                errmsg("holiday %d is not a day of the year", days[i]),
 			                errdetail("Holidays are days of the year from 1 (1 January) to 366.")));
@@ -349,14 +436,18 @@ prime_us(TimestampTz from, const Interval *walltime, int64 start, int64 end, con
 {
 	int64 dur = fs_pg_interval_us(walltime, "walltime");
 	int64 prime;
+	fs_msic_zone zone = {POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE, 0, NULL, 0};
 	fs_error err;
 
-	if (dur >= 0 && dur <= FS_MSIC_MAX_WALK_DAYS * USECS_PER_DAY && !IS_VALID_TIMESTAMP(from + dur))
-		ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-		                errmsg("the run ends after the last timestamp")));
-	fs_pg_check(
-	    fs_msic_prime_us(&fs_pg_msic_clock, from, dur, start, end, days, (size_t) n, &prime, &err),
-	    &err);
+	if (dur >= 0 && dur <= FS_MSIC_MAX_WALK_DAYS * USECS_PER_DAY)
+	{
+		if (!IS_VALID_TIMESTAMP(from + dur))
+			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			                errmsg("the run ends after the last timestamp")));
+		session_zone(from, from + dur, &zone);
+	}
+	fs_pg_check(fs_msic_prime_zone(&zone, from, dur, start, end, days, (size_t) n, &prime, &err),
+	            &err);
 	return prime;
 }
 

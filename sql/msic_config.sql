@@ -282,3 +282,63 @@ SELECT w AS walltime, msic_primetime_limit(msic_config(
            'PRIME_TIME_END 06:00:00\nPRIME_TIME_WALLT_LIMIT 8:00:00'),
        '2024-01-05 20:00', w) AS comment
 FROM unnest(ARRAY['72 hours', '74 hours', '75 hours']::interval[]) AS w;
+
+-- BATCH_QUEUES and FAIR_SHARE repeats are found through hash indexes: 20000 lines of each in
+-- well under a second, and a repeat on the last line is still found
+SELECT cardinality((msic_config('SUBMIT_QUEUE pending' || E'\n'
+    || (SELECT string_agg('BATCH_QUEUES b' || g || '@h', E'\n') FROM generate_series(1, 20000) g))).batch_queues);
+SELECT msic_config('SUBMIT_QUEUE pending' || E'\n'
+    || (SELECT string_agg('BATCH_QUEUES b' || g || '@h', E'\n') FROM generate_series(1, 20000) g)
+    || E'\nBATCH_QUEUES b1@h');
+SELECT msic_config(E'SUBMIT_QUEUE pending\nBATCH_QUEUES b\n'
+    || (SELECT string_agg('FAIR_SHARE QUEUE:f' || g || ':1:0', E'\n') FROM generate_series(1, 20000) g));
+SELECT msic_config(E'SUBMIT_QUEUE pending\nBATCH_QUEUES b\n'
+    || (SELECT string_agg('FAIR_SHARE QUEUE:f' || g || ':1:0', E'\n') FROM generate_series(1, 20000) g)
+    || E'\nFAIR_SHARE QUEUE:f1:1:0');
+
+-- a configuration built by hand follows the file's rules, with the file's messages (22023)
+CREATE TEMP TABLE good AS
+SELECT msic_config(E'SUBMIT_QUEUE p\nBATCH_QUEUES a@a,b@b\nENFORCE_PRIME_TIME y\n'
+                   'PRIME_TIME_START 08:00:00\nPRIME_TIME_END 17:00:00\n'
+                   'PRIME_TIME_WALLT_LIMIT 04:00:00\nFAIR_SHARE QUEUE:hi:60:10\n'
+                   'FAIR_SHARE QUEUE:lo:40:10') AS c;
+SELECT msic_primetime_limit(c, '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"batch_queues": ["a", "a"], "batch_hosts": ["a", "a"]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"prime_time_wallt_limit": "-01:00"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"fair_share": [{"queue": "h i", "shares": 60, "max_run_pct": 10},
+                                                                     {"queue": "lo", "shares": 40, "max_run_pct": 10}]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"fair_share": [{"queue": "hi", "shares": 60, "max_run_pct": 10}]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"fair_share": [{"queue": "a_queue_name_of_30_characters_", "shares": 100, "max_run_pct": 10}]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"fair_share": [{"queue": "hi", "shares": 100, "max_run_pct": -1}]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"submit_queue": "a", "submit_host": "a"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"batch_queues": ["a,b"], "batch_hosts": [null]}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"express_queue": "a_queue_name_of_fifty_characters_is_one_too_long_x"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"prime_time_start": null}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"target_load_pct": 90.5}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"target_load_minus": -1}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"suspend_threshold": -1}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"max_user_run_jobs": -1}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"max_wait_time": "-00:00:01"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"sched_restart_action": "none"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"share_info_file": "/tmp/a file"}'),
+                            '2024-01-02 09:00', '01:00') FROM good;
+-- 20000 hand-built batch queues and FAIR_SHARE entries are checked in linear time too
+SELECT msic_primetime_limit(jsonb_populate_record(c, jsonb_build_object(
+           'batch_queues', (SELECT jsonb_agg('b' || g) FROM generate_series(1, 20000) g) || '["b1"]'::jsonb,
+           'batch_hosts', NULL)), '2024-01-02 09:00', '01:00') FROM good;

@@ -400,3 +400,14 @@ SELECT count(*) FROM msic_replay(pg_temp.cfg1(), ARRAY[pg_temp.h('ha', 1)], ARRA
   (SELECT array_agg(pg_temp.j('j' || i, 'u' || i % 7, 'hi', 'Q', 1, '100:00', extra => '{"ctime": "2026-12-01 08:00+00"}'))
    FROM generate_series(1, 2000) i), '2026-12-01 08:00+00', '2027-12-01 08:00+00', '1 minute');
 RESET statement_timeout;
+
+-- the configuration value follows the file's rules: a repeated batch queue, a negative
+-- PRIME_TIME_WALLT_LIMIT, a FAIR_SHARE queue name with a space
+SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('a', 'ann', 'hi', 'Q', 1)],
+                          config => pg_temp.cfg('{"batch_queues": ["qa", "qb", "qa"], "batch_hosts": ["ha", "hb", "ha"]}'));
+SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('a', 'ann', 'hi', 'Q', 1)],
+                          config => pg_temp.cfg1('{"enforce_prime_time": true, "prime_time_start": "08:00",
+                                                   "prime_time_end": "17:00", "prime_time_wallt_limit": "-04:00:00"}'));
+SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('a', 'ann', 'hi', 'Q', 1)],
+                          config => pg_temp.cfg('{"fair_share": [{"queue": "lo w", "shares": 40, "max_run_pct": 50},
+                                                                {"queue": "hi", "shares": 60, "max_run_pct": 50}]}'));

@@ -286,3 +286,49 @@ FROM hist AS h JOIN serial AS s ON s.queue = h.queue AND s.as_of = '2026-04-12 2
 WHERE h.day = '2026-04-12' ORDER BY h.queue;
 SELECT * FROM msic_queue_history(NULL);
 RESET TimeZone;
+
+-- the file's reader and writer find a repeated queue through a hash index: 20000 queues read and
+-- written in well under a second, and a repeat of the first queue on the last line is found
+SET TimeZone = 'UTC';
+SELECT length(msic_share_info(array_agg(ROW('q' || g, 1, 1, 0, 0)::msic_share), '2026-04-12'))
+FROM generate_series(1, 20000) g;
+SELECT msic_share_info(array_agg(ROW('q' || (g % 19999), 1, 1, 0, 0)::msic_share), '2026-04-12')
+FROM generate_series(1, 20000) g;
+SELECT count(*) FROM msic_shares(E'# Day-of-Week\n# queue ndays past% today_usage today_max\nMon\n'
+    || (SELECT string_agg('q' || g || ' 1 1 0 0', E'\n') FROM generate_series(1, 20000) g));
+SELECT count(*) FROM msic_shares(E'# Day-of-Week\n# queue ndays past% today_usage today_max\nMon\n'
+    || (SELECT string_agg('q' || g || ' 1 1 0 0', E'\n') FROM generate_series(1, 20000) g)
+    || E'\nq1 2 2 0 0');
+
+-- a state whose past percentage overflows: one error, 22003, from each function that computes it
+SELECT msic_past_pct(ROW('q', 2, 1e308, 0, 0)::msic_share);
+SELECT msic_rank(ROW('q', 2, 1e308, 0, 0)::msic_share, 10);
+SELECT msic_rollover(ROW('q', 2, 1e308, 0, 0)::msic_share);
+SELECT msic_past_pct(ROW('q', 0, 0, 1e308, 1)::msic_share);
+
+-- binary input refuses a queue name that is not valid in the database encoding (22021), as the
+-- text input does: the bytes 01 68 ff fe, then " 2026-04-12T22:00:00Z 9598"
+TRUNCATE acc_raw;
+INSERT INTO acc_raw VALUES ('\x0168fffe'::bytea || convert_to(' 2026-04-12T22:00:00Z 9598', 'UTF8'));
+COPY acc_raw TO '/tmp/fairsched_regress_msic_acc_enc.bin' WITH (FORMAT binary);
+COPY acc_bad FROM '/tmp/fairsched_regress_msic_acc_enc.bin' WITH (FORMAT binary);
+SELECT count(*) FROM acc_bad;
+
+-- the states the aggregate builds up to the last timestamps read back, as text and in binary;
+-- a day beyond any timestamp's local day is refused
+SELECT msic_queue_acc('hi', 8, '02:00', '294270-01-01', 64, '294270-01-02')::text::msic_queue_acc;
+SELECT msic_queue_acc('hi', 8, '02:00', '294276-12-31 23:30', 64, '294276-12-31 23:59:59')::text::msic_queue_acc;
+SET TimeZone = '<+167>-167';
+SELECT msic_queue_acc('hi', 8, '02:00', '294276-12-31 23:30+00', 64, '294276-12-31 23:59:59+00')::text::msic_queue_acc;
+SET TimeZone = '<-167>+167';
+SELECT msic_queue_acc('hi', 8, '02:00', '4714-11-24 00:00+00 BC', 64, '4714-11-24 01:00+00 BC')::text::msic_queue_acc;
+SET TimeZone = 'UTC';
+TRUNCATE acc_bin, acc_back;
+INSERT INTO acc_bin SELECT 1, msic_queue_acc('hi', 8, '02:00', '294270-01-01', 64, '294270-01-02');
+COPY acc_bin TO '/tmp/fairsched_regress_msic_acc.bin' WITH (FORMAT binary);
+COPY acc_back FROM '/tmp/fairsched_regress_msic_acc.bin' WITH (FORMAT binary);
+SELECT b.a, a.a::text = b.a::text AS binary_round_trip FROM acc_bin a JOIN acc_back b USING (id);
+SELECT 'hi 294276-12-31T23:59:59Z 106751991'::msic_queue_acc;
+SELECT 'hi 294276-12-31T23:59:59Z 106751990'::msic_queue_acc;
+SELECT 'hi -4713-11-24T00:00:00Z -2451553'::msic_queue_acc;
+RESET TimeZone;

@@ -533,6 +533,71 @@ test_prime_zones(void)
 	CHECK(mismatches == 0);
 }
 
+/* A configuration built field by field follows the parser's rules, with its messages. */
+static void
+test_built_value(void)
+{
+	fs_msic_config cfg;
+	fs_error err;
+	size_t a;
+
+	fs_msic_config_init(&cfg, &unit_alloc);
+	CHECK(fs_msic_config_validate(&cfg, &unit_alloc, &err) == FS_OK); /* nothing is required */
+	a = fs_msic_config_add_str(&cfg, "qa", 2);
+	fs_msic_config_add_queue(&cfg, false, a, FS_MSIC_NONE, &unit_alloc);
+	fs_msic_config_add_queue(&cfg, false, fs_msic_config_add_str(&cfg, "qa", 2),
+	                         fs_msic_config_add_str(&cfg, "h", 1), &unit_alloc);
+	CHECK(fs_msic_config_validate(&cfg, &unit_alloc, &err) == FS_OK); /* other host: distinct */
+	fs_msic_config_add_queue(&cfg, false, a, FS_MSIC_NONE, &unit_alloc);
+	CHECK(fs_msic_config_validate(&cfg, &unit_alloc, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "Queues listed in BATCH_QUEUES cannot be repeated.  Exiting.");
+	CHECK_STR(err.context, "in batch_queues[3] of the configuration");
+	cfg.n_batch = 2;
+	cfg.wallt_limit = -3600;
+	CHECK(fs_msic_config_validate(&cfg, &unit_alloc, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "Error parsing option 'PRIME_TIME_WALLT_LIMIT'");
+	cfg.wallt_limit = 0;
+	fs_msic_config_add_fair(&cfg, fs_msic_config_add_str(&cfg, "lo w", 4), 100, 10, 0, &unit_alloc);
+	CHECK(fs_msic_config_validate(&cfg, &unit_alloc, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "Error parsing option 'FAIR_SHARE'");
+	CHECK_STR(err.context, "in fair_share[1] of the configuration");
+	fs_msic_config_free(&cfg, &unit_alloc);
+}
+
+/* Many BATCH_QUEUES and FAIR_SHARE lines: repeats found through the indexes, far apart too. */
+static void
+test_many_entries(void)
+{
+	enum
+	{
+		N = 20000
+	};
+	fs_sb sb;
+	fs_msic_config cfg;
+	fs_error err;
+	int i;
+
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_sb_appendf(&sb, "SUBMIT_QUEUE p\nBATCH_QUEUES b\n");
+	for (i = 0; i < N; i++)
+		fs_sb_appendf(&sb, "FAIR_SHARE QUEUE:f%d:1:0\n", i);
+	fs_sb_appendf(&sb, "FAIR_SHARE QUEUE:f0:1:0\n");
+	CHECK(fs_msic_config_parse(sb.data, sb.len, NULL, &cfg, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.message, "line 20003: FAIR_SHARE queue \"f0\" is already listed");
+	CHECK_STR(err.detail, "It was first given on line 3.");
+	sb.len = 0;
+	fs_sb_appendf(&sb, "SUBMIT_QUEUE p\n");
+	for (i = 0; i < N; i++)
+		fs_sb_appendf(&sb, "BATCH_QUEUES b%d@h\n", i);
+	CHECK(fs_msic_config_parse(sb.data, sb.len, NULL, &cfg, &unit_alloc, &err) == FS_OK);
+	CHECK(cfg.n_batch == N);
+	fs_msic_config_free(&cfg, &unit_alloc);
+	fs_sb_appendf(&sb, "BATCH_QUEUES b%d@h\n", N - 1);
+	CHECK(fs_msic_config_parse(sb.data, sb.len, NULL, &cfg, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "Queue \"b19999\" is listed twice with the same exec host.");
+	unit_alloc.release(unit_alloc.ctx, sb.data);
+}
+
 void
 test_msic_config(void)
 {
@@ -545,6 +610,8 @@ test_msic_config(void)
 	test_holidays();
 	test_prime_time();
 	test_prime_zones();
+	test_built_value();
+	test_many_entries();
 	fs_msic_format_hms(4 * 3600 + 61, hms);
 	CHECK_STR(hms, "04:01:01");
 	fs_msic_format_hms(100 * 3600, hms);

@@ -251,10 +251,61 @@ test_acc(void)
 	CHECK(n == 2 && merged[0].usage == 300 && merged[1].usage == 30);
 }
 
+/* Overflow of the past percentage is the same 22003 error everywhere; many queues, one index. */
+static void
+test_overflow_and_many(void)
+{
+	fs_msic_share big = {2, 1e308, 0, 0};
+	fs_msic_share_entry *e;
+	fs_msic_share_file f;
+	fs_error err;
+	fs_sb sb;
+	double v;
+	size_t i, n = 20000;
+
+	CHECK(fs_msic_past_pct_checked(&big, &v, &err) == FS_ERR_RANGE);
+	CHECK_STR(err.message, "value out of range: the past percentage overflows");
+	CHECK(fs_msic_rank(&big, 10, FS_MSIC_RANK_SHARE, &v, &err) == FS_ERR_RANGE);
+	CHECK_STR(err.message, "value out of range: the past percentage overflows");
+	big.ndays = 1;
+	big.past_pct = 50;
+	CHECK(fs_msic_past_pct_checked(&big, &v, &err) == FS_OK);
+	CHECK_DBL(v, 25, 1e-12);
+
+	e = malloc(sizeof(*e) * n);
+	for (i = 0; i < n; i++)
+	{
+		e[i].queue = malloc(16);
+		snprintf(e[i].queue, 16, "q%zu", i % (n - 1));
+		e[i].s = big;
+	}
+	fs_sb_init(&sb, &unit_alloc, 64);
+	CHECK(fs_msic_share_file_format(&sb, 1, e, n, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "queue \"q0\" appears twice");
+	CHECK(fs_msic_share_file_format(&sb, 1, e, n - 1, &err) == FS_OK);
+	CHECK(fs_msic_share_file_parse(sb.data, sb.len, &unit_alloc, &f, &err) == FS_OK);
+	CHECK(f.n == n - 1);
+	for (i = 0; i < f.n; i++)
+		unit_alloc.release(unit_alloc.ctx, f.entries[i].queue);
+	unit_alloc.release(unit_alloc.ctx, f.entries);
+	fs_sb_append(&sb, "q5 1 1 0 0\n", 11);
+	CHECK(fs_msic_share_file_parse(sb.data, sb.len, &unit_alloc, &f, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "The queue appears on an earlier line: each queue has one line.");
+	for (i = 0; i < f.n; i++)
+		unit_alloc.release(unit_alloc.ctx, f.entries[i].queue);
+	if (f.entries)
+		unit_alloc.release(unit_alloc.ctx, f.entries);
+	for (i = 0; i < n; i++)
+		free(e[i].queue);
+	free(e);
+	unit_alloc.release(unit_alloc.ctx, sb.data);
+}
+
 void
 test_msic_share(void)
 {
 	test_charge_rollover();
+	test_overflow_and_many();
 	test_file();
 	test_acc();
 }

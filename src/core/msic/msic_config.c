@@ -71,7 +71,7 @@ fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a)
 
 /* ---- errors -------------------------------------------------------------------------------- */
 
-/* "line N: <message>" */
+/* "line N: <message>"; line 0 (a composite value, not a file): the message alone. */
 static fs_status FS_PRINTF(3, 4) line_fail(fs_error *err, int line, const char *fmt, ...)
 {
 	char buf[FS_MSG_LEN];
@@ -80,6 +80,8 @@ static fs_status FS_PRINTF(3, 4) line_fail(fs_error *err, int line, const char *
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (line <= 0)
+		return fs_fail(err, FS_ERR_SYNTAX, "%s", buf);
 	return fs_fail(err, FS_ERR_SYNTAX, "line %d: %s", line, buf);
 }
 
@@ -322,6 +324,165 @@ parse_variance(const char *s, size_t n, double *minus, double *plus, const char 
 	return true;
 }
 
+/* ---- rules every configuration follows, parsed or built ------------------------------------ */
+
+/*
+ * Whether s[0..n) is one word of the file: the parser splits lines on white space, so no word
+ * holds any, nor a control character, nor one of `stops` (the item separators of its option).
+ */
+static bool
+word_ok(const char *s, size_t n, const char *stops)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+
+		if (c < 0x20 || c == 0x7f || fs_is_space(s[i]) || strchr(stops, s[i]) != NULL)
+			return false;
+	}
+	return true;
+}
+
+/* A SUBMIT_QUEUE or BATCH_QUEUES item: queue[@host], neither empty, each one word. */
+static fs_status
+queue_entry_check(const fs_msic_config *cfg, const fs_msic_qent *q, const char *opt, int line,
+                  fs_error *err)
+{
+	const char *name = cfg->strs.data + q->name;
+	const char *host = fs_msic_str(cfg, q->host);
+	size_t nl = strlen(name), hl = host ? strlen(host) : 0;
+	char item[256], sh[128];
+
+	snprintf(item, sizeof(item), "%.120s%s%.120s", name, host ? "@" : "", host ? host : "");
+	shown(sh, sizeof(sh), item, strlen(item));
+	if (nl == 0 || (host && hl == 0))
+		return opt_fail(err, line, opt, "\"%s\" has an empty queue or host name around '@'.", sh);
+	if (!word_ok(name, nl, ",@") || (host && !word_ok(host, hl, ",")))
+		return opt_fail(err, line, opt,
+		                "\"%s\" is not a queue[@host] item: names cannot hold white space, "
+		                "control characters or ',', nor the queue name '@'.",
+		                sh);
+	return FS_OK;
+}
+
+/* A FAIR_SHARE entry: the queue name fits the original's buffer, shares 1-100, running 0-100. */
+static fs_status
+fair_entry_check(const char *name, size_t len, int shares, int pct, int line, fs_error *err)
+{
+	char sh[128];
+
+	if (len > FS_MSIC_FAIR_QUEUE_MAX)
+		return opt_fail(err, line, "FAIR_SHARE",
+		                "The queue name \"%s\" is longer than %d characters (the original "
+		                "overflows its buffer).",
+		                shown(sh, sizeof(sh), name, len), FS_MSIC_FAIR_QUEUE_MAX);
+	if (len == 0 || !word_ok(name, len, ":"))
+		return opt_fail(err, line, "FAIR_SHARE",
+		                "The queue name \"%s\" is empty or holds white space, a control "
+		                "character or ':'.",
+		                shown(sh, sizeof(sh), name, len));
+	if (shares < 1 || shares > 100)
+		return line_fail(err, line, "FAIR_SHARE share percentage (%d) should be between 1 and 100",
+		                 shares);
+	if (pct < 0 || pct > 100)
+		return line_fail(err, line,
+		                 "FAIR_SHARE running job percentage (%d) should be between 1 and 100", pct);
+	return FS_OK;
+}
+
+/* The FAIR_SHARE names, indexed as entries are added (rebuilt at double size when half full). */
+typedef struct fair_index
+{
+	fs_hindex h;
+	size_t cap; /* entries the index holds before it is rebuilt */
+	const fs_msic_config *cfg;
+} fair_index;
+
+static bool
+fair_eq(const void *ctx, uint32_t entry, const void *key)
+{
+	const fs_msic_config *cfg = ctx;
+	const fs_str *k = key;
+	const char *o = cfg->strs.data + cfg->fair[entry].queue;
+
+	return fs_span_eq(k->s, k->len, o);
+}
+
+static uint64_t
+fair_hash(const fs_msic_config *cfg, size_t i)
+{
+	const char *o = cfg->strs.data + cfg->fair[i].queue;
+
+	return fs_hash(o, strlen(o));
+}
+
+static void
+fair_index_release(fair_index *x, const fs_allocator *a)
+{
+	if (x->h.slots)
+		a->release(a->ctx, x->h.slots);
+	x->h.slots = NULL;
+	x->cap = 0;
+}
+
+/*
+ * Add FAIR_SHARE entry i (entries 0..i-1 are in the index); FS_ERR_SYNTAX with the parser's
+ * message when an earlier entry has the same queue.
+ */
+static fs_status
+fair_index_add(fair_index *x, size_t i, const fs_allocator *a, fs_error *err)
+{
+	const fs_msic_config *cfg = x->cfg;
+	const char *o = cfg->strs.data + cfg->fair[i].queue;
+	fs_str key = {o, strlen(o)};
+	uint32_t first;
+
+	if (i >= x->cap)
+	{
+		size_t k;
+
+		fair_index_release(x, a);
+		x->cap = i < 8 ? 16 : 2 * i;
+		fs_hindex_init(&x->h, x->cap, a);
+		for (k = 0; k < i; k++)
+		{
+			const char *ok = cfg->strs.data + cfg->fair[k].queue;
+			fs_str kk = {ok, strlen(ok)};
+
+			FS_POLL(k);
+			fs_hindex_put(&x->h, fair_hash(cfg, k), &kk, (uint32_t) k, fair_eq, cfg);
+		}
+	}
+	first = fs_hindex_put(&x->h, fair_hash(cfg, i), &key, (uint32_t) i, fair_eq, cfg);
+	if (first == i)
+		return FS_OK;
+	line_fail(err, cfg->fair[i].line, "FAIR_SHARE queue \"%s\" is already listed", o);
+	if (cfg->fair[first].line > 0)
+		fs_error_detail(err, "It was first given on line %d.", cfg->fair[first].line);
+	else
+		fs_error_detail(err, "It was first given in fair_share[%zu].", (size_t) first + 1);
+	return FS_ERR_SYNTAX;
+}
+
+static const char *const restart_actions[] = {"NONE", "RESUBMIT", "RERUN"};
+
+static fs_status
+restart_action_check(const char *s, size_t n, int line, fs_error *err)
+{
+	char sh[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(restart_actions) / sizeof(restart_actions[0]); i++)
+		if (fs_span_eq(s, n, restart_actions[i]))
+			return FS_OK;
+	opt_fail(err, line, "SCHED_RESTART_ACTION", "\"%s\" is not a restart action.",
+	         shown(sh, sizeof(sh), s, n));
+	fs_error_hint(err, "Use NONE, RESUBMIT or RERUN (upper case).");
+	return FS_ERR_SYNTAX;
+}
+
 /* ---- the file ------------------------------------------------------------------------------ */
 
 typedef struct parser
@@ -331,6 +492,7 @@ typedef struct parser
 	const char *local_host;
 	fs_error *err;
 	int line;
+	fair_index fair_idx;
 } parser;
 
 /* arg_to_qlist: comma-separated queue[@host], empty items dropped; appended to the list. */
@@ -421,43 +583,23 @@ add_fair_share(parser *p, const char *s, size_t n)
 		return FS_ERR_SYNTAX;
 	}
 	if (fl[1] > FS_MSIC_FAIR_QUEUE_MAX)
-		return opt_fail(p->err, p->line, "FAIR_SHARE",
-		                "The queue name \"%s\" is longer than %d characters (the original "
-		                "overflows its buffer).",
-		                shown(sh, sizeof(sh), f[1], fl[1]), FS_MSIC_FAIR_QUEUE_MAX);
+		return fair_entry_check(f[1], fl[1], 1, 0, p->line, p->err);
 	if (!parse_count(f[2], fl[2], &shares))
 		return opt_fail(p->err, p->line, "FAIR_SHARE",
 		                "The share percentage \"%s\" is not a whole number.",
 		                shown(sh, sizeof(sh), f[2], fl[2]));
 	if (shares < 1 || shares > 100)
-		return line_fail(p->err, p->line,
-		                 "FAIR_SHARE share percentage (%d) should be between 1 and 100", shares);
+		return fair_entry_check(f[1], fl[1], shares, 0, p->line, p->err);
 	if (!parse_count(f[3], fl[3], &pct))
 		return opt_fail(p->err, p->line, "FAIR_SHARE",
 		                "The running job percentage \"%s\" is not a whole number.",
 		                shown(sh, sizeof(sh), f[3], fl[3]));
-	if (pct > 100)
-		return line_fail(p->err, p->line,
-		                 "FAIR_SHARE running job percentage (%d) should be between 1 and 100", pct);
-	for (i = 0; i < cfg->n_fair; i++)
-	{
-		const char *o = cfg->strs.data + cfg->fair[i].queue;
-
-		if (fs_span_eq(f[1], fl[1], o))
-		{
-			line_fail(p->err, p->line, "FAIR_SHARE queue \"%s\" is already listed", o);
-			fs_error_detail(p->err, "It was first given on line %d.", cfg->fair[i].line);
-			return FS_ERR_SYNTAX;
-		}
-	}
+	if (fair_entry_check(f[1], fl[1], shares, pct, p->line, p->err) != FS_OK)
+		return FS_ERR_SYNTAX;
 	q = add_str(cfg, f[1], fl[1], false);
-	cfg->fair = grow(cfg->fair, cfg->n_fair, &cfg->cap_fair, sizeof(fs_msic_fair), p->a);
-	cfg->fair[cfg->n_fair].queue = q;
-	cfg->fair[cfg->n_fair].shares = shares;
-	cfg->fair[cfg->n_fair].max_run_pct = pct;
-	cfg->fair[cfg->n_fair].line = p->line;
-	cfg->n_fair++;
-	return FS_OK;
+	fs_msic_config_add_fair(cfg, q, shares, pct, p->line, p->a);
+	/* a repeated queue is refused on its line, before the lines after it are read */
+	return fair_index_add(&p->fair_idx, cfg->n_fair - 1, p->a, p->err);
 }
 
 static fs_status
@@ -554,19 +696,16 @@ variance_opt(parser *p, const char *opt, const char *s, size_t n)
 static fs_status
 restart_action_opt(parser *p, const char *opt, const char *s, size_t n)
 {
-	static const char *const actions[] = {"NONE", "RESUBMIT", "RERUN"};
-	char sh[128];
 	size_t i;
 
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
-		if (fs_span_eq(s, n, actions[i]))
+	(void) opt;
+	for (i = 0; i < sizeof(restart_actions) / sizeof(restart_actions[0]); i++)
+		if (fs_span_eq(s, n, restart_actions[i]))
 		{
-			p->cfg->sched_restart_action = actions[i];
+			p->cfg->sched_restart_action = restart_actions[i];
 			return FS_OK;
 		}
-	opt_fail(p->err, p->line, opt, "\"%s\" is not a restart action.", shown(sh, sizeof(sh), s, n));
-	fs_error_hint(p->err, "Use NONE, RESUBMIT or RERUN (upper case).");
-	return FS_ERR_SYNTAX;
+	return restart_action_check(s, n, p->line, p->err);
 }
 
 static fs_status
@@ -663,32 +802,207 @@ same_queue(const fs_msic_config *cfg, const fs_msic_qent *a, const fs_msic_qent 
 	       same_host(cfg, a->host, b->host);
 }
 
-/* getconfig.c:validate_config and verify_fairshare, in the original's order. */
-static fs_status
-validate(const fs_msic_config *cfg, fs_error *err)
+static bool
+batch_eq(const void *ctx, uint32_t entry, const void *key)
 {
-	size_t i, j;
-	int total = 0;
+	const fs_msic_config *cfg = ctx;
 
-	if (cfg->n_submit == 0)
-		return fs_fail(err, FS_ERR_SYNTAX, "No SUBMIT_QUEUE specified.  Exiting.");
-	if (cfg->n_submit > 1)
-		return fs_fail(err, FS_ERR_SYNTAX, "Only one SUBMIT_QUEUE can be specified.  Exiting.");
-	if (cfg->n_batch == 0)
-		return fs_fail(err, FS_ERR_SYNTAX, "No BATCH_QUEUES specified.  Exiting.");
+	return same_queue(cfg, &cfg->batch[entry], key);
+}
+
+static uint64_t
+queue_hash(const fs_msic_config *cfg, const fs_msic_qent *q)
+{
+	const char *name = cfg->strs.data + q->name;
+	const char *host = fs_msic_str(cfg, q->host);
+	uint64_t h = fs_hash(name, strlen(name));
+
+	/* a bare name and name@"" differ: the host's hash, or a constant for none */
+	return h * UINT64_C(0x9E3779B97F4A7C15) ^ (host ? fs_hash(host, strlen(host)) : 1);
+}
+
+/* Say which field of a composite value failed (a file's messages name the line instead). */
+static fs_status
+in_field(const fs_msic_config *cfg, fs_error *err, const char *field, size_t index)
+{
+	if (!cfg->from_value)
+		return err->status;
+	if (index > 0)
+		fs_error_context(err, "in %s[%zu] of the configuration", field, index);
+	else
+		fs_error_context(err, "in %s of the configuration", field);
+	return err->status;
+}
+
+/* A time option: what parse_time can read, 0 to MAX_HOURS:59:59 seconds. */
+static fs_status
+time_check(const char *opt, int64_t secs, int line, fs_error *err)
+{
+	char t[40], sh[48];
+
+	if (secs >= 0 && secs <= MAX_HOURS * 3600 + 3599)
+		return FS_OK;
+	if (secs < 0)
+	{
+		t[0] = '-';
+		fs_msic_format_hms(secs == INT64_MIN ? INT64_MAX : -secs, t + 1);
+	}
+	else
+		fs_msic_format_hms(secs, t);
+	opt_fail(err, line, opt, "\"%s\" is not a time value: %s.", shown(sh, sizeof(sh), t, strlen(t)),
+	         "each field of a time must be a non-negative decimal number");
+	fs_error_hint(err, "A time is SS, MM:SS or HH:MM:SS, for example 04:00:00.");
+	return FS_ERR_SYNTAX;
+}
+
+/* A whole number option (TARGET_LOAD_PCT, SUSPEND_THRESHOLD, MAX_USER_RUN_JOBS): 0..INT_MAX. */
+static fs_status
+count_check(const char *opt, double v, int line, fs_error *err)
+{
+	char t[FS_DOUBLE_BUFLEN];
+
+	if (v >= 0 && v <= INT_MAX && v == (double) (int64_t) v)
+		return FS_OK;
+	fs_format_double(v, t);
+	return opt_fail(err, line, opt,
+	                "\"%s\" is not a whole number from 0 to 2147483647 (a '%%' may follow).", t);
+}
+
+/* A TARGET_LOAD_VARIANCE part: what parse_variance reads, 0..INT_MAX. */
+static fs_status
+variance_check(double minus, double plus, int line, fs_error *err)
+{
+	char m[FS_DOUBLE_BUFLEN], p[FS_DOUBLE_BUFLEN], sh[80];
+
+	if (minus >= 0 && minus <= INT_MAX && minus == (double) (int64_t) minus && plus >= 0 &&
+	    plus <= INT_MAX && plus == (double) (int64_t) plus)
+		return FS_OK;
+	fs_format_double(minus, m);
+	fs_format_double(plus, p);
+	snprintf(sh, sizeof(sh), "-%s%%,+%s%%", m, p);
+	opt_fail(err, line, "TARGET_LOAD_VARIANCE", "\"%s\" is not a variance: %s.", sh,
+	         "each item must be a sign, digits and '%'");
+	fs_error_hint(err, "The form is -mm%%,+nn%%, for example -15%%,+10%%.");
+	return FS_ERR_SYNTAX;
+}
+
+/* SCHED_HOST, SHARE_INFO_FILE, SORTED_JOB_DUMPFILE and EXPRESS_QUEUE: one word of the file. */
+static fs_status
+word_check(const fs_msic_config *cfg, const char *opt, size_t off, int line, fs_error *err)
+{
+	const char *s = fs_msic_str(cfg, off);
+	char sh[128];
+
+	if (s == NULL || word_ok(s, strlen(s), ""))
+		return FS_OK;
+	return opt_fail(err, line, opt,
+	                "\"%s\" is not one word: the argument cannot hold white space or control "
+	                "characters.",
+	                shown(sh, sizeof(sh), s, strlen(s)));
+}
+
+/* The fields one by one (a parsed file holds only values its parser accepts). */
+static fs_status
+fields_check(const fs_msic_config *cfg, fs_error *err)
+{
+	const char *express = cfg->strs.data + cfg->express_queue;
+	size_t i, n = strlen(express);
+	char sh[128];
+
+	for (i = 0; i < cfg->n_submit; i++)
+		if (queue_entry_check(cfg, &cfg->submit[i], "SUBMIT_QUEUE", 0, err) != FS_OK)
+			return in_field(cfg, err, "submit_queue", 0);
 	for (i = 0; i < cfg->n_batch; i++)
 	{
 		FS_POLL(i);
-		for (j = 0; j < i; j++)
-			if (same_queue(cfg, &cfg->batch[i], &cfg->batch[j]))
-			{
-				fs_fail(err, FS_ERR_SYNTAX,
-				        "Queues listed in BATCH_QUEUES cannot be repeated.  Exiting.");
-				fs_error_detail(err, "Queue \"%s\" is listed twice with the same exec host.",
-				                cfg->strs.data + cfg->batch[i].name);
-				return FS_ERR_SYNTAX;
-			}
+		if (queue_entry_check(cfg, &cfg->batch[i], "BATCH_QUEUES", 0, err) != FS_OK)
+			return in_field(cfg, err, "batch_queues", i + 1);
 	}
+	if (n > FS_MSIC_EXPRESS_MAX)
+	{
+		opt_fail(err, 0, "EXPRESS_QUEUE",
+		         "The queue name \"%s\" is longer than %d characters (the original overflows its "
+		         "buffer).",
+		         shown(sh, sizeof(sh), express, n), FS_MSIC_EXPRESS_MAX);
+		return in_field(cfg, err, "express_queue", 0);
+	}
+	if (word_check(cfg, "EXPRESS_QUEUE", cfg->express_queue, 0, err) != FS_OK)
+		return in_field(cfg, err, "express_queue", 0);
+	if (time_check("PRIME_TIME_START", cfg->prime_start, 0, err) != FS_OK)
+		return in_field(cfg, err, "prime_time_start", 0);
+	if (time_check("PRIME_TIME_END", cfg->prime_end, 0, err) != FS_OK)
+		return in_field(cfg, err, "prime_time_end", 0);
+	if (time_check("PRIME_TIME_WALLT_LIMIT", cfg->wallt_limit, 0, err) != FS_OK)
+		return in_field(cfg, err, "prime_time_wallt_limit", 0);
+	if (time_check("MAX_WAIT_TIME", cfg->max_wait_time, 0, err) != FS_OK)
+		return in_field(cfg, err, "max_wait_time", 0);
+	if (count_check("TARGET_LOAD_PCT", cfg->target_load_pct, 0, err) != FS_OK)
+		return in_field(cfg, err, "target_load_pct", 0);
+	if (variance_check(cfg->target_load_minus, cfg->target_load_plus, 0, err) != FS_OK)
+		return in_field(cfg, err, "target_load_minus and target_load_plus", 0);
+	if (count_check("SUSPEND_THRESHOLD", cfg->suspend_threshold, 0, err) != FS_OK)
+		return in_field(cfg, err, "suspend_threshold", 0);
+	if (count_check("MAX_USER_RUN_JOBS", cfg->max_user_run_jobs, 0, err) != FS_OK)
+		return in_field(cfg, err, "max_user_run_jobs", 0);
+	if (restart_action_check(cfg->sched_restart_action, strlen(cfg->sched_restart_action), 0,
+	                         err) != FS_OK)
+		return in_field(cfg, err, "sched_restart_action", 0);
+	if (word_check(cfg, "SCHED_HOST", cfg->sched_host, 0, err) != FS_OK)
+		return in_field(cfg, err, "sched_host", 0);
+	if (word_check(cfg, "SHARE_INFO_FILE", cfg->share_info_file, 0, err) != FS_OK)
+		return in_field(cfg, err, "share_info_file", 0);
+	if (word_check(cfg, "SORTED_JOB_DUMPFILE", cfg->sorted_job_dumpfile, 0, err) != FS_OK)
+		return in_field(cfg, err, "sorted_job_dumpfile", 0);
+	for (i = 0; i < cfg->n_fair; i++)
+	{
+		const fs_msic_fair *f = &cfg->fair[i];
+		const char *q = cfg->strs.data + f->queue;
+
+		FS_POLL(i);
+		if (fair_entry_check(q, strlen(q), f->shares, f->max_run_pct, f->line, err) != FS_OK)
+			return in_field(cfg, err, "fair_share", i + 1);
+	}
+	return FS_OK;
+}
+
+/* getconfig.c:validate_config and verify_fairshare, in the original's order. */
+static fs_status
+validate(const fs_msic_config *cfg, const fs_allocator *a, fs_error *err)
+{
+	fs_hindex bidx;
+	fair_index fidx;
+	size_t i;
+	int total = 0;
+	fs_status st = FS_OK;
+
+	if (!cfg->from_value)
+	{
+		if (cfg->n_submit == 0)
+			return fs_fail(err, FS_ERR_SYNTAX, "No SUBMIT_QUEUE specified.  Exiting.");
+		if (cfg->n_submit > 1)
+			return fs_fail(err, FS_ERR_SYNTAX, "Only one SUBMIT_QUEUE can be specified.  Exiting.");
+		if (cfg->n_batch == 0)
+			return fs_fail(err, FS_ERR_SYNTAX, "No BATCH_QUEUES specified.  Exiting.");
+	}
+	if (fields_check(cfg, err) != FS_OK)
+		return err->status;
+	fs_hindex_init(&bidx, cfg->n_batch, a);
+	for (i = 0; i < cfg->n_batch && st == FS_OK; i++)
+	{
+		FS_POLL(i);
+		if (fs_hindex_put(&bidx, queue_hash(cfg, &cfg->batch[i]), &cfg->batch[i], (uint32_t) i,
+		                  batch_eq, cfg) != i)
+		{
+			st = fs_fail(err, FS_ERR_SYNTAX,
+			             "Queues listed in BATCH_QUEUES cannot be repeated.  Exiting.");
+			fs_error_detail(err, "Queue \"%s\" is listed twice with the same exec host.",
+			                cfg->strs.data + cfg->batch[i].name);
+			in_field(cfg, err, "batch_queues", i + 1);
+		}
+	}
+	a->release(a->ctx, bidx.slots);
+	if (st != FS_OK)
+		return st;
 	if (cfg->enforce_prime_time && (cfg->prime_start <= 0 || cfg->prime_end <= 0))
 		return fs_fail(err, FS_ERR_SYNTAX,
 		               "ENFORCE_PRIME_TIME set but PRIME_TIME_START/END is not specified.  "
@@ -696,11 +1010,20 @@ validate(const fs_msic_config *cfg, fs_error *err)
 	if (cfg->enforce_prime_time && cfg->wallt_limit <= 0)
 		return fs_fail(err, FS_ERR_SYNTAX,
 		               "ENFORCE_PRIME_TIME set but no PRIME_TIME_WALLT_LIMIT given.");
-	for (i = 0; i < cfg->n_batch; i++)
+	for (i = 0; i < cfg->n_batch && cfg->n_submit > 0; i++)
 		if (same_queue(cfg, &cfg->submit[0], &cfg->batch[i]))
 			return fs_fail(err, FS_ERR_SYNTAX,
 			               "SUBMIT_QUEUE %s cannot be listed in BATCH_QUEUES.  Exiting.",
 			               cfg->strs.data + cfg->submit[0].name);
+	/* a parsed file's entries were indexed as they were read; a built value's are here */
+	memset(&fidx, 0, sizeof(fidx));
+	fidx.cfg = cfg;
+	for (i = 0; i < cfg->n_fair && st == FS_OK; i++)
+		if (fair_index_add(&fidx, i, a, err) != FS_OK)
+			st = in_field(cfg, err, "fair_share", i + 1);
+	fair_index_release(&fidx, a);
+	if (st != FS_OK)
+		return st;
 	if (cfg->n_fair > 0)
 	{
 		for (i = 0; i < cfg->n_fair; i++)
@@ -714,14 +1037,20 @@ validate(const fs_msic_config *cfg, fs_error *err)
 }
 
 fs_status
-fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_msic_config *cfg,
-                     const fs_allocator *a, fs_error *err)
+fs_msic_config_validate(const fs_msic_config *cfg, const fs_allocator *a, fs_error *err)
 {
-	parser p;
-	size_t pos = 0;
-	fs_status st = FS_OK;
-
 	fs_error_clear(err);
+	if (validate(cfg, a, err) == FS_OK)
+		return FS_OK;
+	/* a built value is an invalid argument, not malformed text */
+	if (cfg->from_value && err->status == FS_ERR_SYNTAX)
+		err->status = FS_ERR_VALUE;
+	return err->status;
+}
+
+void
+fs_msic_config_init(fs_msic_config *cfg, const fs_allocator *a)
+{
 	memset(cfg, 0, sizeof(*cfg));
 	fs_sb_init(&cfg->strs, a, 256);
 	/* schedinit.c:reset_config */
@@ -736,12 +1065,65 @@ fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_ms
 	cfg->force_requeue = true;
 	cfg->update_comments = true;
 	cfg->sched_host = cfg->share_info_file = cfg->sorted_job_dumpfile = FS_MSIC_NONE;
+	cfg->from_value = true;
+}
 
+size_t
+fs_msic_config_add_str(fs_msic_config *cfg, const char *s, size_t n)
+{
+	return add_str(cfg, s, n, false);
+}
+
+void
+fs_msic_config_add_queue(fs_msic_config *cfg, bool submit, size_t name, size_t host,
+                         const fs_allocator *a)
+{
+	fs_msic_qent q;
+
+	q.name = name;
+	q.host = host;
+	if (submit)
+	{
+		cfg->submit = grow(cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent), a);
+		cfg->submit[cfg->n_submit++] = q;
+	}
+	else
+	{
+		cfg->batch = grow(cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent), a);
+		cfg->batch[cfg->n_batch++] = q;
+	}
+}
+
+void
+fs_msic_config_add_fair(fs_msic_config *cfg, size_t queue, int shares, int max_run_pct, int line,
+                        const fs_allocator *a)
+{
+	cfg->fair = grow(cfg->fair, cfg->n_fair, &cfg->cap_fair, sizeof(fs_msic_fair), a);
+	cfg->fair[cfg->n_fair].queue = queue;
+	cfg->fair[cfg->n_fair].shares = shares;
+	cfg->fair[cfg->n_fair].max_run_pct = max_run_pct;
+	cfg->fair[cfg->n_fair].line = line;
+	cfg->n_fair++;
+}
+
+fs_status
+fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_msic_config *cfg,
+                     const fs_allocator *a, fs_error *err)
+{
+	parser p;
+	size_t pos = 0;
+	fs_status st = FS_OK;
+
+	fs_error_clear(err);
+	fs_msic_config_init(cfg, a);
+	cfg->from_value = false;
 	p.cfg = cfg;
 	p.a = a;
 	p.local_host = local_host;
 	p.err = err;
 	p.line = 0;
+	memset(&p.fair_idx, 0, sizeof(p.fair_idx));
+	p.fair_idx.cfg = cfg;
 	while (pos < len && st == FS_OK)
 	{
 		size_t end = pos, cut, i, w0, w1, v0, v1;
@@ -798,8 +1180,9 @@ fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_ms
 		/* words after the argument are ignored, as sscanf("%s %s") does */
 		st = set_option(&p, text + w0, w1 - w0, text + v0, v1 - v0);
 	}
+	fair_index_release(&p.fair_idx, a);
 	if (st == FS_OK)
-		st = validate(cfg, err);
+		st = validate(cfg, a, err);
 	if (st != FS_OK)
 		fs_msic_config_free(cfg, a);
 	return st;

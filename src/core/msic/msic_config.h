@@ -58,6 +58,11 @@ typedef struct fs_msic_config
 	int max_user_run_jobs;
 	size_t sched_host, share_info_file, sorted_job_dumpfile;
 	const char *sched_restart_action; /* "NONE", "RESUBMIT" or "RERUN" */
+	/*
+	 * Built from a composite value (fs_msic_config_init), not parsed: unset fields keep the
+	 * original's defaults, nothing is required, and errors name the field, not a line.
+	 */
+	bool from_value;
 } fs_msic_config;
 
 /* The string at an offset, NULL for FS_MSIC_NONE. */
@@ -72,6 +77,30 @@ const char *fs_msic_str(const fs_msic_config *cfg, size_t off);
 fs_status fs_msic_config_parse(const char *text, size_t len, const char *local_host,
                                fs_msic_config *cfg, const fs_allocator *a, fs_error *err);
 void fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a);
+
+/*
+ * Building a configuration from a composite value: init sets the original's defaults
+ * (schedinit.c:reset_config) and from_value; add_str copies a string into the pool and returns
+ * its offset; the add functions append a SUBMIT_QUEUE or BATCH_QUEUES entry (host FS_MSIC_NONE:
+ * none) or a FAIR_SHARE entry (line 0: not from a file).
+ */
+void fs_msic_config_init(fs_msic_config *cfg, const fs_allocator *a);
+size_t fs_msic_config_add_str(fs_msic_config *cfg, const char *s, size_t n);
+void fs_msic_config_add_queue(fs_msic_config *cfg, bool submit, size_t name, size_t host,
+                              const fs_allocator *a);
+void fs_msic_config_add_fair(fs_msic_config *cfg, size_t queue, int shares, int max_run_pct,
+                             int line, const fs_allocator *a);
+
+/*
+ * Every rule of the file on a configuration, parsed or built: each field holds a value the file
+ * can hold (names, times, counts, restart action, FAIR_SHARE ranges), no BATCH_QUEUES or
+ * FAIR_SHARE entry is repeated, the submit queue is not a batch queue, prime time enforced has
+ * its start, end and limit, and FAIR_SHARE totals 100. A parsed file also needs SUBMIT_QUEUE
+ * and BATCH_QUEUES. The messages are the parser's; for a built value they carry no line
+ * number but a context naming the field, and the status is FS_ERR_VALUE instead of
+ * FS_ERR_SYNTAX. Linear in the entries (hash indexes), polling the interrupt hook.
+ */
+fs_status fs_msic_config_validate(const fs_msic_config *cfg, const fs_allocator *a, fs_error *err);
 
 /* A configuration file that parses back to the same settings (for round trips). */
 void fs_msic_config_format(fs_sb *sb, const fs_msic_config *cfg);

@@ -109,6 +109,8 @@ struct cycle
 	size_t np; /* pending rows come first in rows */
 	fs_hindex fsidx;
 	fs_str *fsnames;
+	fs_hindex qidx; /* the queues (msic_queue rows) by name */
+	fs_str *qnames;
 	int64_t minutes; /* since local midnight, for the charges */
 	uint32_t *victims;
 	fs_msic_cycle_out *out;
@@ -961,8 +963,7 @@ static fs_status
 setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 {
 	const fs_msic_cycle_in *in = c->in;
-	fs_hindex qidx;
-	fs_str *qnames = c->a->alloc(c->a->ctx, sizeof(fs_str) * (in->nqueues + 1));
+	fs_str *qnames = c->qnames = c->a->alloc(c->a->ctx, sizeof(fs_str) * (in->nqueues + 1));
 	size_t k;
 	fs_status st = FS_OK;
 
@@ -985,13 +986,13 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 			fs_error_hint(c->err, "Give each host once.");
 		}
 	}
-	fs_hindex_init(&qidx, in->nqueues, c->a);
+	fs_hindex_init(&c->qidx, in->nqueues, c->a);
 	for (k = 0; k < in->nqueues && st == FS_OK; k++)
 	{
 		qnames[k] = in->queues[k].name;
 		if (qnames[k].len == 0)
 			st = fs_fail(c->err, FS_ERR_VALUE, "queue %zu has an empty name", k + 1);
-		else if (fs_hindex_put(&qidx, fs_str_hash(qnames[k]), &qnames[k], (uint32_t) k,
+		else if (fs_hindex_put(&c->qidx, fs_str_hash(qnames[k]), &qnames[k], (uint32_t) k,
 		                       fs_str_array_eq, qnames) != k)
 		{
 			st = fs_fail(c->err, FS_ERR_VALUE, "queue \"%.*s\" appears twice in queues",
@@ -1002,7 +1003,7 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 	for (k = 0; k < in->nbatch && st == FS_OK; k++)
 	{
 		cq *q = &c->q[k];
-		uint32_t e = fs_hindex_get(&qidx, fs_str_hash(in->batch_queues[k]), &in->batch_queues[k],
+		uint32_t e = fs_hindex_get(&c->qidx, fs_str_hash(in->batch_queues[k]), &in->batch_queues[k],
 		                           fs_str_array_eq, qnames);
 
 		q->name = in->batch_queues[k];
@@ -1034,8 +1035,6 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 		/* a host without a row has no MOM data: the original skips its queue */
 		q->host = e == UINT32_MAX ? -1 : (int) e;
 	}
-	c->a->release(c->a->ctx, qidx.slots);
-	c->a->release(c->a->ctx, qnames);
 	return st;
 }
 
@@ -1054,11 +1053,13 @@ default_mem(const cycle *c, fs_str oqueue)
 	const fs_msic_cycle_in *in = c->in;
 	bool entry = fs_hindex_get(&c->fsidx, fs_str_hash(oqueue), &oqueue, fs_str_array_eq,
 	                           c->fsnames) != UINT32_MAX;
-	size_t k;
+	/* by the index, not a scan of the queues: one lookup per job */
+	uint32_t k =
+	    entry ? fs_hindex_get(&c->qidx, fs_str_hash(oqueue), &oqueue, fs_str_array_eq, c->qnames)
+	          : UINT32_MAX;
 
-	for (k = 0; entry && k < in->nqueues; k++)
-		if (fs_str_eq(in->queues[k].name, oqueue))
-			return fs_msic_default_mem(true, in->queues[k].default_mem, in->queues[k].max_mem);
+	if (k != UINT32_MAX)
+		return fs_msic_default_mem(true, in->queues[k].default_mem, in->queues[k].max_mem);
 	return fs_msic_default_mem(entry, -1, -1);
 }
 
@@ -1241,6 +1242,10 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n, co
 	a->release(a->ctx, hnames);
 	a->release(a->ctx, c.fsnames);
 	a->release(a->ctx, c.fsidx.slots);
+	if (c.qidx.slots)
+		a->release(a->ctx, c.qidx.slots);
+	if (c.qnames)
+		a->release(a->ctx, c.qnames);
 	if (hidx.slots)
 		a->release(a->ctx, hidx.slots);
 	if (st != FS_OK)

@@ -335,17 +335,36 @@ fs_msic_replay(const fs_msic_replay_in *in, const fs_msic_cjob *subs, size_t n,
 	/* share states: one per FAIR_SHARE entry, from the given ones */
 	p.nshares = o->nfs;
 	p.shares = a->alloc(a->ctx, sizeof(fs_msic_state) * (o->nfs + 1));
-	for (k = 0; k < o->nfs; k++)
 	{
+		/* the FAIR_SHARE queues by name, so that each state is one lookup */
+		fs_hindex fidx;
+		fs_str *fnames = a->alloc(a->ctx, sizeof(fs_str) * (o->nfs + 1));
 		size_t s;
 
-		memset(&p.shares[k], 0, sizeof(fs_msic_state));
-		p.shares[k].queue = o->fs[k].queue;
-		p.shares[k].queuelen = o->fs[k].queuelen;
+		fs_hindex_init(&fidx, o->nfs, a);
+		for (k = 0; k < o->nfs; k++)
+		{
+			memset(&p.shares[k], 0, sizeof(fs_msic_state));
+			p.shares[k].queue = o->fs[k].queue;
+			p.shares[k].queuelen = o->fs[k].queuelen;
+			fnames[k].s = o->fs[k].queue;
+			fnames[k].len = o->fs[k].queuelen;
+			fs_hindex_put(&fidx, fs_str_hash(fnames[k]), &fnames[k], (uint32_t) k, fs_str_array_eq,
+			              fnames);
+		}
+		/* the last state of a queue wins, as the scan did */
 		for (s = 0; s < o->nstates; s++)
-			if (o->states[s].queuelen == o->fs[k].queuelen &&
-			    memcmp(o->states[s].queue, o->fs[k].queue, o->fs[k].queuelen) == 0)
-				p.shares[k].s = o->states[s].s;
+		{
+			fs_str q = {o->states[s].queue, o->states[s].queuelen};
+			uint32_t e;
+
+			FS_POLL(s);
+			e = fs_hindex_get(&fidx, fs_str_hash(q), &q, fs_str_array_eq, fnames);
+			if (e != UINT32_MAX)
+				p.shares[e].s = o->states[s].s;
+		}
+		a->release(a->ctx, fidx.slots);
+		a->release(a->ctx, fnames);
 	}
 
 	roll = rollover_after(in->cycle.clock, in->start, 0);

@@ -56,6 +56,18 @@ fs_msic_past_pct(const fs_msic_share *s)
 	return (s->past_pct * s->ndays + fs_msic_today_pct(s)) / ((double) s->ndays + 1);
 }
 
+fs_status
+fs_msic_past_pct_checked(const fs_msic_share *s, double *past, fs_error *err)
+{
+	*past = fs_msic_past_pct(s);
+	if (!isfinite(*past))
+	{
+		fs_fail(err, FS_ERR_RANGE, "value out of range: the past percentage overflows");
+		return FS_ERR_RANGE;
+	}
+	return FS_OK;
+}
+
 static fs_status
 value_error(fs_error *err, const char *what, long long v, const char *rule)
 {
@@ -110,18 +122,15 @@ fs_msic_rollover(fs_msic_share *s, fs_error *err)
 	}
 	else
 	{
-		double past = fs_msic_past_pct(s);
+		double past;
 
 		if (s->ndays == INT32_MAX)
 		{
 			fs_fail(err, FS_ERR_RANGE, "value out of range: ndays passes %d", INT32_MAX);
 			return FS_ERR_RANGE;
 		}
-		if (!isfinite(past))
-		{
-			fs_fail(err, FS_ERR_RANGE, "value out of range: the past percentage overflows");
-			return FS_ERR_RANGE;
-		}
+		if (fs_msic_past_pct_checked(s, &past, err) != FS_OK)
+			return err->status;
 		s->past_pct = past;
 		s->ndays++;
 	}
@@ -153,12 +162,8 @@ fs_msic_rank(const fs_msic_share *s, int64_t shares, fs_msic_rank_mode mode, dou
 		fs_error_hint(err, "Give the queue's FAIR_SHARE share percentage.");
 		return FS_ERR_VALUE;
 	}
-	past = fs_msic_past_pct(s);
-	if (!isfinite(past))
-	{
-		fs_fail(err, FS_ERR_RANGE, "value out of range: the past percentage overflows");
-		return FS_ERR_RANGE;
-	}
+	if (fs_msic_past_pct_checked(s, &past, err) != FS_OK)
+		return err->status;
 	*rank = fs_msic_rank_value(past, (double) shares, mode);
 	return FS_OK;
 }
@@ -283,9 +288,20 @@ word_int(const char *w, size_t wl, int32_t *v)
 	return true;
 }
 
-fs_status
-fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
-                         fs_msic_share_file *out, fs_error *err)
+/* The queues of entries, indexed by name: ctx is the entry array, keys are fs_str. */
+static bool
+entry_eq(const void *ctx, uint32_t entry, const void *key)
+{
+	const fs_msic_share_entry *e = ctx;
+	const fs_str *k = key;
+
+	return fs_span_eq(k->s, k->len, e[entry].queue);
+}
+
+/* The reader; idx indexes the queues read so far (the caller releases it). */
+static fs_status
+share_file_parse(const char *text, size_t len, const fs_allocator *a, fs_msic_share_file *out,
+                 fs_hindex *idxp, fs_error *err)
 {
 	size_t pos = 0, line = 0, cap = 0;
 	bool have_stamp = false;
@@ -303,6 +319,8 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 		size_t wl[6], nw, i;
 		fs_msic_share_entry *e;
 		char msg[160];
+		fs_str key;
+		uint64_t hash;
 
 		FS_POLL(line);
 		pos += l + (nl ? 1 : 0);
@@ -351,12 +369,13 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 		}
 		if (fs_msic_check_queue_name(w[0], wl[0], err) != FS_OK)
 			return line_error(err, line, s, l, "The queue name holds a control character.");
-		for (i = 0; i < out->n; i++)
-			if (strlen(out->entries[i].queue) == wl[0] &&
-			    memcmp(out->entries[i].queue, w[0], wl[0]) == 0)
-				return line_error(err, line, s, l,
-				                  "The queue appears on an earlier line: each queue has one "
-				                  "line.");
+		key.s = w[0];
+		key.len = wl[0];
+		hash = fs_hash(w[0], wl[0]);
+		if (idxp->slots && fs_hindex_get(idxp, hash, &key, entry_eq, out->entries) != UINT32_MAX)
+			return line_error(err, line, s, l,
+			                  "The queue appears on an earlier line: each queue has one "
+			                  "line.");
 		if (out->n == cap)
 		{
 			size_t ncap = cap ? cap * 2 : 8;
@@ -368,6 +387,17 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 				a->release(a->ctx, out->entries);
 			out->entries = ne;
 			cap = ncap;
+			/* the index is rebuilt for cap names, so it stays at most half full */
+			if (idxp->slots)
+				a->release(a->ctx, idxp->slots);
+			fs_hindex_init(idxp, cap, a);
+			for (i = 0; i < out->n; i++)
+			{
+				fs_str k = {out->entries[i].queue, strlen(out->entries[i].queue)};
+
+				FS_POLL(i);
+				fs_hindex_put(idxp, fs_hash(k.s, k.len), &k, (uint32_t) i, entry_eq, out->entries);
+			}
 		}
 		e = &out->entries[out->n];
 		if (!word_int(w[1], wl[1], &e->s.ndays))
@@ -385,6 +415,7 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 		e->queue = a->alloc(a->ctx, wl[0] + 1);
 		memcpy(e->queue, w[0], wl[0]);
 		e->queue[wl[0]] = '\0';
+		fs_hindex_put(idxp, hash, &key, (uint32_t) out->n, entry_eq, out->entries);
 		out->n++;
 	}
 	if (!have_stamp)
@@ -402,42 +433,58 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 }
 
 fs_status
+fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
+                         fs_msic_share_file *out, fs_error *err)
+{
+	fs_hindex idx = {NULL, 0};
+	fs_status st = share_file_parse(text, len, a, out, &idx, err);
+
+	if (idx.slots)
+		a->release(a->ctx, idx.slots);
+	return st;
+}
+
+fs_status
 fs_msic_share_file_format(fs_sb *sb, int weekday, const fs_msic_share_entry *e, size_t n,
                           fs_error *err)
 {
 	size_t i;
+	fs_hindex idx;
+	fs_status st = FS_OK;
 
 	if (weekday < 0 || weekday > 6)
 	{
 		fs_fail(err, FS_ERR_VALUE, "invalid weekday %d", weekday);
 		return FS_ERR_VALUE;
 	}
-	for (i = 0; i < n; i++)
+	fs_hindex_init(&idx, n, sb->a);
+	for (i = 0; i < n && st == FS_OK; i++)
 	{
 		char what[96];
+		fs_str key = {e[i].queue, strlen(e[i].queue)};
 
 		FS_POLL(i);
-		if (fs_msic_check_queue_name(e[i].queue, strlen(e[i].queue), err) != FS_OK)
-			return err->status;
+		if ((st = fs_msic_check_queue_name(key.s, key.len, err)) != FS_OK)
+			break;
 		snprintf(what, sizeof(what), "the share of queue \"%.60s\"", e[i].queue);
-		if (fs_msic_share_check(&e[i].s, what, err) != FS_OK)
-			return err->status;
+		if ((st = fs_msic_share_check(&e[i].s, what, err)) != FS_OK)
+			break;
+		if (fs_hindex_put(&idx, fs_hash(key.s, key.len), &key, (uint32_t) i, entry_eq, e) != i)
 		{
-			size_t j;
-
-			for (j = 0; j < i; j++)
-				if (strcmp(e[j].queue, e[i].queue) == 0)
-				{
-					fs_fail(err, FS_ERR_VALUE, "queue \"%.60s\" appears twice", e[i].queue);
-					fs_error_detail(err, "The share info file holds one line per queue.");
-					return FS_ERR_VALUE;
-				}
+			st = fs_fail(err, FS_ERR_VALUE, "queue \"%.60s\" appears twice", e[i].queue);
+			fs_error_detail(err, "The share info file holds one line per queue.");
 		}
 	}
+	sb->a->release(sb->a->ctx, idx.slots);
+	if (st != FS_OK)
+		return st;
 	fs_sb_appendf(sb, "%s\n%s\n%s\n", header1, header2, weekdays[weekday]);
 	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
 		fs_sb_appendf(sb, "%-10s %5d %3.3f %10.3f %10.3f\n", e[i].queue, (int) e[i].s.ndays,
 		              e[i].s.past_pct, e[i].s.today_usage, e[i].s.today_max);
+	}
 	return FS_OK;
 }
 
@@ -608,9 +655,15 @@ fs_msic_acc_format(fs_sb *sb, const fs_msic_acc *acc)
 	}
 }
 
-/* Local days that a valid instant can fall in, with a day of margin either side. */
-#define DAY_MIN (-2451546 - 2)
-#define DAY_MAX (106741034 + 2)
+/*
+ * The share days a valid instant can fall in: its UTC day, moved by the session time zone (a
+ * POSIX zone string may be up to 167 hours, so less than 7 days, from UTC), and one day more
+ * for a start after 23:00. The aggregate builds no day outside; text beyond is refused.
+ */
+#define US_PER_DAY  (INT64_C(86400) * INT64_C(1000000))
+#define TZ_DAYS_MAX 7
+#define DAY_MIN     ((int32_t) (FS_MIN_INSTANT / US_PER_DAY - TZ_DAYS_MAX))
+#define DAY_MAX     ((int32_t) ((FS_END_INSTANT - 1) / US_PER_DAY + TZ_DAYS_MAX + 1))
 
 fs_status
 fs_msic_acc_check(const fs_msic_acc *acc, fs_error *err)
@@ -619,9 +672,18 @@ fs_msic_acc_check(const fs_msic_acc *acc, fs_error *err)
 
 	if (fs_msic_check_queue_name(acc->queue, acc->queue_len, err) != FS_OK)
 		return err->status;
-	if (!FS_INSTANT_VALID(acc->as_of) || acc->as_of_day < DAY_MIN || acc->as_of_day > DAY_MAX)
+	if (!FS_INSTANT_VALID(acc->as_of))
 	{
-		fs_fail(err, FS_ERR_VALUE, "the as_of instant or day is out of range");
+		fs_fail(err, FS_ERR_VALUE,
+		        "the as_of instant is out of range: timestamps run from "
+		        "-4713-11-24T00:00:00Z to 294276-12-31T23:59:59.999999Z");
+		return FS_ERR_VALUE;
+	}
+	if (acc->as_of_day < DAY_MIN || acc->as_of_day > DAY_MAX)
+	{
+		fs_fail(err, FS_ERR_VALUE,
+		        "the as_of day %ld is out of range: local days of timestamps run from %ld to %ld",
+		        (long) acc->as_of_day, (long) DAY_MIN, (long) DAY_MAX);
 		return FS_ERR_VALUE;
 	}
 	for (i = 0; i < acc->n; i++)

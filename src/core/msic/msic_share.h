@@ -30,6 +30,8 @@ fs_status fs_msic_share_check(const fs_msic_share *s, const char *what, fs_error
 double fs_msic_today_pct(const fs_msic_share *s);
 /* The past percentage with today included: (past * ndays + today%) / (ndays + 1). */
 double fs_msic_past_pct(const fs_msic_share *s);
+/* The same, FS_ERR_RANGE ("the past percentage overflows") when it is not finite. */
+fs_status fs_msic_past_pct_checked(const fs_msic_share *s, double *past, fs_error *err);
 
 /*
  * Charge a started job: today_usage += ncpus * floor(walltime seconds / 60), and today_max =

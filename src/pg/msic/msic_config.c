@@ -411,6 +411,155 @@ msic_config(PG_FUNCTION_ARGS)
 	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 }
 
+/* ---- a configuration built by hand --------------------------------------------------------- */
+
+/* A text field into the pool of cfg, or FS_MSIC_NONE when NULL. */
+static size_t
+value_str(fs_msic_config *cfg, HeapTupleHeader rec, const char *name)
+{
+	bool isnull;
+	Datum d = GetAttributeByName(rec, name, &isnull);
+	text *t;
+
+	if (isnull)
+		return FS_MSIC_NONE;
+	t = DatumGetTextPP(d);
+	return fs_msic_config_add_str(cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+/* An interval field in whole seconds (rounded down), or dflt when NULL. */
+static int64
+value_secs(HeapTupleHeader rec, const char *name, int64 dflt)
+{
+	bool isnull;
+	Datum d = GetAttributeByName(rec, name, &isnull);
+	int64 us;
+
+	if (isnull)
+		return dflt;
+	us = fs_pg_interval_us(DatumGetIntervalP(d), name);
+	return us >= 0 ? us / USECS_PER_SEC : -((-(us + 1)) / USECS_PER_SEC) - 1;
+}
+
+static double
+value_float(HeapTupleHeader rec, const char *name, double dflt)
+{
+	bool isnull;
+	Datum d = GetAttributeByName(rec, name, &isnull);
+
+	return isnull ? dflt : DatumGetFloat8(d);
+}
+
+/* A text[] field: its elements, *n of them (0 when NULL). */
+static Datum *
+value_texts(HeapTupleHeader rec, const char *name, bool **nulls, int *n)
+{
+	bool isnull;
+	Datum d = GetAttributeByName(rec, name, &isnull);
+	Datum *elems;
+
+	*n = 0;
+	*nulls = NULL;
+	if (isnull)
+		return NULL;
+	fs_pg_check_1d(DatumGetArrayTypeP(d), name);
+	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT, &elems, nulls, n);
+	return elems;
+}
+
+/*
+ * Check a msic_config value built by hand (a ROW, jsonb_populate_record) with the rules the text
+ * parser applies (fs_msic_config_validate): NULL fields are the original's defaults, and what
+ * the file would refuse is refused here, with the parser's message and the field as context.
+ * Linear in the entries.
+ */
+void
+fs_pg_msic_check_config(HeapTupleHeader rec)
+{
+	fs_msic_config cfg;
+	fs_error err;
+	Datum *bq, *bh;
+	bool *bqn, *bhn, isnull;
+	int nq, nh, i;
+	size_t submit;
+	Datum d;
+
+	fs_msic_config_init(&cfg, &fs_pg_alloc);
+	submit = value_str(&cfg, rec, "submit_queue");
+	if (submit != FS_MSIC_NONE)
+		fs_msic_config_add_queue(&cfg, true, submit, value_str(&cfg, rec, "submit_host"),
+		                         &fs_pg_alloc);
+	bq = value_texts(rec, "batch_queues", &bqn, &nq);
+	bh = value_texts(rec, "batch_hosts", &bhn, &nh);
+	for (i = 0; i < nq; i++)
+	{
+		size_t name, host = FS_MSIC_NONE;
+		text *t;
+
+		CHECK_FOR_INTERRUPTS();
+		if (bqn[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("batch_queues[%d] of the configuration is NULL", i + 1)));
+		t = DatumGetTextPP(bq[i]);
+		name = fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+		if (i < nh && !bhn[i])
+		{
+			t = DatumGetTextPP(bh[i]);
+			host = fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+		}
+		fs_msic_config_add_queue(&cfg, false, name, host, &fs_pg_alloc);
+	}
+	d = GetAttributeByName(rec, "express_queue", &isnull);
+	if (!isnull)
+		cfg.express_queue = value_str(&cfg, rec, "express_queue");
+	d = GetAttributeByName(rec, "enforce_prime_time", &isnull);
+	cfg.enforce_prime_time = !isnull && DatumGetBool(d);
+	cfg.prime_start = value_secs(rec, "prime_time_start", cfg.prime_start);
+	cfg.prime_end = value_secs(rec, "prime_time_end", cfg.prime_end);
+	cfg.wallt_limit = value_secs(rec, "prime_time_wallt_limit", cfg.wallt_limit);
+	cfg.max_wait_time = value_secs(rec, "max_wait_time", cfg.max_wait_time);
+	cfg.target_load_pct = value_float(rec, "target_load_pct", cfg.target_load_pct);
+	cfg.target_load_minus = value_float(rec, "target_load_minus", cfg.target_load_minus);
+	cfg.target_load_plus = value_float(rec, "target_load_plus", cfg.target_load_plus);
+	cfg.suspend_threshold = value_float(rec, "suspend_threshold", cfg.suspend_threshold);
+	d = GetAttributeByName(rec, "max_user_run_jobs", &isnull);
+	if (!isnull)
+		cfg.max_user_run_jobs = DatumGetInt32(d);
+	d = GetAttributeByName(rec, "sched_restart_action", &isnull);
+	if (!isnull)
+		cfg.sched_restart_action = TextDatumGetCString(d);
+	cfg.sched_host = value_str(&cfg, rec, "sched_host");
+	cfg.share_info_file = value_str(&cfg, rec, "share_info_file");
+	cfg.sorted_job_dumpfile = value_str(&cfg, rec, "sorted_job_dumpfile");
+	d = GetAttributeByName(rec, "fair_share", &isnull);
+	if (!isnull)
+	{
+		static const char *const names[] = {"queue", "shares", "max_run_pct"};
+		int n, f[3];
+		fs_pg_row_reader r;
+		Datum *elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec",
+		                               names, 3, f, &n);
+
+		for (i = 0; i < n; i++)
+		{
+			text *t;
+
+			CHECK_FOR_INTERRUPTS();
+			fs_pg_reader_read(&r, elems[i]);
+			/* entries with a NULL field are refused where they are read, with their message */
+			if (r.nulls[f[0]] || r.nulls[f[1]] || r.nulls[f[2]])
+				continue;
+			t = DatumGetTextPP(r.values[f[0]]);
+			fs_msic_config_add_fair(
+			    &cfg, fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)),
+			    DatumGetInt32(r.values[f[1]]), DatumGetInt32(r.values[f[2]]), 0, &fs_pg_alloc);
+		}
+		fs_pg_reader_close(&r);
+	}
+	fs_pg_check(fs_msic_config_validate(&cfg, &fs_pg_alloc, &err), &err);
+	fs_msic_config_free(&cfg, &fs_pg_alloc);
+}
+
 /* ---- prime time ----------------------------------------------------------------------------- */
 
 PG_FUNCTION_INFO_V1(is_prime_time);
@@ -517,6 +666,7 @@ msic_primetime_limit(PG_FUNCTION_ARGS)
 	int64 prime;
 	char hms[32];
 
+	fs_pg_msic_check_config(PG_GETARG_HEAPTUPLEHEADER(0));
 	fs_pg_msic_read_prime(PG_GETARG_HEAPTUPLEHEADER(0), &p);
 	if (!p.enforce || (p.has_from && at < p.from))
 		PG_RETURN_NULL();

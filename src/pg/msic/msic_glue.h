@@ -63,6 +63,9 @@ typedef struct fs_pg_msic_prime
 
 void fs_pg_msic_read_prime(HeapTupleHeader cfg, fs_pg_msic_prime *p);
 
+/* (msic_config.c) Refuse a configuration value the text parser would refuse, with its message. */
+void fs_pg_msic_check_config(HeapTupleHeader cfg);
+
 /* (msic_cycle.c) What msic_cycle and msic_replay read alike from their arguments: the
  * configuration's settings, the share states, hosts, queues and compat switches. */
 void fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,

@@ -125,6 +125,7 @@ fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
 	bool isnull;
 	Datum d;
 
+	fs_pg_msic_check_config(cfg);
 	in->submit_queue = config_text(cfg, "submit_queue", &in->submitlen);
 	in->express_queue = config_text(cfg, "express_queue", &in->expresslen);
 	d = GetAttributeByName(cfg, "max_wait_time", &isnull);

@@ -12,6 +12,7 @@
 #include "fmgr.h"
 #include "funcapi.h"
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgtime.h"
 #include "utils/array.h"
@@ -210,6 +211,7 @@ msic_share_info(PG_FUNCTION_ARGS)
 	e = palloc0(sizeof(fs_msic_share_entry) * (n > 0 ? n : 1));
 	for (i = 0; i < n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();
 		if (nulls[i])
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("shares must not hold NULL (element %d)", i + 1)));
@@ -256,9 +258,12 @@ msic_past_pct(PG_FUNCTION_ARGS)
 {
 	char *queue;
 	fs_msic_share s;
+	fs_error err;
+	double past;
 
 	share_read(PG_GETARG_HEAPTUPLEHEADER(0), &queue, &s);
-	PG_RETURN_FLOAT8(fs_msic_past_pct(&s));
+	fs_pg_check(fs_msic_past_pct_checked(&s, &past, &err), &err);
+	PG_RETURN_FLOAT8(past);
 }
 
 static double
@@ -409,6 +414,8 @@ msic_queue_acc_recv(PG_FUNCTION_ARGS)
 		         errmsg("unsupported binary format version %d for type msic_queue_acc", version),
 		         errdetail("This version of fairsched reads version %d.", ACC_BINARY_VERSION)));
 	s = pq_getmsgbytes(buf, len);
+	/* the text input only ever sees text of the database encoding: the same here (22021) */
+	pg_verifymbstr(s, len, false);
 	fs_pg_check(fs_msic_acc_parse(s, (size_t) len, &fs_pg_alloc, &acc, &err), &err);
 	PG_RETURN_POINTER(acc_from_parsed(&acc));
 }

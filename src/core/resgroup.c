@@ -320,6 +320,11 @@ define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok
 	e->depth = e->parent_index == FS_RG_PARENT_ROOT      ? 1
 	           : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2
 	                                                     : all[e->parent_index].depth + 1;
+	/* the label count, "unknown" under it when that is the parent, the parent's labels */
+	e->pathlen = (e->parent_index == FS_RG_PARENT_ROOT      ? 2
+	              : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2 + 1 + 7
+	                                                        : all[e->parent_index].pathlen) +
+	             1 + e->namelen;
 	if (e->depth > FS_SP_DEPTH_MAX)
 	{
 		line_error(a, e, FS_ERR_VALUE, FS_NO_POSITION, "Flatten the tree.",
@@ -488,34 +493,41 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 	return FS_OK;
 }
 
+void
+fs_rg_path_write(const fs_rg_entry *entries, size_t i, uint8_t *out)
+{
+	const fs_rg_entry *e = &entries[i];
+	size_t pos = e->pathlen;
+
+	/* labels from the last up the parent chain, each written where its prefix ends */
+	fs_sp_set_nlevel(out, e->depth);
+	for (;;)
+	{
+		pos -= e->namelen;
+		memcpy(out + pos, e->name, e->namelen);
+		out[--pos] = (uint8_t) e->namelen;
+		if (e->parent_index == FS_RG_PARENT_UNKNOWN)
+		{
+			memcpy(out + 3, "unknown", 7);
+			out[2] = 7;
+			return;
+		}
+		if (e->parent_index == FS_RG_PARENT_ROOT)
+			return;
+		e = &entries[e->parent_index];
+	}
+}
+
 fs_status
 fs_rg_path(const fs_rg_entry *entries, size_t i, const fs_allocator *a, size_t reserve,
            uint8_t **out, size_t *outlen, fs_error *err)
 {
-	const fs_rg_entry *e = &entries[i];
-	uint32_t depth = e->depth, k = depth;
-	const char **labels = a->alloc(a->ctx, (depth ? depth : 1) * sizeof(char *));
-	size_t *lens = a->alloc(a->ctx, (depth ? depth : 1) * sizeof(size_t));
-	fs_status st;
+	uint8_t *base = a->alloc(a->ctx, reserve + entries[i].pathlen);
 
-	while (k > 0)
-	{
-		FS_POLL(k);
-		k--;
-		labels[k] = e->name;
-		lens[k] = e->namelen;
-		if (e->parent_index == FS_RG_PARENT_UNKNOWN)
-		{
-			labels[0] = "unknown";
-			lens[0] = 7;
-			break;
-		}
-		if (e->parent_index == FS_RG_PARENT_ROOT)
-			break;
-		e = &entries[e->parent_index];
-	}
-	st = fs_sp_from_labels(labels, lens, depth, a, reserve, out, outlen, err);
-	a->release(a->ctx, labels);
-	a->release(a->ctx, lens);
-	return st;
+	(void) err;
+	memset(base, 0, reserve);
+	fs_rg_path_write(entries, i, base + reserve);
+	*out = base;
+	*outlen = entries[i].pathlen;
+	return FS_OK;
 }

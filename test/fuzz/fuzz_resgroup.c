@@ -38,7 +38,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (e[i].depth == 0 || e[i].shares < 0 || e[i].id == FS_RG_UNKNOWN_ID)
 			abort();
-		if (fs_rg_path(e, i, &fz, 0, &sp, &len, &err) != FS_OK || fs_sp_nlevel(sp) != e[i].depth)
+		/* the path written from the parent chain is a whole sharepath of the stated size */
+		if (fs_rg_path(e, i, &fz, 0, &sp, &len, &err) != FS_OK || fs_sp_nlevel(sp) != e[i].depth ||
+		    len != e[i].pathlen || fs_sp_size(sp) != len)
 			abort();
 		fs_sb_init(&sb, &fz, 16);
 		fs_sp_format(&sb, sp);

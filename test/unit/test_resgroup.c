@@ -214,10 +214,79 @@ test_nul(void)
 	release(&p);
 }
 
+/*
+ * 1000 nested groups with 120-byte names, 500 under the deepest and one under "unknown": each
+ * path written from the parent chain equals the one built label by label with fs_sp_concat
+ * (the entries keep no paths: memory linear in the file).
+ */
+static void
+test_deep_paths(void)
+{
+	enum
+	{
+		depth = 1000,
+		leaves = 500,
+		width = 120
+	};
+	fs_sb doc;
+	parsed p;
+	uint8_t *want, *got, *next;
+	size_t wantlen, i;
+	fs_error err;
+	int k;
+
+	fs_sb_init(&doc, &unit_alloc, 1 << 19);
+	for (k = 1; k <= depth; k++)
+	{
+		if (k == 1)
+			fs_sb_appendf(&doc, "g%0*d %d root 1\n", width - 1, k, k + 10);
+		else
+			fs_sb_appendf(&doc, "g%0*d %d g%0*d 1\n", width - 1, k, k + 10, width - 1, k - 1);
+	}
+	for (k = 1; k <= leaves; k++)
+		fs_sb_appendf(&doc, "u%0*d %d g%0*d 1\n", width - 1, k, k + 5000, width - 1, depth);
+	fs_sb_appendf(&doc, "guest 9999 unknown 1\n");
+	p = parse(doc.data); /* the entries point into the document */
+	if (!CHECK(p.n == depth + leaves + 1))
+	{
+		release(&p);
+		free(doc.data);
+		return;
+	}
+	got = malloc(2 + (size_t) (depth + 1) * (1 + width));
+	fs_sp_from_labels(NULL, NULL, 0, &unit_alloc, 0, &want, &wantlen, &err);
+	for (i = 0; i < depth; i++)
+	{
+		fs_sp_concat(want, NULL, p.e[i].name, p.e[i].namelen, &unit_alloc, 0, &next, &wantlen,
+		             &err);
+		free(want);
+		want = next;
+		fs_rg_path_write(p.e, i, got);
+		if (!CHECK(p.e[i].error == NULL && p.e[i].pathlen == wantlen &&
+		           memcmp(got, want, wantlen) == 0))
+			break;
+	}
+	for (i = depth; i < depth + leaves; i += 61)
+	{
+		fs_sp_concat(want, NULL, p.e[i].name, p.e[i].namelen, &unit_alloc, 0, &next, &wantlen,
+		             &err);
+		fs_rg_path_write(p.e, i, got);
+		CHECK(p.e[i].pathlen == wantlen && memcmp(got, next, wantlen) == 0 &&
+		      fs_sp_nlevel(got) == depth + 1);
+		free(next);
+	}
+	check_ok(&p, depth + leaves, depth + leaves + 1, "guest", 9999, 1, "unknown.guest");
+	free(want);
+	free(got);
+	release(&p);
+	free(doc.data);
+}
+
 void
 test_resgroup(void)
 {
 	test_sample_edges();
 	test_order_and_limits();
 	test_nul();
+	test_deep_paths();
 }

@@ -66,23 +66,37 @@ static void
 line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at, const char *hint,
            const char *fmt, ...)
 {
-	char shown[220];
 	char problem[FS_MSG_LEN];
+	char detail[FS_MSG_LEN + 48];
+	size_t len;
 	va_list ap;
-	fs_error *err = a->alloc(a->ctx, sizeof(fs_error));
 
-	fs_error_clear(err);
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
-	fs_quote_excerpt(shown, sizeof(shown), e->text, e->textlen, 200);
-	fs_fail(err, st, "invalid resource_group line %d: \"%s\"", (int) e->line, shown);
 	if (at == FS_NO_POSITION)
-		fs_error_detail(err, "%s.", problem);
+		snprintf(detail, sizeof(detail), "%s.", problem);
 	else
-		fs_error_detail(err, "%s at character %zu.", problem, fs_char_pos(e->text, at));
-	fs_error_hint(err, "%s", hint);
-	e->error = err;
+		snprintf(detail, sizeof(detail), "%s at character %zu.", problem, fs_char_pos(e->text, at));
+	len = strlen(detail);
+	if (len > FS_MSG_LEN - 1) /* what an fs_error's detail holds */
+		len = FS_MSG_LEN - 1;
+	detail[len] = '\0';
+	e->error = a->alloc(a->ctx, len + 1);
+	memcpy(e->error, detail, len + 1);
+	e->error_status = st;
+	e->error_hint = hint;
+}
+
+void
+fs_rg_error(const fs_rg_entry *e, fs_error *err)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), e->text, e->textlen, 200);
+	fs_fail(err, e->error_status, "invalid resource_group line %d: \"%s\"", (int) e->line, shown);
+	fs_error_detail(err, "%s", e->error);
+	fs_error_hint(err, "%s", e->error_hint);
 }
 
 /* A token shown in a message: at most 60 bytes, without a trailing carriage return. */

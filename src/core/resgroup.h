@@ -35,8 +35,19 @@ typedef struct fs_rg_entry
 	int32_t parent_index; /* entry index, FS_RG_PARENT_ROOT or FS_RG_PARENT_UNKNOWN */
 	uint32_t depth;       /* labels in the path */
 	size_t pathlen;       /* bytes of the encoded path */
-	fs_error *error;      /* NULL when the line defines a group; else why PBS would skip it */
+	/*
+	 * NULL when the line defines a group; else why PBS would skip it (the DETAIL, allocator
+	 * memory), with its status and hint: a few dozen bytes per bad line, not a whole fs_error,
+	 * so that a file of short bad lines takes memory in proportion to it. fs_rg_error gives
+	 * the whole error.
+	 */
+	char *error;
+	fs_status error_status;
+	const char *error_hint;
 } fs_rg_entry;
+
+/* The error of a bad entry line: "invalid resource_group line N: "<line>"", its detail and hint. */
+void fs_rg_error(const fs_rg_entry *e, fs_error *err);
 
 /*
  * Read a whole resource_group document, in time and memory linear in it (hash lookups of names,

@@ -53,7 +53,10 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 	if (!try_mode)
 		for (i = 0; i < n; i++)
 			if (e[i].error)
-				fs_pg_raise(e[i].error);
+			{
+				fs_rg_error(&e[i], &err);
+				fs_pg_raise(&err);
+			}
 	InitMaterializedSRF(fcinfo, 0);
 
 	/* the group PBS predefines under the root, which the file may use as a parent */
@@ -92,7 +95,7 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 
 			for (c = 1; c < ncols; c++)
 				nulls[c] = true;
-			values[7] = CStringGetTextDatum(e[i].error->detail);
+			values[7] = CStringGetTextDatum(e[i].error);
 			nulls[7] = false;
 		}
 		else

@@ -30,8 +30,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (e[i].error)
 		{
-			if (e[i].error->status == FS_OK ||
-			    strncmp(e[i].error->message, "invalid resource_group line ", 28) != 0)
+			fs_rg_error(&e[i], &err);
+			if (err.status == FS_OK || e[i].error[0] == '\0' ||
+			    strncmp(err.message, "invalid resource_group line ", 28) != 0)
 				abort();
 			free(e[i].error);
 			continue;

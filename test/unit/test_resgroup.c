@@ -49,8 +49,7 @@ check_ok(const parsed *p, size_t i, int line, const char *name, int id, double s
 		return;
 	if (!CHECK(p->e[i].error == NULL))
 	{
-		printf("     line %d: %s / %s\n", p->e[i].line, p->e[i].error->message,
-		       p->e[i].error->detail);
+		printf("     line %d: %s\n", p->e[i].line, p->e[i].error);
 		return;
 	}
 	CHECK(p->e[i].line == line);
@@ -72,16 +71,19 @@ static void
 check_bad(const parsed *p, size_t i, int line, fs_status st, const char *needle)
 {
 	char want[64];
+	fs_error err;
 
 	if (!CHECK(i < p->n) || !CHECK(p->e[i].error != NULL))
 		return;
 	CHECK(p->e[i].line == line);
-	CHECK(p->e[i].error->status == st);
+	fs_rg_error(&p->e[i], &err);
+	CHECK(err.status == st);
 	snprintf(want, sizeof(want), "invalid resource_group line %d: \"", line);
-	CHECK(strncmp(p->e[i].error->message, want, strlen(want)) == 0);
-	if (!CHECK(strstr(p->e[i].error->detail, needle) != NULL))
-		printf("     detail: %s\n", p->e[i].error->detail);
-	CHECK(p->e[i].error->hint[0] != '\0');
+	CHECK(strncmp(err.message, want, strlen(want)) == 0);
+	CHECK_STR(err.detail, p->e[i].error);
+	if (!CHECK(strstr(err.detail, needle) != NULL))
+		printf("     detail: %s\n", err.detail);
+	CHECK(err.hint[0] != '\0');
 }
 
 /* The constructed_edges block of shared/data/accounting/resource_group_samples.txt. */
@@ -209,7 +211,7 @@ test_nul(void)
 	if (!CHECK(fs_rg_parse(doc, sizeof(doc) - 1, &unit_alloc, &p.e, &p.n, &err) == FS_OK))
 		return;
 	CHECK(p.n == 2);
-	CHECK(p.e[0].error != NULL && strstr(p.e[0].error->detail, "NUL byte at character 4"));
+	CHECK(p.e[0].error != NULL && strstr(p.e[0].error, "NUL byte at character 4"));
 	CHECK(p.e[1].error == NULL && p.e[1].id == 11);
 	release(&p);
 }

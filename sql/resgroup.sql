@@ -124,3 +124,23 @@ SELECT * FROM resource_group(E'root 5 root 1\nkid 6 root 2\nt 7 TREEROOT +5\n"x.
 -- NULL in, no rows out; an empty file gives the predefined group only
 SELECT count(*) FROM resource_group(NULL);
 SELECT * FROM resource_group('');
+
+-- a deep file: 200 nested groups with 120-byte names, then 100 under the deepest; paths are
+-- written when their rows are emitted (memory in proportion to the file, not to the paths)
+CREATE TEMP TABLE deep AS
+SELECT string_agg(format('%s %s %s 1', lpad(g::text, 120, 'g'), g + 10,
+                         CASE WHEN g = 1 THEN 'root' ELSE lpad((g - 1)::text, 120, 'g') END), E'\n' ORDER BY g)
+       || E'\n' || (SELECT string_agg(format('%s %s %s 1', lpad(u::text, 120, 'u'), u + 5000, lpad('200', 120, 'g')),
+                                      E'\n' ORDER BY u) FROM generate_series(1, 100) u) AS doc,
+       string_agg(lpad(g::text, 120, 'g'), '.' ORDER BY g) AS chain
+FROM generate_series(1, 200) g;
+SELECT count(*) AS rows, max(nlevel(r.path)) AS depth, sum(octet_length(r.path::text)) AS path_bytes,
+       count(*) FILTER (WHERE r.id > 5000 AND r.path = (d.chain || '.' || r.name)::sharepath) AS leaves_right,
+       count(*) FILTER (WHERE r.id BETWEEN 11 AND 210
+                        AND r.path = (SELECT string_agg(lpad(g::text, 120, 'g'), '.' ORDER BY g)
+                                      FROM generate_series(1, r.id - 10) g)::sharepath) AS groups_right
+FROM deep d, resource_group(d.doc) r;
+-- 30,000 short bad lines: each keeps only its detail (a whole error record per line took
+-- about 2 kB, a thousand times the line)
+SELECT count(*) AS rows, count(DISTINCT error) AS reasons, min(error) AS reason
+FROM resource_group_try(repeat(E'x\n', 30000)) WHERE line > 0;

@@ -268,3 +268,55 @@ SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\n||1|root
 SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na|||root');
 SELECT * FROM sacctmgr_assoc(E'Account|User|Share\n  a||1');
 SELECT * FROM sacctmgr_assoc('');
+
+-- a header of 80,000 columns is read in linear time (the duplicate check was quadratic: 6 s,
+-- past a 1 s statement_timeout), and once per query: the rows share the parsed header
+CREATE TEMP TABLE wide AS
+SELECT string_agg('c' || g, '|' ORDER BY g) AS header, string_agg(g::text, '|' ORDER BY g) AS line
+FROM generate_series(1, 80000) g;
+SET statement_timeout = '1s';
+SELECT p.error, (SELECT count(*) FROM jsonb_object_keys(p.extra)) AS extra_keys, p.extra ->> 'c80000' AS last
+FROM wide, sacct_row(line, header) p;
+SELECT count(*) AS rows, count(*) FILTER (WHERE p.error IS NULL) AS read
+FROM wide, generate_series(1, 20) r, sacct_row_try(r || substr(line, 2), header) p;
+SELECT sacct_row(line, header || '|c79999') FROM wide;
+RESET statement_timeout;
+-- a new header text in the same query is parsed anew, a failed one is not kept as a good one
+SELECT n, p.job_id, p."user", p.error
+FROM (VALUES (1, '1|x', 'JobID|User'), (2, 'y|2', 'User|JobID'), (3, '3|z', 'JobID|User'),
+             (4, '4', 'JobID|JobID'), (5, '5', 'JobID'), (6, '6', 'JobID|JobID')) v(n, line, header),
+     sacct_row_try(line, header) p ORDER BY n;
+
+-- tz: a UTC offset PostgreSQL accepts (below 16 hours either way); POSIX offsets count west
+SELECT (sacct_row('2024-01-01T00:00:00', 'Submit', tz => '+15:59')).submit;
+SELECT (sacct_row('2024-01-01T00:00:00', 'Submit', tz => '<+1559>-15:59')).submit;
+SELECT (sacct_row('2024-01-01T00:00:00', 'Submit', tz => '+99')).submit;
+SELECT (sacct_row_try('1', 'JobID', tz => '-16')).job_id;
+SELECT (sacct_row('2024-01-01T00:00:00', 'Submit', tz => 'UTC+16')).submit;
+-- a zone with a daylight-saving rule is checked at each date it converts
+SELECT (sacct_row('2024-01-15T00:00:00', 'Submit', tz => 'AAA+3BBB-99,M3.2.0,M11.1.0')).submit;
+SELECT (sacct_row('2024-07-15T00:00:00', 'Submit', tz => 'AAA+3BBB-99,M3.2.0,M11.1.0')).submit;
+
+-- a deep dump: 100 nested accounts with 250-byte names, then 200 users under the deepest; the
+-- rows keep their labels and each path is written when its row is emitted (memory in
+-- proportion to the document, not to the paths' total)
+CREATE TEMP TABLE deep AS
+SELECT E'Cluster - \'c\'\n' || string_agg(format(E'Parent - \'%s\'\nAccount - \'%s\':Fairshare=%s',
+                                                 CASE WHEN g = 1 THEN 'root' ELSE lpad((g - 1)::text, 250, 'a') END,
+                                                 lpad(g::text, 250, 'a'), g), E'\n' ORDER BY g)
+       || format(E'\nParent - \'%s\'\n', lpad('100', 250, 'a'))
+       || (SELECT string_agg(format(E'User - \'%s\'', lpad(u::text, 250, 'u')), E'\n' ORDER BY u)
+           FROM generate_series(1, 200) u) AS doc,
+       string_agg(lpad(g::text, 250, 'a'), '.' ORDER BY g) AS chain
+FROM generate_series(1, 100) g;
+SELECT count(*) AS rows, max(nlevel(a.path)) AS depth, sum(octet_length(a.path::text)) AS path_bytes,
+       count(*) FILTER (WHERE a."user" IS NOT NULL
+                        AND a.path = (d.chain || '.' || a."user")::sharepath) AS users_right,
+       count(*) FILTER (WHERE a."user" IS NULL AND a.line > 1
+                        AND a.path = (SELECT string_agg(lpad(g::text, 250, 'a'), '.' ORDER BY g)
+                                      FROM generate_series(1, a.shares::int) g)::sharepath) AS accounts_right
+FROM deep d, sacctmgr_assoc(d.doc) a;
+-- many accounts of one name in many clusters, and many users of one name: linear lookups
+SELECT count(*), count(DISTINCT cluster), count(DISTINCT path)
+FROM sacctmgr_assoc((SELECT string_agg(format(E'Cluster - c%s\nParent - root\nAccount - a\nParent - a\nUser - u\nUser - u', c), E'\n')
+                     FROM generate_series(1, 5000) c));

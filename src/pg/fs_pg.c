@@ -236,8 +236,8 @@ fs_pg_bytes_datum(const void *data, size_t len)
 	return PointerGetDatum(v);
 }
 
-Datum
-fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
+void *
+fs_pg_scratch_space(fs_pg_scratch *s, size_t len)
 {
 	if (s->v == NULL || s->cap < len)
 	{
@@ -248,8 +248,14 @@ fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
 		s->v = palloc(add_size(VARHDRSZ, cap));
 		s->cap = cap;
 	}
-	memcpy(VARDATA(s->v), data, len);
-	SET_VARSIZE(s->v, VARHDRSZ + len);
+	SET_VARSIZE(s->v, add_size(VARHDRSZ, len));
+	return VARDATA(s->v);
+}
+
+Datum
+fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
+{
+	memcpy(fs_pg_scratch_space(s, len), data, len);
 	return PointerGetDatum(s->v);
 }
 

@@ -58,6 +58,12 @@ typedef struct fs_pg_scratch
 	size_t cap;
 } fs_pg_scratch;
 Datum fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len);
+/*
+ * The same buffer sized for a value of len bytes that the caller writes in place at the
+ * returned pointer (a path written from a parent chain); fs_pg_scratch_datum is then its Datum.
+ */
+void *fs_pg_scratch_space(fs_pg_scratch *s, size_t len);
+#define fs_pg_scratch_datum(s) PointerGetDatum((s)->v)
 
 /*
  * A name argument read into its enum, the one way every module reads one: from_name returns a

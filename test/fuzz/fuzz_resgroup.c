@@ -30,15 +30,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (e[i].error)
 		{
-			if (e[i].error->status == FS_OK ||
-			    strncmp(e[i].error->message, "invalid resource_group line ", 28) != 0)
+			fs_rg_error(&e[i], &err);
+			if (err.status == FS_OK || e[i].error[0] == '\0' ||
+			    strncmp(err.message, "invalid resource_group line ", 28) != 0)
 				abort();
 			free(e[i].error);
 			continue;
 		}
 		if (e[i].depth == 0 || e[i].shares < 0 || e[i].id == FS_RG_UNKNOWN_ID)
 			abort();
-		if (fs_rg_path(e, i, &fz, 0, &sp, &len, &err) != FS_OK || fs_sp_nlevel(sp) != e[i].depth)
+		/* the path written from the parent chain is a whole sharepath of the stated size */
+		if (fs_rg_path(e, i, &fz, 0, &sp, &len, &err) != FS_OK || fs_sp_nlevel(sp) != e[i].depth ||
+		    len != e[i].pathlen || fs_sp_size(sp) != len)
 			abort();
 		fs_sb_init(&sb, &fz, 16);
 		fs_sp_format(&sb, sp);

@@ -42,8 +42,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 	{
 		for (i = 0; i < nrows; i++)
-			if (rows[i].pathlen != fs_sp_size(rows[i].path) || rows[i].line < 1)
+		{
+			uint8_t *sp = malloc(rows[i].pathlen);
+
+			/* a row's parent comes before it; its path is the parent's and one label */
+			if (rows[i].line < 1 || rows[i].parent >= (int32_t) i ||
+			    (rows[i].parent >= 0 && rows[i].depth != rows[rows[i].parent].depth + 1))
 				abort();
+			fs_sacctmgr_assoc_path(rows, i, sp);
+			if (rows[i].pathlen != fs_sp_size(sp) || fs_sp_nlevel(sp) != rows[i].depth)
+				abort();
+			free(sp);
+		}
 		fs_sacctmgr_assoc_release(rows, nrows, &fz);
 	}
 	if (nl == NULL)

@@ -49,8 +49,7 @@ check_ok(const parsed *p, size_t i, int line, const char *name, int id, double s
 		return;
 	if (!CHECK(p->e[i].error == NULL))
 	{
-		printf("     line %d: %s / %s\n", p->e[i].line, p->e[i].error->message,
-		       p->e[i].error->detail);
+		printf("     line %d: %s\n", p->e[i].line, p->e[i].error);
 		return;
 	}
 	CHECK(p->e[i].line == line);
@@ -72,16 +71,19 @@ static void
 check_bad(const parsed *p, size_t i, int line, fs_status st, const char *needle)
 {
 	char want[64];
+	fs_error err;
 
 	if (!CHECK(i < p->n) || !CHECK(p->e[i].error != NULL))
 		return;
 	CHECK(p->e[i].line == line);
-	CHECK(p->e[i].error->status == st);
+	fs_rg_error(&p->e[i], &err);
+	CHECK(err.status == st);
 	snprintf(want, sizeof(want), "invalid resource_group line %d: \"", line);
-	CHECK(strncmp(p->e[i].error->message, want, strlen(want)) == 0);
-	if (!CHECK(strstr(p->e[i].error->detail, needle) != NULL))
-		printf("     detail: %s\n", p->e[i].error->detail);
-	CHECK(p->e[i].error->hint[0] != '\0');
+	CHECK(strncmp(err.message, want, strlen(want)) == 0);
+	CHECK_STR(err.detail, p->e[i].error);
+	if (!CHECK(strstr(err.detail, needle) != NULL))
+		printf("     detail: %s\n", err.detail);
+	CHECK(err.hint[0] != '\0');
 }
 
 /* The constructed_edges block of shared/data/accounting/resource_group_samples.txt. */
@@ -209,9 +211,77 @@ test_nul(void)
 	if (!CHECK(fs_rg_parse(doc, sizeof(doc) - 1, &unit_alloc, &p.e, &p.n, &err) == FS_OK))
 		return;
 	CHECK(p.n == 2);
-	CHECK(p.e[0].error != NULL && strstr(p.e[0].error->detail, "NUL byte at character 4"));
+	CHECK(p.e[0].error != NULL && strstr(p.e[0].error, "NUL byte at character 4"));
 	CHECK(p.e[1].error == NULL && p.e[1].id == 11);
 	release(&p);
+}
+
+/*
+ * 1000 nested groups with 120-byte names, 500 under the deepest and one under "unknown": each
+ * path written from the parent chain equals the one built label by label with fs_sp_concat
+ * (the entries keep no paths: memory linear in the file).
+ */
+static void
+test_deep_paths(void)
+{
+	enum
+	{
+		depth = 1000,
+		leaves = 500,
+		width = 120
+	};
+	fs_sb doc;
+	parsed p;
+	uint8_t *want, *got, *next;
+	size_t wantlen, i;
+	fs_error err;
+	int k;
+
+	fs_sb_init(&doc, &unit_alloc, 1 << 19);
+	for (k = 1; k <= depth; k++)
+	{
+		if (k == 1)
+			fs_sb_appendf(&doc, "g%0*d %d root 1\n", width - 1, k, k + 10);
+		else
+			fs_sb_appendf(&doc, "g%0*d %d g%0*d 1\n", width - 1, k, k + 10, width - 1, k - 1);
+	}
+	for (k = 1; k <= leaves; k++)
+		fs_sb_appendf(&doc, "u%0*d %d g%0*d 1\n", width - 1, k, k + 5000, width - 1, depth);
+	fs_sb_appendf(&doc, "guest 9999 unknown 1\n");
+	p = parse(doc.data); /* the entries point into the document */
+	if (!CHECK(p.n == depth + leaves + 1))
+	{
+		release(&p);
+		free(doc.data);
+		return;
+	}
+	got = malloc(2 + (size_t) (depth + 1) * (1 + width));
+	fs_sp_from_labels(NULL, NULL, 0, &unit_alloc, 0, &want, &wantlen, &err);
+	for (i = 0; i < depth; i++)
+	{
+		fs_sp_concat(want, NULL, p.e[i].name, p.e[i].namelen, &unit_alloc, 0, &next, &wantlen,
+		             &err);
+		free(want);
+		want = next;
+		fs_rg_path_write(p.e, i, got);
+		if (!CHECK(p.e[i].error == NULL && p.e[i].pathlen == wantlen &&
+		           memcmp(got, want, wantlen) == 0))
+			break;
+	}
+	for (i = depth; i < depth + leaves; i += 61)
+	{
+		fs_sp_concat(want, NULL, p.e[i].name, p.e[i].namelen, &unit_alloc, 0, &next, &wantlen,
+		             &err);
+		fs_rg_path_write(p.e, i, got);
+		CHECK(p.e[i].pathlen == wantlen && memcmp(got, next, wantlen) == 0 &&
+		      fs_sp_nlevel(got) == depth + 1);
+		free(next);
+	}
+	check_ok(&p, depth + leaves, depth + leaves + 1, "guest", 9999, 1, "unknown.guest");
+	free(want);
+	free(got);
+	release(&p);
+	free(doc.data);
 }
 
 void
@@ -220,4 +290,5 @@ test_resgroup(void)
 	test_sample_edges();
 	test_order_and_limits();
 	test_nul();
+	test_deep_paths();
 }

@@ -66,23 +66,37 @@ static void
 line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at, const char *hint,
            const char *fmt, ...)
 {
-	char shown[220];
 	char problem[FS_MSG_LEN];
+	char detail[FS_MSG_LEN + 48];
+	size_t len;
 	va_list ap;
-	fs_error *err = a->alloc(a->ctx, sizeof(fs_error));
 
-	fs_error_clear(err);
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
-	fs_quote_excerpt(shown, sizeof(shown), e->text, e->textlen, 200);
-	fs_fail(err, st, "invalid resource_group line %d: \"%s\"", (int) e->line, shown);
 	if (at == FS_NO_POSITION)
-		fs_error_detail(err, "%s.", problem);
+		snprintf(detail, sizeof(detail), "%s.", problem);
 	else
-		fs_error_detail(err, "%s at character %zu.", problem, fs_char_pos(e->text, at));
-	fs_error_hint(err, "%s", hint);
-	e->error = err;
+		snprintf(detail, sizeof(detail), "%s at character %zu.", problem, fs_char_pos(e->text, at));
+	len = strlen(detail);
+	if (len > FS_MSG_LEN - 1) /* what an fs_error's detail holds */
+		len = FS_MSG_LEN - 1;
+	detail[len] = '\0';
+	e->error = a->alloc(a->ctx, len + 1);
+	memcpy(e->error, detail, len + 1);
+	e->error_status = st;
+	e->error_hint = hint;
+}
+
+void
+fs_rg_error(const fs_rg_entry *e, fs_error *err)
+{
+	char shown[220];
+
+	fs_quote_excerpt(shown, sizeof(shown), e->text, e->textlen, 200);
+	fs_fail(err, e->error_status, "invalid resource_group line %d: \"%s\"", (int) e->line, shown);
+	fs_error_detail(err, "%s", e->error);
+	fs_error_hint(err, "%s", e->error_hint);
 }
 
 /* A token shown in a message: at most 60 bytes, without a trailing carriage return. */
@@ -320,6 +334,11 @@ define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok
 	e->depth = e->parent_index == FS_RG_PARENT_ROOT      ? 1
 	           : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2
 	                                                     : all[e->parent_index].depth + 1;
+	/* the label count, "unknown" under it when that is the parent, the parent's labels */
+	e->pathlen = (e->parent_index == FS_RG_PARENT_ROOT      ? 2
+	              : e->parent_index == FS_RG_PARENT_UNKNOWN ? 2 + 1 + 7
+	                                                        : all[e->parent_index].pathlen) +
+	             1 + e->namelen;
 	if (e->depth > FS_SP_DEPTH_MAX)
 	{
 		line_error(a, e, FS_ERR_VALUE, FS_NO_POSITION, "Flatten the tree.",
@@ -488,34 +507,41 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 	return FS_OK;
 }
 
+void
+fs_rg_path_write(const fs_rg_entry *entries, size_t i, uint8_t *out)
+{
+	const fs_rg_entry *e = &entries[i];
+	size_t pos = e->pathlen;
+
+	/* labels from the last up the parent chain, each written where its prefix ends */
+	fs_sp_set_nlevel(out, e->depth);
+	for (;;)
+	{
+		pos -= e->namelen;
+		memcpy(out + pos, e->name, e->namelen);
+		out[--pos] = (uint8_t) e->namelen;
+		if (e->parent_index == FS_RG_PARENT_UNKNOWN)
+		{
+			memcpy(out + 3, "unknown", 7);
+			out[2] = 7;
+			return;
+		}
+		if (e->parent_index == FS_RG_PARENT_ROOT)
+			return;
+		e = &entries[e->parent_index];
+	}
+}
+
 fs_status
 fs_rg_path(const fs_rg_entry *entries, size_t i, const fs_allocator *a, size_t reserve,
            uint8_t **out, size_t *outlen, fs_error *err)
 {
-	const fs_rg_entry *e = &entries[i];
-	uint32_t depth = e->depth, k = depth;
-	const char **labels = a->alloc(a->ctx, (depth ? depth : 1) * sizeof(char *));
-	size_t *lens = a->alloc(a->ctx, (depth ? depth : 1) * sizeof(size_t));
-	fs_status st;
+	uint8_t *base = a->alloc(a->ctx, reserve + entries[i].pathlen);
 
-	while (k > 0)
-	{
-		FS_POLL(k);
-		k--;
-		labels[k] = e->name;
-		lens[k] = e->namelen;
-		if (e->parent_index == FS_RG_PARENT_UNKNOWN)
-		{
-			labels[0] = "unknown";
-			lens[0] = 7;
-			break;
-		}
-		if (e->parent_index == FS_RG_PARENT_ROOT)
-			break;
-		e = &entries[e->parent_index];
-	}
-	st = fs_sp_from_labels(labels, lens, depth, a, reserve, out, outlen, err);
-	a->release(a->ctx, labels);
-	a->release(a->ctx, lens);
-	return st;
+	(void) err;
+	memset(base, 0, reserve);
+	fs_rg_path_write(entries, i, base + reserve);
+	*out = base;
+	*outlen = entries[i].pathlen;
+	return FS_OK;
 }

@@ -34,11 +34,24 @@ typedef struct fs_rg_entry
 	double shares;
 	int32_t parent_index; /* entry index, FS_RG_PARENT_ROOT or FS_RG_PARENT_UNKNOWN */
 	uint32_t depth;       /* labels in the path */
-	fs_error *error;      /* NULL when the line defines a group; else why PBS would skip it */
+	size_t pathlen;       /* bytes of the encoded path */
+	/*
+	 * NULL when the line defines a group; else why PBS would skip it (the DETAIL, allocator
+	 * memory), with its status and hint: a few dozen bytes per bad line, not a whole fs_error,
+	 * so that a file of short bad lines takes memory in proportion to it. fs_rg_error gives
+	 * the whole error.
+	 */
+	char *error;
+	fs_status error_status;
+	const char *error_hint;
 } fs_rg_entry;
 
+/* The error of a bad entry line: "invalid resource_group line N: "<line>"", its detail and hint. */
+void fs_rg_error(const fs_rg_entry *e, fs_error *err);
+
 /*
- * Read a whole resource_group document. Blank lines and comments (first non-blank character '#'
+ * Read a whole resource_group document, in time and memory linear in it (hash lookups of names,
+ * parents and ids). Blank lines and comments (first non-blank character '#'
  * or '*') give no entry; every other line gives one, either valid or with its error. A line
  * with an error defines nothing, as in PBS, so a later line naming it as parent fails too.
  * Returns FS_OK (the per-line errors are in the entries); entries is NULL when n is 0.
@@ -46,8 +59,13 @@ typedef struct fs_rg_entry
 fs_status fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **entries,
                       size_t *n, fs_error *err);
 
-/* The sharepath (encoded, after `reserve` bytes) of a valid entry: its names from the root's child
- * down. */
+/*
+ * The sharepath of a valid entry: its names from the root's child down. Entries keep only their
+ * names and parents (a deep tree's paths add up to far more than the file); fs_rg_path_write
+ * writes the path (entries[i].pathlen bytes) into the caller's buffer in O(depth), fs_rg_path
+ * into new allocator memory after `reserve` bytes.
+ */
+void fs_rg_path_write(const fs_rg_entry *entries, size_t i, uint8_t *out);
 fs_status fs_rg_path(const fs_rg_entry *entries, size_t i, const fs_allocator *a, size_t reserve,
                      uint8_t **out, size_t *outlen, fs_error *err);
 

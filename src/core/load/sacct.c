@@ -99,6 +99,18 @@ static const char *const known_names[FS_SC_NKNOWN] = {
     "State", "ExitCode",  "Submit",  "Eligible",   "Start",   "End",       "Elapsed", "Timelimit",
     "NCPUS", "AllocCPUS", "NNodes",  "AllocNodes", "ReqMem",  "AllocTRES", "ReqTRES", "JobName"};
 
+static bool
+span_array_eq(const void *ctx, uint32_t entry, const void *key)
+{
+	const fs_span *x = &((const fs_span *) ctx)[entry], *y = key;
+
+	return x->len == y->len && memcmp(x->p, y->p, x->len) == 0;
+}
+
+/*
+ * Linear in the header: the names go into a hash index as they come (a duplicate is found in
+ * O(1)), and the loop polls for interrupts, so that a header of many columns can be cancelled.
+ */
 fs_status
 fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sacct_header *h,
                       fs_error *err)
@@ -107,6 +119,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 	static const char hint[] =
 	    "The header is the first line sacct --parsable2 prints: column names separated by \"|\".";
 	size_t n = 1, i, start, c;
+	fs_hindex seen;
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < FS_SC_NKNOWN; i++)
@@ -114,8 +127,11 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 	if (len > 0 && text[len - 1] == '\r')
 		len--;
 	for (i = 0; i < len; i++)
+	{
+		FS_POLL(i);
 		if (text[i] == '|')
 			n++;
+	}
 	if (len > 0 && text[len - 1] == '|')
 	{
 		h->trailing = true; /* sacct -p: a delimiter after the last column */
@@ -127,6 +143,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 	h->names = a->alloc(a->ctx, n * sizeof(fs_span));
 	h->known = a->alloc(a->ctx, n * sizeof(int));
 	h->ncols = n;
+	fs_hindex_init(&seen, n, a);
 	start = 0;
 	c = 0;
 	for (i = 0; i <= len; i++)
@@ -134,6 +151,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		size_t k, nl;
 		const char *nm;
 
+		FS_POLL(i);
 		if (i < len && text[i] != '|')
 			continue;
 		nm = text + start;
@@ -147,22 +165,25 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 			nl--;
 		if (nl == 0)
 		{
+			a->release(a->ctx, seen.slots);
 			fs_sacct_header_release(h, a);
 			return syntax(err, subject, text, len + h->trailing, start, "empty column name", hint);
 		}
-		for (k = 0; k < c; k++)
-			if (h->names[k].len == nl && strncmp(h->names[k].p, nm, nl) == 0)
-			{
-				fs_sacct_header_release(h, a);
-				return syntax(err, subject, text, len, start, "duplicate column name", hint);
-			}
 		h->names[c] = mkspan(nm, nl);
 		h->known[c] = -1;
+		if (fs_hindex_put(&seen, fs_hash(nm, nl), &h->names[c], (uint32_t) c, span_array_eq,
+		                  h->names) != (uint32_t) c)
+		{
+			a->release(a->ctx, seen.slots);
+			fs_sacct_header_release(h, a);
+			return syntax(err, subject, text, len, start, "duplicate column name", hint);
+		}
 		for (k = 0; k < FS_SC_NKNOWN; k++)
 			if (fs_span_ieq(nm, nl, known_names[k]))
 			{
 				if (h->at[k] >= 0)
 				{
+					a->release(a->ctx, seen.slots);
 					fs_sacct_header_release(h, a);
 					return syntax(err, subject, text, len, start, "duplicate column name", hint);
 				}
@@ -172,6 +193,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		c++;
 		start = i + 1;
 	}
+	a->release(a->ctx, seen.slots);
 	return FS_OK;
 }
 
@@ -927,6 +949,7 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_span *f)
 	{
 		int kn = h->known[k];
 
+		FS_POLL(k);
 		if (kn >= 0 && kn != FS_SC_ALLOCCPUS && kn != FS_SC_ALLOCNODES && kn != FS_SC_JOBNAME)
 			continue;
 		if (!first)
@@ -1032,8 +1055,11 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		char problem[160];
 
 		for (i = 0, k = 0; i < len; i++)
+		{
+			FS_POLL(i);
 			if (line[i] == '|' && ++k == h->ncols)
 				break;
+		}
 		snprintf(problem, sizeof(problem), "the row has %zu fields but the header names %zu",
 		         nsep + 1, h->ncols);
 		fs_sacct_record_release(rec, a);
@@ -1044,6 +1070,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	k = 0;
 	for (i = 0; i <= len; i++)
 	{
+		FS_POLL(i);
 		if (i < len && line[i] != '|')
 			continue;
 		if ((int) k == jn && extra > 0)
@@ -1083,10 +1110,16 @@ fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a)
 /* Shares as sacctmgr writes them: a number, "parent", or 2147483647 (parent, in dumps). */
 #define SLURM_FS_USE_PARENT INT64_C(2147483647)
 
+/* a row reference that names no row: not found, or no parent set yet */
+#define NO_ROW (-2)
+/* bytes of the root's encoded path: just its label count */
+#define ROOT_PATH_BYTES 2
+
 typedef struct acct_ent
 {
 	fs_span cluster, account;
-	const uint8_t *path;
+	int32_t row;
+	bool used;
 } acct_ent;
 
 typedef struct assoc_state
@@ -1095,10 +1128,8 @@ typedef struct assoc_state
 	fs_error *err;
 	fs_assoc_row *rows;
 	size_t nrows, caprows;
-	acct_ent *map; /* open addressing on (cluster, account) */
+	acct_ent *map; /* open addressing on (cluster, account): the account's row */
 	size_t capmap, nmap;
-	uint8_t *root; /* the root path when no row holds it */
-	size_t rootlen;
 	int lineno;
 	const char *line;
 	size_t linelen;
@@ -1131,7 +1162,7 @@ map_slot(const assoc_state *s, fs_span cluster, fs_span account)
 	{
 		const acct_ent *e = &s->map[i];
 
-		if (e->path == NULL)
+		if (!e->used)
 			return i;
 		if (e->account.len == account.len && e->cluster.len == cluster.len &&
 		    (account.len == 0 || memcmp(e->account.p, account.p, account.len) == 0) &&
@@ -1140,14 +1171,17 @@ map_slot(const assoc_state *s, fs_span cluster, fs_span account)
 	}
 }
 
-static const uint8_t *
+/* The row of the account, or NO_ROW. */
+static int32_t
 map_get(const assoc_state *s, fs_span cluster, fs_span account)
 {
-	return s->map[map_slot(s, cluster, account)].path;
+	const acct_ent *e = &s->map[map_slot(s, cluster, account)];
+
+	return e->used ? e->row : NO_ROW;
 }
 
 static void
-map_put(assoc_state *s, fs_span cluster, fs_span account, const uint8_t *path)
+map_put(assoc_state *s, fs_span cluster, fs_span account, int32_t row)
 {
 	size_t i;
 
@@ -1160,16 +1194,20 @@ map_put(assoc_state *s, fs_span cluster, fs_span account, const uint8_t *path)
 		s->map = s->a->alloc(s->a->ctx, s->capmap * sizeof(acct_ent));
 		memset(s->map, 0, s->capmap * sizeof(acct_ent));
 		for (k = 0; k < oldcap; k++)
-			if (old[k].path)
+		{
+			FS_POLL(k);
+			if (old[k].used)
 				s->map[map_slot(s, old[k].cluster, old[k].account)] = old[k];
+		}
 		s->a->release(s->a->ctx, old);
 	}
 	i = map_slot(s, cluster, account);
-	if (s->map[i].path == NULL)
+	if (!s->map[i].used)
 		s->nmap++;
 	s->map[i].cluster = cluster;
 	s->map[i].account = account;
-	s->map[i].path = path;
+	s->map[i].row = row;
+	s->map[i].used = true;
 }
 
 static fs_status
@@ -1196,13 +1234,14 @@ parse_shares(assoc_state *s, const char *v, size_t len, fs_assoc_row *r)
 
 static const fs_span root_name = {"root", 4};
 
-/* Add a row whose path is parent || label (or the root when parent is NULL). */
+/*
+ * Add a row whose path is the path of row `parent` (a row index or FS_ASSOC_ROOT) and `label`,
+ * or the root when label is NULL. Only the label is kept: the path is written when emitted.
+ */
 static fs_status
-add_row(assoc_state *s, const uint8_t *parent, const char *label, size_t labellen,
-        fs_assoc_row **out)
+add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_assoc_row **out)
 {
 	fs_assoc_row *r;
-	fs_status st;
 
 	if (s->nrows == s->caprows)
 	{
@@ -1219,32 +1258,41 @@ add_row(assoc_state *s, const uint8_t *parent, const char *label, size_t labelle
 	r = &s->rows[s->nrows];
 	memset(r, 0, sizeof(*r));
 	r->line = s->lineno;
-	if (parent == NULL)
-		st = fs_sp_from_labels(NULL, NULL, 0, s->a, 0, &r->path, &r->pathlen, s->err);
-	else
-		st = fs_sp_concat(parent, NULL, label, labellen, s->a, 0, &r->path, &r->pathlen, s->err);
-	if (st != FS_OK)
+	r->parent = FS_ASSOC_ROOT;
+	r->pathlen = ROOT_PATH_BYTES;
+	if (label != NULL)
 	{
-		char msg[FS_MSG_LEN];
+		const fs_assoc_row *p = parent >= 0 ? &s->rows[parent] : NULL;
+		uint32_t depth = (p ? p->depth : 0) + 1;
+		fs_status st = fs_sp_check_depth(depth, s->err);
 
-		snprintf(msg, sizeof(msg), "%s", s->err->message);
-		return assoc_fail(s, msg, NULL);
+		if (st == FS_OK)
+			st = fs_sp_check_label(label, labellen, depth - 1, s->err);
+		if (st != FS_OK)
+		{
+			char msg[FS_MSG_LEN];
+
+			snprintf(msg, sizeof(msg), "%s", s->err->message);
+			return assoc_fail(s, msg, NULL);
+		}
+		r->parent = parent;
+		r->label.p = label;
+		r->label.len = labellen;
+		r->depth = depth;
+		r->pathlen = (p ? p->pathlen : ROOT_PATH_BYTES) + 1 + labellen;
 	}
 	s->nrows++;
 	*out = r;
 	return FS_OK;
 }
 
-static const uint8_t *
-root_path(assoc_state *s, fs_span cluster)
+/* The cluster's root row, or FS_ASSOC_ROOT when no row holds the root (the same empty path). */
+static int32_t
+root_row(const assoc_state *s, fs_span cluster)
 {
-	const uint8_t *p = map_get(s, cluster, root_name);
+	int32_t r = map_get(s, cluster, root_name);
 
-	if (p)
-		return p;
-	if (s->root == NULL)
-		fs_sp_from_labels(NULL, NULL, 0, s->a, 0, &s->root, &s->rootlen, s->err);
-	return s->root;
+	return r != NO_ROW ? r : FS_ASSOC_ROOT;
 }
 
 /* A dump name: 'quoted' or bare up to ':'; *end is the offset after it. */
@@ -1303,7 +1351,7 @@ dump_option(const char *p, size_t len, const char *key)
 }
 
 static fs_status
-dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uint8_t **parent,
+dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, int32_t *parent,
           fs_span *parent_name)
 {
 	size_t w = 0, end;
@@ -1347,10 +1395,10 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 		return FS_OK;
 	if (kind == K_PARENT)
 	{
-		const uint8_t *pp = fs_span_ieq(name.p, name.len, "root") ? root_path(s, *cluster)
-		                                                          : map_get(s, *cluster, name);
+		int32_t pp = fs_span_ieq(name.p, name.len, "root") ? root_row(s, *cluster)
+		                                                   : map_get(s, *cluster, name);
 
-		if (pp == NULL)
+		if (pp == NO_ROW)
 			return assoc_fail(s, "the parent account is not defined on an earlier line", NULL);
 		*parent = pp;
 		*parent_name = name;
@@ -1359,29 +1407,29 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, const uin
 	if (kind == K_CLUSTER)
 	{
 		*cluster = name;
-		st = add_row(s, NULL, NULL, 0, &r);
+		st = add_row(s, NO_ROW, NULL, 0, &r);
 		if (st != FS_OK)
 			return st;
 		r->account = root_name;
-		map_put(s, name, root_name, r->path);
-		*parent = r->path;
+		map_put(s, name, root_name, (int32_t) (s->nrows - 1));
+		*parent = (int32_t) (s->nrows - 1);
 		*parent_name = root_name;
 	}
 	else
 	{
-		if (kind == K_ACCOUNT && map_get(s, *cluster, name) != NULL)
+		if (kind == K_ACCOUNT && map_get(s, *cluster, name) != NO_ROW)
 			return assoc_fail(s, "the account is defined twice", NULL);
-		st = add_row(s, *parent ? *parent : root_path(s, *cluster), name.p, name.len, &r);
+		st = add_row(s, *parent != NO_ROW ? *parent : root_row(s, *cluster), name.p, name.len, &r);
 		if (st != FS_OK)
 			return st;
 		if (kind == K_ACCOUNT)
 		{
 			r->account = name;
-			map_put(s, *cluster, name, r->path);
+			map_put(s, *cluster, name, (int32_t) (s->nrows - 1));
 		}
 		else
 		{
-			r->account = *parent ? *parent_name : root_name;
+			r->account = *parent != NO_ROW ? *parent_name : root_name;
 			r->user = name;
 			r->partition = dump_option(p, len, "Partition");
 		}
@@ -1448,12 +1496,12 @@ list_header(assoc_state *s, const char *p, size_t len, list_cols *lc)
 
 static fs_status
 list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
-          const uint8_t **stack /* [LIST_DEPTH_MAX], by indentation */)
+          int32_t *stack /* [LIST_DEPTH_MAX]: account rows by indentation */)
 {
 	fs_span f[64];
 	size_t i, st = 0, c = 0, depth = 0;
 	fs_span cluster, account, user, parent;
-	const uint8_t *pp;
+	int32_t pp;
 	fs_assoc_row *r;
 	fs_status rs;
 
@@ -1487,28 +1535,28 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 	if (user.p)
 	{
 		pp = map_get(s, cluster, account);
-		if (pp == NULL)
+		if (pp == NO_ROW)
 			return assoc_fail(s, "the user's account is not listed on an earlier line", NULL);
 		rs = add_row(s, pp, user.p, user.len, &r);
 	}
 	else if (fs_span_ieq(account.p, account.len, "root") && parent.p == NULL && depth == 0)
-		rs = add_row(s, NULL, NULL, 0, &r);
+		rs = add_row(s, NO_ROW, NULL, 0, &r);
 	else
 	{
 		if (lc->parent >= 0)
 			pp = parent.p
-			         ? (fs_span_ieq(parent.p, parent.len, "root") ? root_path(s, cluster)
+			         ? (fs_span_ieq(parent.p, parent.len, "root") ? root_row(s, cluster)
 			                                                      : map_get(s, cluster, parent))
-			         : root_path(s, cluster);
+			         : root_row(s, cluster);
 		else
-			pp = depth == 0 ? root_path(s, cluster)
-			                : (depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NULL);
-		if (pp == NULL)
+			pp = depth == 0 ? root_row(s, cluster)
+			                : (depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NO_ROW);
+		if (pp == NO_ROW)
 			return assoc_fail(s, "the parent account is not listed on an earlier line",
 			                  lc->parent >= 0 ? NULL
 			                                  : "Without a ParentName column the tree comes from "
 			                                    "the indentation of sacctmgr's tree option.");
-		if (map_get(s, cluster, account) != NULL)
+		if (map_get(s, cluster, account) != NO_ROW)
 			return assoc_fail(s, "the account is listed twice", NULL);
 		rs = add_row(s, pp, account.p, account.len, &r);
 	}
@@ -1516,12 +1564,12 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 		return rs;
 	if (!user.p)
 	{
-		map_put(s, cluster, account, r->path);
+		map_put(s, cluster, account, (int32_t) (s->nrows - 1));
 		if (depth < LIST_DEPTH_MAX)
 		{
-			stack[depth] = r->path;
+			stack[depth] = (int32_t) (s->nrows - 1);
 			for (i = depth + 1; i < LIST_DEPTH_MAX; i++)
-				stack[i] = NULL;
+				stack[i] = NO_ROW;
 		}
 	}
 	r->cluster = cluster;
@@ -1543,11 +1591,13 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 	int mode = 0; /* 0: not known yet, 1: dump, 2: listing */
 	list_cols lc;
 	fs_span cluster = {NULL, 0}, parent_name = {NULL, 0};
-	const uint8_t *parent = NULL;
-	const uint8_t *stack[LIST_DEPTH_MAX];
+	int32_t parent = NO_ROW;
+	int32_t stack[LIST_DEPTH_MAX];
+	size_t k;
 
 	memset(&s, 0, sizeof(s));
-	memset(stack, 0, sizeof(stack));
+	for (k = 0; k < LIST_DEPTH_MAX; k++)
+		stack[k] = NO_ROW;
 	memset(&lc, 0, sizeof(lc));
 	s.a = a;
 	s.err = err;
@@ -1586,10 +1636,7 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 		else
 			st = list_line(&s, &lc, doc + b, e - b, stack);
 	}
-	/* every row owns a copy of its path (fs_sp_concat), so the shared root can go */
 	a->release(a->ctx, s.map);
-	if (s.root)
-		a->release(a->ctx, s.root);
 	if (st != FS_OK)
 	{
 		fs_sacctmgr_assoc_release(s.rows, s.nrows, a);
@@ -1603,14 +1650,28 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 }
 
 void
+fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out)
+{
+	const fs_assoc_row *r = &rows[i];
+	size_t pos = r->pathlen;
+
+	/* labels from the last up the parent chain, each written where its prefix ends */
+	fs_sp_set_nlevel(out, r->depth);
+	while (r->label.p != NULL)
+	{
+		pos -= r->label.len;
+		memcpy(out + pos, r->label.p, r->label.len);
+		out[--pos] = (uint8_t) r->label.len;
+		if (r->parent == FS_ASSOC_ROOT)
+			break;
+		r = &rows[r->parent];
+	}
+}
+
+void
 fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a)
 {
-	size_t i;
-
-	if (rows == NULL)
-		return;
-	for (i = 0; i < nrows; i++)
-		if (rows[i].path)
-			a->release(a->ctx, rows[i].path);
-	a->release(a->ctx, rows);
+	(void) nrows;
+	if (rows != NULL)
+		a->release(a->ctx, rows);
 }

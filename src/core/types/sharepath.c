@@ -50,8 +50,8 @@ fs_sp_size(const uint8_t *sp)
 	return (size_t) (it.p - sp);
 }
 
-static void
-put_count(uint8_t *sp, uint32_t n)
+void
+fs_sp_set_nlevel(uint8_t *sp, uint32_t n)
 {
 	uint16_t c = (uint16_t) n;
 
@@ -194,7 +194,7 @@ fs_sp_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
 		a->release(a->ctx, base);
 		return st;
 	}
-	put_count(sp, count);
+	fs_sp_set_nlevel(sp, count);
 	*out = base;
 	*outlen = (size_t) (w - sp);
 	return FS_OK;
@@ -387,7 +387,7 @@ fs_sp_slice(const uint8_t *sp, uint32_t start, uint32_t count, const fs_allocato
 	bytes = (size_t) (it.p - from);
 	base = a->alloc(a->ctx, reserve + HEADER + bytes);
 	memset(base, 0, reserve);
-	put_count(base + reserve, count);
+	fs_sp_set_nlevel(base + reserve, count);
 	memcpy(base + reserve + HEADER, from, bytes);
 	*out = base;
 	*outlen = HEADER + bytes;
@@ -429,9 +429,8 @@ fs_sp_label_ok(const char *label, size_t len)
 	return len >= 1 && len <= FS_SP_LABEL_MAX && memchr(label, '\0', len) == NULL;
 }
 
-/* One label's rules: not empty, no NUL byte, at most FS_SP_LABEL_MAX bytes. */
-static fs_status
-check_label(const char *label, size_t len, size_t index, fs_error *err)
+fs_status
+fs_sp_check_label(const char *label, size_t len, size_t index, fs_error *err)
 {
 	if (len > 0 && memchr(label, '\0', len) != NULL)
 	{
@@ -455,8 +454,8 @@ check_label(const char *label, size_t len, size_t index, fs_error *err)
 	return FS_OK;
 }
 
-static fs_status
-check_depth(size_t n, fs_error *err)
+fs_status
+fs_sp_check_depth(size_t n, fs_error *err)
 {
 	if (n <= FS_SP_DEPTH_MAX)
 		return FS_OK;
@@ -472,20 +471,20 @@ fs_sp_from_labels(const char *const *labels, const size_t *lens, size_t n, const
 	size_t bytes = HEADER;
 	size_t i;
 	uint8_t *base, *w;
-	fs_status st = check_depth(n, err);
+	fs_status st = fs_sp_check_depth(n, err);
 
 	if (st != FS_OK)
 		return st;
 	for (i = 0; i < n; i++)
 	{
-		st = check_label(labels[i], lens[i], i, err);
+		st = fs_sp_check_label(labels[i], lens[i], i, err);
 		if (st != FS_OK)
 			return st;
 		bytes += 1 + lens[i];
 	}
 	base = a->alloc(a->ctx, reserve + bytes);
 	memset(base, 0, reserve);
-	put_count(base + reserve, (uint32_t) n);
+	fs_sp_set_nlevel(base + reserve, (uint32_t) n);
 	w = base + reserve + HEADER;
 	for (i = 0; i < n; i++)
 	{
@@ -507,16 +506,16 @@ fs_sp_concat(const uint8_t *a, const uint8_t *b, const char *label, size_t label
 	size_t nb = label ? 1 : fs_sp_nlevel(b);
 	size_t sa = fs_sp_size(a) - HEADER;
 	size_t sb = label ? 1 + labellen : fs_sp_size(b) - HEADER;
-	fs_status st = check_depth(na + nb, err);
+	fs_status st = fs_sp_check_depth(na + nb, err);
 	uint8_t *base, *w;
 
 	if (st == FS_OK && label)
-		st = check_label(label, labellen, na, err);
+		st = fs_sp_check_label(label, labellen, na, err);
 	if (st != FS_OK)
 		return st;
 	base = alloc->alloc(alloc->ctx, reserve + HEADER + sa + sb);
 	memset(base, 0, reserve);
-	put_count(base + reserve, (uint32_t) (na + nb));
+	fs_sp_set_nlevel(base + reserve, (uint32_t) (na + nb));
 	w = base + reserve + HEADER;
 	memcpy(w, a + HEADER, sa);
 	w += sa;

@@ -88,4 +88,13 @@ fs_status fs_sp_concat(const uint8_t *a, const uint8_t *b, const char *label, si
                        const fs_allocator *alloc, size_t reserve, uint8_t **out, size_t *outlen,
                        fs_error *err);
 
+/*
+ * For readers that write paths themselves (label by label, from a parent chain, into a buffer
+ * they reuse): the label and depth checks of fs_sp_from_labels, with its messages (index is the
+ * 0-based position of the label in the path), and the label count at the start of an encoded path.
+ */
+fs_status fs_sp_check_label(const char *label, size_t len, size_t index, fs_error *err);
+fs_status fs_sp_check_depth(size_t n, fs_error *err);
+void fs_sp_set_nlevel(uint8_t *sp, uint32_t n);
+
 #endif

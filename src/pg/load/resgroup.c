@@ -10,6 +10,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 #include "load/resgroup.h"
 #include "types/sharepath.h"
@@ -22,6 +23,11 @@ text_datum(const char *s, size_t len)
 	return PointerGetDatum(cstring_to_text_with_len(s, (int) len));
 }
 
+/*
+ * Each path is written into one reused buffer when its row is emitted, and the row's other
+ * values live in a context reset per row, so memory stays in proportion to the file (the
+ * tuplestore spills to disk past work_mem) however deep the tree.
+ */
 static void
 resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 {
@@ -34,6 +40,8 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 	fs_error err;
 	Datum values[RG_COLS];
 	bool nulls[RG_COLS];
+	fs_pg_scratch path = {0};
+	MemoryContext rowcxt, old;
 
 	if (!isfinite(unknown_shares) || unknown_shares < 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -45,7 +53,10 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 	if (!try_mode)
 		for (i = 0; i < n; i++)
 			if (e[i].error)
-				fs_pg_raise(e[i].error);
+			{
+				fs_rg_error(&e[i], &err);
+				fs_pg_raise(&err);
+			}
 	InitMaterializedSRF(fcinfo, 0);
 
 	/* the group PBS predefines under the root, which the file may use as a parent */
@@ -68,9 +79,14 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 	nulls[6] = nulls[7] = true;
 	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 
+	rowcxt =
+	    AllocSetContextCreate(CurrentMemoryContext, "resource_group row", ALLOCSET_DEFAULT_SIZES);
 	for (i = 0; i < n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		if (e[i].error == NULL) /* the buffer outlives the row's context */
+			fs_rg_path_write(e, i, fs_pg_scratch_space(&path, e[i].pathlen));
+		old = MemoryContextSwitchTo(rowcxt);
 		memset(nulls, 0, sizeof(nulls));
 		values[0] = Int32GetDatum(e[i].line);
 		if (e[i].error)
@@ -79,21 +95,16 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 
 			for (c = 1; c < ncols; c++)
 				nulls[c] = true;
-			values[7] = CStringGetTextDatum(e[i].error->detail);
+			values[7] = CStringGetTextDatum(e[i].error);
 			nulls[7] = false;
 		}
 		else
 		{
-			uint8_t *path;
-			size_t pathlen;
-
 			values[1] = text_datum(e[i].name, e[i].namelen);
 			values[2] = Int32GetDatum(e[i].id);
 			values[3] = text_datum(e[i].parent, e[i].parentlen);
 			values[4] = Float8GetDatum(e[i].shares);
-			fs_pg_check(fs_rg_path(e, i, &fs_pg_alloc, 0, &path, &pathlen, &err), &err);
-			values[5] = fs_pg_path_datum(path);
-			pfree(path);
+			values[5] = fs_pg_scratch_datum(&path);
 			if (e[i].extra)
 				values[6] = text_datum(e[i].extra, e[i].extralen);
 			else
@@ -101,7 +112,12 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 			nulls[7] = true;
 		}
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
+	if (path.v)
+		pfree(path.v);
 }
 
 PG_FUNCTION_INFO_V1(resource_group);

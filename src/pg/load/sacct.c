@@ -20,9 +20,17 @@
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
-/* The parsed header of the last call, kept across the rows of one query. */
+/*
+ * The parsed header of the last call, kept across the rows of one query (the header is passed
+ * with every row): parsed once, and again only when another header text comes. The entry lives
+ * in its own context under fn_mcxt, so a new header frees the old one whole; `valid` is set
+ * only once a parse has finished, so a parse cut short by an error (a cancel, out of memory)
+ * leaves no entry that a later call could take for the header's.
+ */
 typedef struct header_cache
 {
+	MemoryContext cxt;
+	bool valid;
 	char *text;
 	int len;
 	fs_sacct_header h;
@@ -37,37 +45,66 @@ cached_header(FunctionCallInfo fcinfo, text *header, const fs_error **failed)
 	int len = VARSIZE_ANY_EXHDR(header);
 	MemoryContext old;
 
-	if (hc && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0)
+	if (hc && hc->valid && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0)
 	{
 		*failed = hc->st == FS_OK ? NULL : &hc->err;
 		return &hc->h;
 	}
-	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 	if (hc == NULL)
-		hc = palloc0(sizeof(header_cache));
-	else
 	{
-		if (hc->st == FS_OK)
-			fs_sacct_header_release(&hc->h, &fs_pg_alloc);
-		pfree(hc->text);
+		hc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(header_cache));
+		hc->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "sacct_row header",
+		                                ALLOCSET_DEFAULT_SIZES);
+		fcinfo->flinfo->fn_extra = hc;
 	}
+	hc->valid = false;
+	MemoryContextReset(hc->cxt);
+	old = MemoryContextSwitchTo(hc->cxt);
 	hc->text = palloc(len + 1);
 	memcpy(hc->text, VARDATA_ANY(header), len);
 	hc->text[len] = '\0';
 	hc->len = len;
 	hc->st = fs_sacct_header_parse(hc->text, len, &fs_pg_alloc, &hc->h, &hc->err);
 	MemoryContextSwitchTo(old);
-	fcinfo->flinfo->fn_extra = hc;
+	hc->valid = true;
 	*failed = hc->st == FS_OK ? NULL : &hc->err;
 	return &hc->h;
 }
 
+/*
+ * The UTC offsets PostgreSQL accepts in a timestamptz (datatype/timestamp.h: below 16 hours
+ * either way); a zone beyond them, such as the POSIX string '+99', would read dates 99 hours off.
+ */
+static void
+check_utc_offset(const char *name, long gmtoff)
+{
+	long a = gmtoff < 0 ? -gmtoff : gmtoff;
+
+	if (a < TZDISP_LIMIT)
+		return;
+	ereport(
+	    ERROR,
+	    (errcode(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE),
+	     errmsg("time zone \"%s\" has a UTC offset out of range", name),
+	     errdetail("The zone is %ld:%02ld:%02ld hours %s of UTC; PostgreSQL accepts UTC offsets "
+	               "of at most %d:59:59 either way.",
+	               a / SECS_PER_HOUR, a / SECS_PER_MINUTE % MINS_PER_HOUR, a % SECS_PER_MINUTE,
+	               gmtoff < 0 ? "west" : "east", MAX_TZDISP_HOUR),
+	     errhint("Give the zone of the machine that ran sacct as a name from "
+	             "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki', or as a POSIX "
+	             "offset of at most %d:59:59, such as 'UTC-3' (POSIX counts hours west of "
+	             "UTC: 'UTC-3' is three hours east).",
+	             MAX_TZDISP_HOUR)));
+}
+
 static pg_tz *
-zone_arg(FunctionCallInfo fcinfo, int n)
+zone_arg(FunctionCallInfo fcinfo, int n, const char **name_out)
 {
 	char *name;
 	pg_tz *tz;
+	long gmtoff;
 
+	*name_out = "UTC";
 	if (PG_NARGS() <= n || PG_ARGISNULL(n))
 		return pg_tzset("UTC");
 	name = text_to_cstring(PG_GETARG_TEXT_PP(n));
@@ -77,6 +114,11 @@ zone_arg(FunctionCallInfo fcinfo, int n)
 		                errmsg("time zone \"%s\" not recognized", name),
 		                errhint("Give the zone of the machine that ran sacct as a name from "
 		                        "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.")));
+	/* a fixed offset is checked here, whether or not the row has a date; a zone with rules
+	 * (a POSIX string with a DST part) at each date it converts */
+	if (pg_get_timezone_offset(tz, &gmtoff))
+		check_utc_offset(name, gmtoff);
+	*name_out = name;
 	return tz;
 }
 
@@ -89,7 +131,7 @@ span_text(fs_span s, bool *isnull)
 
 /* A date as written (local time in tz) or an epoch, as timestamptz. */
 static Datum
-time_datum(const fs_sacct_time *t, pg_tz *tz, const char *col, bool *isnull)
+time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col, bool *isnull)
 {
 	TimestampTz ts;
 
@@ -107,6 +149,7 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *col, bool *isnull)
 		tm.tm_min = t->min;
 		tm.tm_sec = t->sec;
 		offset = DetermineTimeZoneOffset(&tm, tz);
+		check_utc_offset(tzname, -(long) offset); /* PostgreSQL's offsets count west */
 		if (tm2timestamp(&tm, 0, &offset, &ts) != 0 || !IS_VALID_TIMESTAMP(ts))
 			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			                errmsg("%s is out of range for type timestamp with time zone", col)));
@@ -125,7 +168,8 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *col, bool *isnull)
 #define SACCT_NATTS 32
 
 static Datum
-record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *error)
+record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *tzname,
+             const char *error)
 {
 	TupleDesc desc;
 	Datum v[SACCT_NATTS];
@@ -167,10 +211,10 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 		v[15] = Int32GetDatum(r->cancelled_by), n[15] = !r->has_cancelled_by;
 		v[16] = Int32GetDatum(r->exit_code), n[16] = !r->has_exit_code;
 		v[17] = Int32GetDatum(r->signal), n[17] = !r->has_signal;
-		v[18] = time_datum(&r->submit, tz, "Submit", &n[18]);
-		v[19] = time_datum(&r->eligible, tz, "Eligible", &n[19]);
-		v[20] = time_datum(&r->start, tz, "Start", &n[20]);
-		v[21] = time_datum(&r->end, tz, "End", &n[21]);
+		v[18] = time_datum(&r->submit, tz, tzname, "Submit", &n[18]);
+		v[19] = time_datum(&r->eligible, tz, tzname, "Eligible", &n[19]);
+		v[20] = time_datum(&r->start, tz, tzname, "Start", &n[20]);
+		v[21] = time_datum(&r->end, tz, tzname, "End", &n[21]);
 		v[22] = Float8GetDatum(r->elapsed_s), n[22] = !r->has_elapsed;
 		v[23] = Float8GetDatum(r->timelimit_s), n[23] = !r->has_timelimit;
 		v[24] = Int32GetDatum(r->ncpus), n[24] = !r->has_ncpus;
@@ -215,7 +259,8 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 {
 	text *line = PG_GETARG_TEXT_PP(0);
 	text *header = PG_GETARG_TEXT_PP(1);
-	pg_tz *tz = zone_arg(fcinfo, 2);
+	const char *tzname;
+	pg_tz *tz = zone_arg(fcinfo, 2, &tzname);
 	const fs_error *hfail;
 	const fs_sacct_header *h = cached_header(fcinfo, header, &hfail);
 	fs_sacct_record rec;
@@ -227,7 +272,7 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	{
 		if (!try_only)
 			fs_pg_raise(hfail);
-		return record_datum(fcinfo, NULL, tz, error_text(hfail));
+		return record_datum(fcinfo, NULL, tz, tzname, error_text(hfail));
 	}
 	st =
 	    fs_sacct_parse_row(h, VARDATA_ANY(line), VARSIZE_ANY_EXHDR(line), &fs_pg_alloc, &rec, &err);
@@ -235,9 +280,9 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	{
 		if (!try_only)
 			fs_pg_raise(&err);
-		return record_datum(fcinfo, NULL, tz, error_text(&err));
+		return record_datum(fcinfo, NULL, tz, tzname, error_text(&err));
 	}
-	d = record_datum(fcinfo, &rec, tz, NULL);
+	d = record_datum(fcinfo, &rec, tz, tzname, NULL);
 	fs_sacct_record_release(&rec, &fs_pg_alloc);
 	return d;
 }
@@ -273,6 +318,11 @@ slurm_duration(PG_FUNCTION_ARGS)
 	PG_RETURN_FLOAT8(secs);
 }
 
+/*
+ * The rows keep only their labels; each path is written into one reused buffer when its row is
+ * emitted, and the row's other values live in a context reset per row, so memory stays in
+ * proportion to the document (the tuplestore spills to disk past work_mem).
+ */
 PG_FUNCTION_INFO_V1(sacctmgr_assoc);
 Datum
 sacctmgr_assoc(PG_FUNCTION_ARGS)
@@ -282,11 +332,15 @@ sacctmgr_assoc(PG_FUNCTION_ARGS)
 	fs_assoc_row *rows;
 	size_t nrows, i;
 	fs_error err;
+	fs_pg_scratch path = {0};
+	MemoryContext rowcxt, old;
 
 	InitMaterializedSRF(fcinfo, 0);
 	fs_pg_check(fs_sacctmgr_assoc(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &fs_pg_alloc, &rows,
 	                              &nrows, &err),
 	            &err);
+	rowcxt =
+	    AllocSetContextCreate(CurrentMemoryContext, "sacctmgr_assoc row", ALLOCSET_DEFAULT_SIZES);
 	for (i = 0; i < nrows; i++)
 	{
 		const fs_assoc_row *r = &rows[i];
@@ -294,16 +348,23 @@ sacctmgr_assoc(PG_FUNCTION_ARGS)
 		bool n[8];
 
 		CHECK_FOR_INTERRUPTS();
+		fs_sacctmgr_assoc_path(rows, i, fs_pg_scratch_space(&path, r->pathlen));
+		old = MemoryContextSwitchTo(rowcxt);
 		v[0] = Int32GetDatum(r->line), n[0] = false;
 		v[1] = span_text(r->cluster, &n[1]);
 		v[2] = span_text(r->account, &n[2]);
 		v[3] = span_text(r->user, &n[3]);
 		v[4] = span_text(r->partition, &n[4]);
-		v[5] = fs_pg_path_datum(r->path), n[5] = false;
+		v[5] = fs_pg_scratch_datum(&path), n[5] = false;
 		v[6] = Float8GetDatum(r->shares), n[6] = !r->has_shares;
 		v[7] = BoolGetDatum(r->from_parent), n[7] = false;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(rowcxt);
 	}
+	MemoryContextDelete(rowcxt);
+	if (path.v)
+		pfree(path.v);
 	fs_sacctmgr_assoc_release(rows, nrows, &fs_pg_alloc);
 	return (Datum) 0;
 }

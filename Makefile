@@ -87,6 +87,11 @@ build/unit_tests: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/unit.h build/
 	@mkdir -p build
 	$(or $(UNIT_CC),cc) $(UNIT_CFLAGS) -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
 
+# the same tests with undefined-behaviour checks (shifts, overflows, alignment), stopping at the first
+build/unit_tests_ubsan: $(UNIT_SRCS) $(CORE_SRCS) $(CORE_HDRS) test/unit/unit.h build/unit_list.h
+	@mkdir -p build
+	$(or $(UNIT_CC),cc) $(UNIT_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=all -o $@ $(UNIT_SRCS) $(CORE_SRCS) -lm
+
 unit: build/unit_tests
 	build/unit_tests
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make test`: the layer rule, core unit tests (plain and under valgrind), every fuzz harness for
+# `make test`: the layer rule, core unit tests (plain, under valgrind and with UBSan), every fuzz harness for
 # a short fixed time, the Debian package and the PGXN zip built, pg_regress against a throwaway
 # cluster, then on the same cluster the suites of test/*_test.sh: dump and restore, upgrades, the
 # SQL of the README and docs/ and the demo's charts, and the Debian package installed and removed. The last line is
@@ -48,6 +48,17 @@ if valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=def
 else
     tail -n 40 build/logs/valgrind.log
     echo "valgrind: FAILED"
+    count 0 1
+fi
+
+fs_log "core unit tests with undefined-behaviour checks"
+make -s build/unit_tests_ubsan
+if build/unit_tests_ubsan >build/logs/ubsan.log 2>&1; then
+    echo "ubsan: clean"
+    count 1 0
+else
+    grep -m 5 'runtime error' build/logs/ubsan.log || tail -n 20 build/logs/ubsan.log
+    echo "ubsan: FAILED"
     count 0 1
 fi
 

@@ -1173,8 +1173,8 @@ test_select_properties(void)
 		for (i = 0; i < nv; i++)
 		{
 			hostof[i] = (int) (unit_rand(&seed) % 4);
-			snprintf(names[i], sizeof(names[i]), "v%d", i);
-			snprintf(hostnames[i], sizeof(hostnames[i]), "h%d", hostof[i]);
+			snprintf(names[i], sizeof(names[i]), "v%d", i & 7);
+			snprintf(hostnames[i], sizeof(hostnames[i]), "h%d", hostof[i] & 3);
 			cpu[i] = (double) (unit_rand(&seed) % 9);
 			used[i] = unit_rand(&seed) % 3 == 0 ? (double) (unit_rand(&seed) % 3) : 0;
 			if (used[i] > cpu[i])

@@ -339,7 +339,8 @@ fs_sp_prefix_key(const uint8_t *sp)
 			left--;
 		}
 	}
-	return key << (8 * left);
+	/* the root (no label) keys as 0: a shift by all 64 bits is undefined */
+	return left == 8 ? 0 : key << (8 * left);
 }
 
 uint32_t

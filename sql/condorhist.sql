@@ -102,6 +102,14 @@ SELECT ad FROM condor_history('AccountingGroup = ""');
 SELECT ad FROM condor_history('AccountingGroup = "' || repeat('x', 256) || '.alice"');
 SELECT ad FROM condor_history('CompletionDate = -1');
 SELECT ad FROM condor_history('CompletionDate = 1e15');
+-- CompletionDate converts exactly, never through a double: the last second of timestamptz
+-- came out as 294276-12-31 23:59:58.999552; a real is rounded to the microsecond, half to even
+SELECT completion_date FROM condor_history(E'CompletionDate = 9224318015999');
+SELECT completion_date FROM condor_history(E'CompletionDate = 9224318015999.999999');
+SELECT ad FROM condor_history(E'CompletionDate = 9224318016000');
+SELECT ad FROM condor_history(E'CompletionDate = 9224318015999.9999995');
+SELECT completion_date, completion_date - to_timestamp(1713260000) AS fraction
+FROM condor_history(E'CompletionDate = 1713260000.1234565\n\nCompletionDate = 1.7132600001234575e9');
 SELECT ad FROM condor_history('RequestMemory = 1.5E+305');
 -- empty input, comments and banners only, and NULL: no ads
 SELECT count(*) FROM condor_history('');

@@ -106,6 +106,9 @@ SELECT record_type, job_id, job_seq, anomalies FROM pbs_acct('04/16/2024 13:00:0
 SELECT record_type, job_id, job_seq, anomalies FROM pbs_acct('04/16/2024 13:00:00;Y;R123.pbs01;name=resv1 start=1713272400');
 SELECT job_seq, start, exit_status, anomalies FROM pbs_acct('04/16/2024 13:00:00;E;abc.pbs01;start=soon Exit_status=x end=1713272400');
 SELECT "user", used, anomalies FROM pbs_acct('04/16/2024 13:00:00;E;1.s;user=a user=b start=1 end=2 resources_used.mem=lots resources_used.cput=10 resources_used.cput=20');
+-- attrs keeps the last value of a repeated key too, as the note says (it kept the first)
+SELECT "user", attrs->>'user' AS attrs_user, attrs->>'resources_used.cput' AS attrs_cput
+FROM pbs_acct('04/16/2024 13:00:00;E;1.s;user=a user=b start=1 end=2 resources_used.cput=10 resources_used.cput=20');
 SELECT exec_hosts, exec_host_cpus, anomalies FROM pbs_acct('04/16/2024 13:00:00;S;1.s;exec_host=n1/0-x+n2+n1/3++n3/1,2');
 SELECT attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;a;1.s;Priority=150 anything=goes extra');
 SELECT jobname, attrs, anomalies FROM pbs_acct('04/16/2024 13:00:00;Q;1.s;jobname=a b c queue=q');
@@ -165,6 +168,20 @@ SELECT pbs_usage('max(1)', '');
 SELECT pbs_usage('min(1 2)', '');
 SELECT pbs_usage('7 // 2', '');
 SELECT pbs_usage(repeat('(', 70) || '1' || repeat(')', 70), '');
+-- every recursion counts against the same 64 levels: a chain of 100,000 powers crashed the
+-- server (signal 11); it is now the nesting error, at once, as are signs mixed with powers,
+-- nested calls and a run of signs
+SELECT fairsched.pbs_usage('1' || repeat('**1', 100000), 'a=1');
+SELECT pbs_usage('1' || repeat('**1', 64), '') AS powers_64;
+SELECT pbs_usage(repeat('-2**', 50000) || '1', '');
+SELECT pbs_usage(repeat('abs(', 100000) || '1' || repeat(')', 100000), '');
+SELECT pbs_usage(repeat('+', 100000) || '1', '');
+-- flat chains are loops, not recursion: 100,000 terms, 100,000 arguments
+SELECT pbs_usage('1' || repeat('+1', 99999), '') AS sum_100000,
+       pbs_usage('min(' || repeat('3,', 99999) || '2)', '') AS min_100000;
+-- names in a large vector are found by binary search in an index (80,000 entries)
+SELECT pbs_usage('r1 + r40000 + r80000 + nosuch', string_agg('r' || i || '=' || i, ',')::resvec)
+FROM generate_series(1, 80000) i;
 SELECT pbs_usage('1/0', '');
 SELECT pbs_usage('cput / (ncpus - ncpus)', 'cput=10,ncpus=2');
 SELECT pbs_usage('0 ** -1', '');
@@ -173,6 +190,24 @@ SELECT pbs_usage('exp(1000)', '');
 SELECT pbs_usage('sqrt(-1)', '');
 SELECT pbs_usage('log(0)', '');
 SELECT pbs_usage('(-8) ** 0.5', '');
+
+-- ---------------------------------------------------------------- long lines
+-- 80,000 pairs (1.9 MB) in reverse key order: the jsonb key order is a merge sort (an insertion
+-- sort took 10.7 s on this line)
+WITH l AS (SELECT '04/15/2024 10:00:00;E;123.srv;' ||
+                  string_agg('resources_used.r' || i || '=1', ' ' ORDER BY i DESC) AS line
+           FROM generate_series(1, 80000) i)
+SELECT r.job_id, length(l.line) AS bytes, (SELECT count(*) FROM jsonb_object_keys(r.attrs)) AS keys,
+       pbs_usage('r1 + r80000', r.used) AS r1_r80000, r.anomalies
+FROM l, pbs_acct(l.line) r;
+-- 80,000 pairs over 20,000 keys, each written four times: one note per repeated key, found in
+-- the sorted order in one pass; the last value is used
+WITH l AS (SELECT '04/15/2024 10:00:00;E;123.srv;' ||
+                  string_agg('resources_used.r' || (i % 20000) || '=' || i, ' ' ORDER BY i DESC) AS line
+           FROM generate_series(1, 80000) i)
+SELECT (SELECT count(*) FROM jsonb_object_keys(r.attrs)) AS keys, cardinality(r.anomalies) AS notes,
+       r.anomalies[1] AS first_note, r.attrs->>'resources_used.r7' AS r7, pbs_usage('r7', r.used) AS used_r7
+FROM l, pbs_acct(l.line) r;
 
 -- ---------------------------------------------------------------- reruns: charge = sum of R + E
 -- job 4400 ran twice: R (cput 03:45:00, walltime 00:56:40) then E (07:18:00, 01:50:00), so

@@ -1,12 +1,15 @@
 /*
  * fuzz_condorhist.c: libFuzzer harness for the condor_history -l reader. The reader always
  * moves forward (at most one ad per line), each ad is either typed (a JSON object, a path that
- * prints and parses back) or an error naming a line of the ad; nothing crashes or leaks.
+ * prints and parses back) or an error naming a line of the ad; nothing crashes or leaks. The
+ * exact CompletionDate (seconds and microseconds) stays in the timestamptz range and agrees
+ * with the value read as a double to within the double's rounding.
  */
 #include "load/condorhist.h"
 #include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +44,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ad.json == NULL || ad.json[0] != '{' || ad.json[ad.jsonlen - 1] != '}' ||
 		    strlen(ad.json) != ad.jsonlen)
 			abort();
+		if (ad.has[FS_CH_COMPLETION_DATE])
+		{
+			double d = ad.num[FS_CH_COMPLETION_DATE];
+			double exact = (double) ad.completion_s + ad.completion_us / 1e6;
+
+			if (ad.completion_s < 0 || ad.completion_s >= INT64_C(9224318016000) ||
+			    ad.completion_us < 0 || ad.completion_us >= 1000000 ||
+			    fabs(exact - d) > 1e-6 + d * 4e-16)
+				abort();
+		}
 		if (ad.accounting_group)
 		{
 			fs_sb sb;

@@ -57,12 +57,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fs_pbs_tokenize(s, size, &fz, &tok, &err) != FS_OK || tok.npairs != rec.npairs)
 			abort();
 		fs_pbs_free(&tok, &fz);
-		if (rec.used != NULL && fs_pbs_usage("cput + mem / 3", 14, rec.used, &v, &err) == FS_OK &&
-		    !isfinite(v))
+		if (rec.used != NULL &&
+		    fs_pbs_usage("cput + mem / 3", 14, rec.used, &fz, &v, &err) == FS_OK && !isfinite(v))
 			abort();
 		fs_pbs_free(&rec, &fz);
 	}
-	st = fs_pbs_usage(s, size, used, &v, &err);
+	st = fs_pbs_usage(s, size, used, &fz, &v, &err);
 	if (st == FS_OK ? !isfinite(v) : err.message[0] == '\0')
 		abort();
 	return 0;

@@ -297,6 +297,77 @@ test_errors(void)
 	CHECK(res.n == 0);
 }
 
+/* CompletionDate `text` read as whole seconds and microseconds (false: an error). */
+static bool
+completion(const char *text, int64_t *sec, int32_t *usec)
+{
+	char doc[128];
+	result res;
+	bool ok;
+
+	snprintf(doc, sizeof(doc), "CompletionDate = %s\n", text);
+	read_all(doc, &res);
+	ok = res.n == 1 && res.st[0] == FS_OK && res.ad[0].has[FS_CH_COMPLETION_DATE];
+	if (ok)
+	{
+		*sec = res.ad[0].completion_s;
+		*usec = res.ad[0].completion_us;
+	}
+	else if (res.n == 1 && res.st[0] != FS_OK)
+		CHECK(strstr(res.err[0].detail, "CompletionDate is beyond the range of timestamptz") !=
+		      NULL);
+	release_all(&res);
+	return ok;
+}
+
+/*
+ * CompletionDate goes to seconds and microseconds digit by digit: through a double, the last
+ * second of timestamptz (9224318015999) came out 0.000448 s early.
+ */
+static void
+test_completion_exact(void)
+{
+	static const struct
+	{
+		const char *text;
+		int64_t sec; /* -1: out of range */
+		int32_t usec;
+	} cases[] = {
+	    {"9224318015999", INT64_C(9224318015999), 0},
+	    {"9224318016000", -1, 0},
+	    {"9224318015999.999999", INT64_C(9224318015999), 999999},
+	    {"9224318015999.9999995", -1, 0}, /* rounds up to the end */
+	    {"9224318015999.9999994", INT64_C(9224318015999), 999999},
+	    {"99999999999999999999", -1, 0},
+	    {"1713260000", 1713260000, 0},
+	    {"1713260000.5", 1713260000, 500000},
+	    {"1713260000.1234565", 1713260000, 123456}, /* half to even */
+	    {"1713260000.1234575", 1713260000, 123458},
+	    {"1713260000.12345650001", 1713260000, 123457},
+	    {"1713260000.9999996", 1713260001, 0},
+	    {"1.7132600001234567e9", 1713260000, 123457},
+	    {"17132600001234567e-7", 1713260000, 123457},
+	    {"1.5e3", 1500, 0},
+	    {"15e2", 1500, 0},
+	    {"0.0000001", 0, 0},
+	    {"9.224318016e12", -1, 0},
+	    {"9.224318015999e12", INT64_C(9224318015999), 0},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		int64_t sec = -2;
+		int32_t usec = -2;
+		bool ok = completion(cases[i].text, &sec, &usec);
+
+		if (!CHECK(ok == (cases[i].sec >= 0)) ||
+		    (ok && !CHECK(sec == cases[i].sec && usec == cases[i].usec)))
+			printf("     CompletionDate = %s: %s %lld.%06d\n", cases[i].text,
+			       ok ? "read as" : "refused", (long long) sec, (int) usec);
+	}
+}
+
 void
 test_condorhist(void)
 {
@@ -304,4 +375,5 @@ test_condorhist(void)
 	test_layouts();
 	test_strings();
 	test_errors();
+	test_completion_exact();
 }

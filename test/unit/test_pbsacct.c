@@ -201,6 +201,8 @@ test_errors(void)
 	}
 }
 
+static fs_error last_usage_err;
+
 static double
 usage(const char *f, const char *rv, fs_status *st)
 {
@@ -211,7 +213,7 @@ usage(const char *f, const char *rv, fs_status *st)
 
 	if (fs_rv_parse(rv, strlen(rv), &unit_alloc, 0, &v, &len, &err) != FS_OK)
 		return NAN;
-	*st = fs_pbs_usage(f, strlen(f), v, &r, &err);
+	*st = fs_pbs_usage(f, strlen(f), v, &unit_alloc, &r, &last_usage_err);
 	free(v);
 	return r;
 }
@@ -244,6 +246,199 @@ test_usage(void)
 	CHECK(st == FS_ERR_SYNTAX);
 }
 
+static size_t
+count_notes(const fs_pbs_record *r, const char *part)
+{
+	const char *q = r->notes.data;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nnotes; i++)
+	{
+		n += strstr(q, part) != NULL;
+		q += strlen(q) + 1;
+	}
+	return n;
+}
+
+/* A line of n resources_used pairs, the keys r<i % distinct> for i = n down to 1. */
+static char *
+pairs_line(size_t n, size_t distinct)
+{
+	fs_sb sb;
+	size_t i;
+
+	fs_sb_init(&sb, &unit_alloc, 64 + n * 24);
+	fs_sb_append(&sb, "04/15/2024 10:00:00;E;123.srv;", 30);
+	for (i = n; i >= 1; i--)
+		fs_sb_appendf(&sb, "%sresources_used.r%zu=%zu", i == n ? "" : " ", i % distinct, i);
+	return sb.data;
+}
+
+/*
+ * A line of 80,000 pairs in reverse key order (an insertion sort took 10.7 s on it): the jsonb
+ * order comes out sorted, and keys written more than once are noted once each.
+ */
+static void
+test_many_pairs(void)
+{
+	const size_t n = 80000;
+	const size_t distincts[] = {n + 1, n / 4}; /* no key repeated; every key four times */
+	size_t i, d;
+	fs_pbs_record r;
+	char *line;
+
+	for (d = 0; d < 2; d++)
+	{
+		size_t distinct = distincts[d];
+		size_t repeats = 0;
+
+		line = pairs_line(n, distinct);
+		if (!CHECK(parse(line, &r)))
+		{
+			free(line);
+			return;
+		}
+		CHECK(r.npairs == n);
+		for (i = 1; i < r.npairs; i++)
+		{
+			const fs_pbs_pair *p = &r.pairs[r.by_key[i - 1]], *q = &r.pairs[r.by_key[i]];
+			int c = p->key_len != q->key_len
+			            ? (p->key_len < q->key_len ? -1 : 1)
+			            : memcmp(line + p->key_off, line + q->key_off, p->key_len);
+
+			/* jsonb order; of a repeated key the earlier pair first (jsonb keeps the last) */
+			if (!CHECK(c < 0 || (c == 0 && r.by_key[i - 1] < r.by_key[i])))
+				break;
+			if (c == 0 && (i < 2 || r.pairs[r.by_key[i - 2]].key_len != p->key_len ||
+			               memcmp(line + r.pairs[r.by_key[i - 2]].key_off, line + p->key_off,
+			                      p->key_len) != 0))
+				repeats++;
+		}
+		CHECK(repeats == (distinct > n ? 0 : distinct));
+		CHECK(count_notes(&r, "appears more than once; the last value is used") == repeats);
+		CHECK(fs_rv_count(r.used) == (distinct > n ? n : distinct));
+		fs_pbs_free(&r, &unit_alloc);
+		free(line);
+	}
+}
+
+/* `head`, then `unit` n times, then `tail`, in a malloc'd NUL-terminated string. */
+static char *
+repeated(const char *head, const char *unit, size_t n, const char *tail)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
+	char *f = malloc(hl + ul * n + tl + 1);
+
+	memcpy(f, head, hl);
+	for (i = 0; i < n; i++)
+		memcpy(f + hl + i * ul, unit, ul);
+	memcpy(f + hl + ul * n, tail, tl + 1);
+	return f;
+}
+
+/* Whether formula f fails with a syntax error whose detail holds `part`. */
+static bool
+fails_nesting(const char *f, const char *part)
+{
+	fs_status st;
+
+	usage(f, "", &st);
+	return st == FS_ERR_SYNTAX && strstr(last_usage_err.detail, part) != NULL;
+}
+
+/*
+ * Every recursion of the evaluator counts against one limit of 64 levels: powers (a chain of
+ * 100,000 crashed the server), signs, parentheses, calls and any mix; long flat chains (sums,
+ * products, arguments) do not recurse and have no limit.
+ */
+static void
+test_usage_depth(void)
+{
+	fs_status st;
+	char *f;
+	char want[128];
+	size_t n;
+	double want_v;
+
+	f = repeated("1", "**1", 100000, "");
+	CHECK(fails_nesting(f, "Powers nest too deeply (at most 64 levels)"));
+	free(f);
+	f = repeated("1", "**1", 64, "");
+	CHECK_DBL(usage(f, "", &st), 1, 0);
+	CHECK(st == FS_OK);
+	free(f);
+	/* the 65th "**" starts after "1" and 64 times "**1" */
+	f = repeated("1", "**1", 65, "");
+	snprintf(want, sizeof(want), "Powers nest too deeply (at most 64 levels) at character %zu.",
+	         strlen("1") + 64 * strlen("**1") + 1);
+	CHECK(fails_nesting(f, want));
+	free(f);
+	/* powers with signed exponents: both count, the 65th level is a sign */
+	f = repeated("", "-2**", 50000, "1");
+	CHECK(fails_nesting(f, "Signs nest too deeply (at most 64 levels)"));
+	free(f);
+	f = repeated("", "2**-", 50000, "1");
+	CHECK(fails_nesting(f, "nest too deeply (at most 64 levels)"));
+	free(f);
+	/* 32 levels of a sign and a power each are 64 levels: -(2 ** -(2 ** ... -(2 ** 1))) */
+	f = repeated("", "-2**", 32, "1");
+	want_v = 1;
+	for (n = 0; n < 32; n++)
+		want_v = -pow(2, want_v);
+	CHECK_DBL(usage(f, "", &st), want_v, 1e-15);
+	CHECK(st == FS_OK);
+	free(f);
+	f = repeated("", "abs(", 100000, "1");
+	CHECK(fails_nesting(f, "Parentheses nest too deeply (at most 64 levels)"));
+	free(f);
+	f = repeated("", "-(", 100000, "1");
+	CHECK(fails_nesting(f, "nest too deeply (at most 64 levels)"));
+	free(f);
+	f = repeated("", "max(1,", 100000, "1");
+	CHECK(fails_nesting(f, "Parentheses nest too deeply (at most 64 levels)"));
+	free(f);
+	f = repeated("", "+", 100000, "1");
+	CHECK(fails_nesting(f, "Signs nest too deeply (at most 64 levels)"));
+	free(f);
+	/* flat chains are loops */
+	n = 200000;
+	f = repeated("1", "+1", n - 1, "");
+	CHECK_DBL(usage(f, "", &st), (double) n, 0);
+	free(f);
+	f = repeated("2", "*1", n, "/2");
+	CHECK_DBL(usage(f, "", &st), 1, 0);
+	free(f);
+	f = repeated("min(", "3,", n, "2)");
+	CHECK_DBL(usage(f, "", &st), 2, 0);
+	free(f);
+}
+
+/* A large vector is looked up through an index, a small one by a scan: the same values. */
+static void
+test_usage_lookup(void)
+{
+	fs_sb rv, formula;
+	fs_status st;
+	double want = 0;
+	int k, nres = 40;
+
+	fs_sb_init(&rv, &unit_alloc, 64);
+	fs_sb_init(&formula, &unit_alloc, 64);
+	for (k = 0; k < nres; k++)
+	{
+		fs_sb_appendf(&rv, "%sr%02d=%d", k ? "," : "", k, k + 1);
+		fs_sb_appendf(&formula, "r%02d + ", k);
+		want += k + 1;
+	}
+	fs_sb_append(&formula, "nosuch + r99 + a + zz", 21); /* missing: 0 */
+	CHECK_DBL(usage(formula.data, rv.data, &st), want, 0);
+	CHECK(st == FS_OK);
+	CHECK_DBL(usage("r00 * r39 - r17", rv.data, &st), 1 * 40 - 18, 0);
+	CHECK_DBL(usage("r00 * r39 - r17", "r00=1,r17=18,r39=40", &st), 1 * 40 - 18, 0);
+	free(rv.data);
+	free(formula.data);
+}
+
 void
 test_pbsacct(void)
 {
@@ -251,4 +446,7 @@ test_pbsacct(void)
 	test_torque();
 	test_errors();
 	test_usage();
+	test_usage_depth();
+	test_usage_lookup();
+	test_many_pairs();
 }

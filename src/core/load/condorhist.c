@@ -583,6 +583,94 @@ accounting_path(adstate *st, const attr *at, const char *s, size_t len)
 	return rc;
 }
 
+/* Seconds since 1970 beyond which timestamptz ends (294277-01-01 00:00:00 UTC). */
+#define EPOCH_END_S INT64_C(9224318016000)
+
+/*
+ * A ClassAd number of seconds (the number_type grammar: -?digits[.digits][e[+-]digits], not
+ * negative) as whole seconds and microseconds, digit by digit and never through a double, whose
+ * 53 bits cannot hold the microseconds of dates past 2255: integers are exact, and a real is
+ * rounded to the microsecond, half to even. False when the value reaches EPOCH_END_S.
+ */
+static bool
+exact_epoch(const char *s, size_t len, int64_t *sec, int32_t *usec)
+{
+	size_t i = 0, intdigits = 0, k;
+	long exp10 = 0, pos;
+	int64_t whole = 0, micro = 0;
+	int round = 0; /* the seventh decimal */
+	bool sticky = false, frac = false, expneg = false;
+
+	if (i < len && s[i] == '-')
+		i++; /* -0 and -0.0: the caller has checked the value is not negative */
+	for (k = i; k < len && (fs_is_digit(s[k]) || s[k] == '.'); k++)
+		if (s[k] == '.')
+			frac = true;
+		else if (!frac)
+			intdigits++;
+	if (k < len && (s[k] == 'e' || s[k] == 'E'))
+	{
+		size_t j = k + 1;
+
+		if (j < len && (s[j] == '+' || s[j] == '-'))
+			expneg = s[j++] == '-';
+		for (; j < len && fs_is_digit(s[j]); j++)
+			if (exp10 < 100000)
+				exp10 = exp10 * 10 + (s[j] - '0');
+		if (expneg)
+			exp10 = -exp10;
+	}
+	/* digit d at place p (10^p seconds): p counts down from intdigits - 1 + exp10 */
+	pos = (long) intdigits - 1 + exp10;
+	for (; i < k; i++)
+	{
+		int d;
+
+		if (s[i] == '.')
+			continue;
+		d = s[i] - '0';
+		if (pos >= 0)
+		{
+			if (d != 0 && pos > 13)
+				return false;
+			if (pos <= 13)
+			{
+				int64_t p10 = 1;
+				long e;
+
+				for (e = 0; e < pos; e++)
+					p10 *= 10;
+				whole += d * p10; /* below 10^14 * 10: no overflow */
+				if (whole >= EPOCH_END_S)
+					return false;
+			}
+		}
+		else if (pos >= -6)
+			micro = micro * 10 + d;
+		else if (pos == -7)
+			round = d;
+		else if (d != 0)
+			sticky = true;
+		pos--;
+	}
+	/* decimals not written (1.5 is 1.500000) */
+	for (; pos >= -6; pos--)
+		if (pos < 0)
+			micro *= 10;
+	if (round > 5 || (round == 5 && (sticky || micro % 2 == 1)))
+		micro++;
+	if (micro == 1000000)
+	{
+		micro = 0;
+		whole++;
+	}
+	if (whole >= EPOCH_END_S)
+		return false;
+	*sec = whole;
+	*usec = (int32_t) micro;
+	return true;
+}
+
 /* The typed columns, from the attributes seen. */
 static fs_status
 typed_columns(adstate *st)
@@ -652,7 +740,7 @@ typed_columns(adstate *st)
 				                "CompletionDate is negative");
 			if (d == 0)
 				continue; /* not completed */
-			if (d >= 9224318016000.0)
+			if (!exact_epoch(v, at->valuelen, &ad->completion_s, &ad->completion_us))
 				return ad_error(st, FS_ERR_VALUE, at->line, at->line_start, at->value,
 				                "CompletionDate is seconds since 1970.",
 				                "CompletionDate is beyond the range of timestamptz");

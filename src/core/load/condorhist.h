@@ -48,6 +48,10 @@ typedef struct fs_ch_ad
 	size_t accounting_group_len;
 	bool has[FS_CH_NCOLS];   /* for the numeric columns */
 	double num[FS_CH_NCOLS]; /* RequestMemory already in bytes; CompletionDate 0 is absent */
+	/* CompletionDate exactly, as read from its text: seconds since 1970 (below 9224318016000,
+	   where timestamptz ends) and microseconds (a real rounded half to even) */
+	int64_t completion_s;
+	int32_t completion_us;
 } fs_ch_ad;
 
 typedef struct fs_ch_reader

@@ -834,11 +834,16 @@ read_exec_host(fs_pbs_record *rec, const fs_allocator *a, const char *s, size_t 
 	rec->has_exec_host = true;
 }
 
-/* jsonb's key order: shorter keys first, then bytes; of equal keys the later pair first. */
+/*
+ * jsonb's key order: shorter keys first, then bytes; of equal keys the earlier pair first, since
+ * of equal keys jsonb keeps the one pushed last (the last value is used, as in the fields).
+ */
 static int
-jsonb_key_cmp(const fs_pbs_record *rec, size_t x, size_t y)
+jsonb_key_cmp(const void *x, const void *y, void *ctx)
 {
-	const fs_pbs_pair *a = &rec->pairs[x], *b = &rec->pairs[y];
+	const fs_pbs_record *rec = ctx;
+	size_t i = *(const size_t *) x, j = *(const size_t *) y;
+	const fs_pbs_pair *a = &rec->pairs[i], *b = &rec->pairs[j];
 	int c;
 
 	if (a->key_len != b->key_len)
@@ -846,42 +851,41 @@ jsonb_key_cmp(const fs_pbs_record *rec, size_t x, size_t y)
 	c = memcmp(rec->line + a->key_off, rec->line + b->key_off, a->key_len);
 	if (c != 0)
 		return c;
-	return x > y ? -1 : x < y;
+	return i < j ? -1 : i > j;
+}
+
+static bool
+same_key(const fs_pbs_record *rec, size_t i, size_t j)
+{
+	const fs_pbs_pair *p = &rec->pairs[i], *q = &rec->pairs[j];
+
+	return p->key_len == q->key_len &&
+	       memcmp(rec->line + p->key_off, rec->line + q->key_off, p->key_len) == 0;
 }
 
 /*
- * Order the pairs for jsonb (rec->by_key), and note keys written more than once: the last value
- * is used (by the fields and by jsonb). An insertion sort: a line has a few dozen pairs.
+ * Order the pairs for jsonb (rec->by_key) with the merge sort, O(n log n) comparisons of keys,
+ * and note keys written more than once in one pass over the sorted order (repeats are
+ * neighbours there): the last value is used (by the fields and by jsonb).
  */
 static void
 order_keys(fs_pbs_record *rec, const fs_allocator *a)
 {
 	size_t *k = a->alloc(a->ctx, (rec->npairs + 1) * sizeof(size_t));
-	size_t i, j;
+	size_t i;
 	char buf[80];
 
 	for (i = 0; i < rec->npairs; i++)
-	{
-		size_t x = i;
-
-		FS_POLL(i);
-		for (j = i; j > 0 && jsonb_key_cmp(rec, k[j - 1], x) > 0; j--)
-			k[j] = k[j - 1];
-		k[j] = x;
-	}
+		k[i] = i;
+	fs_sort(k, rec->npairs, sizeof(size_t), jsonb_key_cmp, rec, a);
 	rec->by_key = k;
 	for (i = 1; i < rec->npairs; i++)
 	{
-		const fs_pbs_pair *p = &rec->pairs[k[i]], *q = &rec->pairs[k[i - 1]];
-		bool same = p->key_len == q->key_len &&
-		            memcmp(rec->line + p->key_off, rec->line + q->key_off, p->key_len) == 0;
-		bool first = i < 2 || rec->pairs[k[i - 2]].key_len != p->key_len ||
-		             memcmp(rec->line + rec->pairs[k[i - 2]].key_off, rec->line + p->key_off,
-		                    p->key_len) != 0;
-
-		if (same && first)
+		FS_POLL(i);
+		if (same_key(rec, k[i], k[i - 1]) && (i < 2 || !same_key(rec, k[i - 1], k[i - 2])))
 			note(rec, "key \"%s\" appears more than once; the last value is used",
-			     shown(buf, sizeof(buf), rec->line + p->key_off, p->key_len));
+			     shown(buf, sizeof(buf), rec->line + rec->pairs[k[i]].key_off,
+			           rec->pairs[k[i]].key_len));
 	}
 }
 
@@ -1043,8 +1047,17 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
  *   atom  = number | name | name "(" expr { "," expr } ")" | "(" expr ")"
  * Names are resources of the vector (PBS units), the constants pi and e when no resource has
  * that name, and otherwise 0 (a missing resource).
+ *
+ * Every recursion of the grammar (a sign, the exponent of a power, a parenthesis, a call) goes
+ * through usage_enter, so that one count bounds the stack whatever the mix: at most
+ * USAGE_DEPTH_MAX levels, a syntax error naming the character beyond. The loops over sums,
+ * products and arguments poll for interrupts, and names are looked up by binary search in an
+ * index of the vector built on the first lookup, so that the evaluation is O(formula + entries
+ * + names * log entries).
  */
 #define USAGE_DEPTH_MAX 64
+/* Vectors up to this many entries are scanned for a name; larger ones get the index. */
+#define USAGE_SCAN_MAX 16
 
 typedef struct usage_state
 {
@@ -1052,7 +1065,11 @@ typedef struct usage_state
 	size_t len;
 	size_t i;
 	int depth;
+	size_t steps; /* loop iterations so far, for FS_POLL */
 	const uint8_t *rv;
+	size_t nrv;
+	fs_rv_item *index; /* the entries of rv in order, once a lookup needed them; else NULL */
+	const fs_allocator *a;
 	fs_error *err;
 } usage_state;
 
@@ -1075,6 +1092,75 @@ static fs_status
 usage_syntax(usage_state *u, size_t at, const char *problem)
 {
 	return fs_fail_syntax(u->err, USAGE_SUBJECT, u->s, u->len, at, problem, USAGE_HINT);
+}
+
+/*
+ * One level deeper, for the construct at `at` (`what`: "Parentheses", "Signs", "Powers");
+ * usage_leave undoes it. The limit and the error are the same for every kind of nesting.
+ */
+static fs_status
+usage_enter(usage_state *u, size_t at, const char *what)
+{
+	char problem[96];
+
+	if (++u->depth <= USAGE_DEPTH_MAX)
+		return FS_OK;
+	snprintf(problem, sizeof(problem), "%s nest too deeply (at most %d levels)", what,
+	         USAGE_DEPTH_MAX);
+	return usage_syntax(u, at, problem);
+}
+
+static void
+usage_leave(usage_state *u)
+{
+	u->depth--;
+}
+
+static void
+usage_poll(usage_state *u)
+{
+	FS_POLL(u->steps);
+	u->steps++;
+}
+
+/* The entry of resource name[0..n) in the vector, by scan or by the index. */
+static bool
+usage_lookup(usage_state *u, const char *name, size_t n, fs_rv_item *it)
+{
+	size_t lo = 0, hi = u->nrv;
+
+	if (u->nrv <= USAGE_SCAN_MAX)
+		return fs_rv_get(u->rv, name, n, it);
+	if (u->index == NULL)
+	{
+		fs_rv_iter iter;
+		size_t k = 0;
+
+		u->index = u->a->alloc(u->a->ctx, u->nrv * sizeof(fs_rv_item));
+		fs_rv_iter_init(&iter, u->rv);
+		while (k < u->nrv && fs_rv_next(&iter, &u->index[k]))
+		{
+			FS_POLL(k);
+			k++;
+		}
+		u->nrv = k;
+	}
+	while (lo < hi)
+	{
+		size_t mid = lo + (hi - lo) / 2;
+		int c = fs_rv_name_cmp(u->index[mid].name, u->index[mid].namelen, name, n);
+
+		if (c == 0)
+		{
+			*it = u->index[mid];
+			return true;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 static fs_status
@@ -1255,6 +1341,7 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 	{
 		double x;
 
+		usage_poll(u);
 		usage_skip(u);
 		if (nargs == 0 && u->i < u->len && u->s[u->i] == ')')
 			break;
@@ -1315,8 +1402,9 @@ usage_atom(usage_state *u, double *v)
 		return usage_syntax(u, at, "Expected a number, a name or \"(\"");
 	if (u->s[at] == '(')
 	{
-		if (++u->depth > USAGE_DEPTH_MAX)
-			return usage_syntax(u, at, "Parentheses nest too deeply (at most 64 levels)");
+		st = usage_enter(u, at, "Parentheses");
+		if (st != FS_OK)
+			return st;
 		u->i++;
 		st = usage_expr(u, v);
 		if (st != FS_OK)
@@ -1325,7 +1413,7 @@ usage_atom(usage_state *u, double *v)
 		if (u->i >= u->len || u->s[u->i] != ')')
 			return usage_syntax(u, u->i, "Expected \")\"");
 		u->i++;
-		u->depth--;
+		usage_leave(u);
 		return FS_OK;
 	}
 	if (fs_is_digit(u->s[at]) || (u->s[at] == '.' && at + 1 < u->len && fs_is_digit(u->s[at + 1])))
@@ -1350,13 +1438,14 @@ usage_atom(usage_state *u, double *v)
 		usage_skip(u);
 		if (u->i < u->len && u->s[u->i] == '(')
 		{
-			if (++u->depth > USAGE_DEPTH_MAX)
-				return usage_syntax(u, at, "Parentheses nest too deeply (at most 64 levels)");
+			st = usage_enter(u, at, "Parentheses");
+			if (st != FS_OK)
+				return st;
 			st = usage_call(u, at, n, v);
-			u->depth--;
+			usage_leave(u);
 			return st;
 		}
-		if (fs_rv_get(u->rv, u->s + at, n, &it))
+		if (usage_lookup(u, u->s + at, n, &it))
 			*v = resource_value(&it);
 		else if (fs_span_eq(u->s + at, n, "pi"))
 			*v = 3.141592653589793;
@@ -1382,10 +1471,14 @@ usage_power(usage_state *u, double *v)
 	if (u->i + 1 < u->len && u->s[u->i] == '*' && u->s[u->i + 1] == '*')
 	{
 		at = u->i;
+		st = usage_enter(u, at, "Powers");
+		if (st != FS_OK)
+			return st;
 		u->i += 2;
 		st = usage_unary(u, &y);
 		if (st != FS_OK)
 			return st;
+		usage_leave(u);
 		return usage_pow(u, *v, y, at, v);
 	}
 	return FS_OK;
@@ -1401,11 +1494,12 @@ usage_unary(usage_state *u, double *v)
 	{
 		bool neg = u->s[u->i] == '-';
 
-		if (++u->depth > USAGE_DEPTH_MAX)
-			return usage_syntax(u, u->i, "Signs nest too deeply (at most 64 levels)");
+		st = usage_enter(u, u->i, "Signs");
+		if (st != FS_OK)
+			return st;
 		u->i++;
 		st = usage_unary(u, v);
-		u->depth--;
+		usage_leave(u);
 		if (st == FS_OK && neg)
 			*v = -*v;
 		return st;
@@ -1424,6 +1518,7 @@ usage_term(usage_state *u, double *v)
 		char op;
 		double y;
 
+		usage_poll(u);
 		usage_skip(u);
 		if (u->i >= u->len || (u->s[u->i] != '*' && u->s[u->i] != '/'))
 			break;
@@ -1460,6 +1555,7 @@ usage_expr(usage_state *u, double *v)
 		char op;
 		double y;
 
+		usage_poll(u);
 		usage_skip(u);
 		if (u->i >= u->len || (u->s[u->i] != '+' && u->s[u->i] != '-'))
 			break;
@@ -1475,7 +1571,8 @@ usage_expr(usage_state *u, double *v)
 }
 
 fs_status
-fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, double *result, fs_error *err)
+fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, const fs_allocator *a,
+             double *result, fs_error *err)
 {
 	usage_state u;
 	fs_status st;
@@ -1485,17 +1582,26 @@ fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, double *resul
 	u.len = len;
 	u.i = 0;
 	u.depth = 0;
+	u.steps = 0;
 	u.rv = used;
+	u.nrv = fs_rv_count(used);
+	u.index = NULL;
+	u.a = a;
 	u.err = err;
 	usage_skip(&u);
 	if (u.i >= len)
 		return usage_syntax(&u, u.i, "The formula is empty");
 	st = usage_expr(&u, &v);
+	if (st == FS_OK)
+	{
+		usage_skip(&u);
+		if (u.i < len)
+			st = usage_syntax(&u, u.i, "Unexpected character");
+	}
+	if (u.index != NULL)
+		a->release(a->ctx, u.index);
 	if (st != FS_OK)
 		return st;
-	usage_skip(&u);
-	if (u.i < len)
-		return usage_syntax(&u, u.i, "Unexpected character");
 	*result = v == 0 ? 0 : v;
 	return FS_OK;
 }

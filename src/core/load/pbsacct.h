@@ -71,7 +71,8 @@ typedef struct fs_pbs_record
 	fs_pbs_pair *pairs;
 	size_t npairs, cap;
 	/* pair indices in jsonb key order (shorter keys first, then bytes; of a repeated key the
-	   later pair first), so that building a jsonb object from them sorts nothing */
+	   earlier pair first, so that the later one, pushed last, is the one jsonb keeps), so that
+	   building a jsonb object from them sorts nothing unless a key repeats */
 	size_t *by_key;
 	long text[FS_PBS_NTEXTS];
 	bool has_time[FS_PBS_NTIMES];
@@ -112,9 +113,11 @@ const char *fs_pbs_time_name(int which);
 /*
  * PBS fairshare_usage_res: evaluate `formula` over the amounts of the resvec `used` in PBS
  * scheduler units (sizes in kb rounded up, durations in seconds, counts as they are; a missing
- * resource is 0).
+ * resource is 0). Nesting of any kind (parentheses, calls, signs, powers) is limited to 64
+ * levels; the time is O(formula + entries of used + names * log entries), and `a` holds an
+ * index of a large vector during the call.
  */
-fs_status fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, double *result,
-                       fs_error *err);
+fs_status fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, const fs_allocator *a,
+                       double *result, fs_error *err);
 
 #endif

@@ -4,8 +4,6 @@
  */
 #include "fs_pg.h"
 
-#include <math.h>
-
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
@@ -100,13 +98,17 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 				}
 			if (ad.has[FS_CH_COMPLETION_DATE])
 			{
-				/* epoch seconds, possibly fractional, to microseconds since 2000 */
-				double us =
-				    rint((ad.num[FS_CH_COMPLETION_DATE] -
-				          (double) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
-				         USECS_PER_SEC);
+				/*
+				 * exact integer arithmetic: the core keeps the seconds below the end of
+				 * timestamptz, so the microseconds since 2000 fit in an int64
+				 */
+				TimestampTz ts =
+				    (ad.completion_s -
+				     (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+				        USECS_PER_SEC +
+				    ad.completion_us;
 
-				values[10] = TimestampTzGetDatum((TimestampTz) us);
+				values[10] = TimestampTzGetDatum(ts);
 				nulls[10] = false;
 			}
 			values[11] = DirectFunctionCall1(jsonb_in, CStringGetDatum(ad.json));

@@ -296,7 +296,7 @@ pbs_usage(PG_FUNCTION_ARGS)
 	fs_error err;
 
 	fs_pg_check(fs_pbs_usage(VARDATA_ANY(formula), VARSIZE_ANY_EXHDR(formula),
-	                         (const uint8_t *) VARDATA_ANY(used), &v, &err),
+	                         (const uint8_t *) VARDATA_ANY(used), &fs_pg_alloc, &v, &err),
 	            &err);
 	PG_RETURN_FLOAT8(v);
 }

@@ -8,8 +8,8 @@
  * must give the same answer, as must the same resources among many others (looked up in an index
  * rather than by a scan).
  */
-#include "pbsacct.h"
-#include "resvec.h"
+#include "load/pbsacct.h"
+#include "types/resvec.h"
 #include "fuzz_alloc.h"
 
 #include <math.h>

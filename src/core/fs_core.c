@@ -752,3 +752,23 @@ fs_hindex_get(const fs_hindex *h, uint64_t hash, const void *key, fs_hindex_eq e
 	}
 	return UINT32_MAX;
 }
+
+bool
+fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out)
+{
+	int64_t v = 0;
+	size_t i;
+
+	if (len == 0)
+		return false;
+	for (i = 0; i < len; i++)
+	{
+		if (!fs_is_digit(s[i]))
+			return false;
+		if (v > (max - (s[i] - '0')) / 10)
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}

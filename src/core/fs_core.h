@@ -177,6 +177,9 @@ fs_bytes_cmp_short(const void *a, size_t alen, const void *b, size_t blen)
 }
 /* The same with ASCII letters folded to lower case (strcasecmp over byte strings). */
 int fs_casecmp(const char *a, size_t alen, const char *b, size_t blen);
+/* Decimal digits only (at least one), at most `max`: false on anything else or overflow. */
+bool fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out);
+
 /* Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. */
 bool fs_span_eq(const char *s, size_t len, const char *word);
 bool fs_span_ieq(const char *s, size_t len, const char *word);
@@ -205,6 +208,17 @@ typedef struct fs_str
 	const char *s;
 	size_t len;
 } fs_str;
+
+/* A piece of an input, NULL when empty (an absent or empty field). */
+static inline fs_str
+fs_str_of(const char *s, size_t len)
+{
+	fs_str r;
+
+	r.s = len ? s : NULL;
+	r.len = len;
+	return r;
+}
 
 bool fs_str_eq(fs_str a, fs_str b);
 /* fs_bytes_cmp of two fs_str. */

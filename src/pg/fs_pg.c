@@ -260,6 +260,13 @@ fs_pg_scratch_bytes(fs_pg_scratch *s, const void *data, size_t len)
 }
 
 Datum
+fs_pg_text_or_null(fs_str s, bool *isnull)
+{
+	*isnull = s.s == NULL;
+	return s.s ? PointerGetDatum(cstring_to_text_with_len(s.s, (int) s.len)) : (Datum) 0;
+}
+
+Datum
 fs_pg_path_datum(const uint8_t *path)
 {
 	return fs_pg_bytes_datum(path, fs_sp_size(path));

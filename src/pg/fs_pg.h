@@ -44,6 +44,8 @@ int64 fs_pg_timestamp(TimestampTz t, const char *what);
 /* A varlena Datum holding a copy of len bytes (an encoded path, resvec, ...). */
 Datum fs_pg_bytes_datum(const void *data, size_t len);
 /* The SQL values of an encoded sharepath and resvec. */
+/* A text datum of a piece of input, or NULL (isnull set) when it is absent. */
+Datum fs_pg_text_or_null(fs_str s, bool *isnull);
 Datum fs_pg_path_datum(const uint8_t *path);
 Datum fs_pg_resvec_datum(const uint8_t *rv);
 

@@ -5,6 +5,7 @@
  * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
  */
 #include "load/sacct.h"
+#include "load/sacctmgr.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
 #include "fuzz_alloc.h"

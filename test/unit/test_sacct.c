@@ -8,21 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char spanbuf[8][256];
-static int spanidx;
-
-/* A span as a C string (a few at a time), "(null)" when absent. */
-static const char *
-S(fs_span s)
-{
-	char *b = spanbuf[spanidx++ & 7];
-
-	if (s.p == NULL)
-		return "(null)";
-	snprintf(b, 256, "%.*s", (int) s.len, s.p);
-	return b;
-}
-
 /* Anomaly k, or "" when there are fewer. */
 static const char *
 anomaly(const fs_sacct_record *r, size_t k)
@@ -82,10 +67,10 @@ test_xdmod_rows(void)
 	                "of-Frights",
 	                &r, &err)))
 	{
-		CHECK_STR(S(r.state), "CANCELLED");
+		CHECK_STR(unit_cstr(r.state), "CANCELLED");
 		CHECK(r.has_cancelled_by && r.cancelled_by == 102216);
 		CHECK(r.has_job_seq && r.job_seq == 4107166);
-		CHECK_STR(S(r.step), "(null)");
+		CHECK_STR(unit_cstr(r.step), "(null)");
 		CHECK_DBL(r.elapsed_s, 2 * 86400 + 22 * 3600 + 3 * 60 + 4, 0);
 		CHECK_DBL(r.timelimit_s, 3 * 86400, 0);
 		CHECK(r.has_req_mem);
@@ -128,7 +113,7 @@ test_xdmod_rows(void)
 	                "01|21PyNP4a4b",
 	                &r, &err)))
 	{
-		CHECK_STR(S(r.state), "BAR");
+		CHECK_STR(unit_cstr(r.state), "BAR");
 		CHECK(r.start.kind == FS_ST_NONE);
 		CHECK_STR(anomaly(&r, 0), "unknown State \"BAR\"");
 		CHECK_STR(anomaly(&r, 1), "Start is Unknown");
@@ -180,8 +165,8 @@ test_edges(void)
 	                &r, &err)))
 	{
 		CHECK(r.het_job_id == 7106 && r.het_offset == 1 && r.job_seq == 7107);
-		CHECK_STR(S(r.step), "0");
-		CHECK_STR(S(r.user), "(null)");
+		CHECK_STR(unit_cstr(r.step), "0");
+		CHECK_STR(unit_cstr(r.user), "(null)");
 		CHECK(!r.has_timelimit);
 		CHECK_STR(anomaly(&r, 0), "Timelimit is Partition_Limit");
 		CHECK_DBL(r.req_mem_bytes, 1.5 * 1073741824.0, 0);
@@ -236,157 +221,6 @@ test_durations(void)
 	CHECK(fs_slurm_duration("1-25:00:00", 10, &s, &isnull, &why, &err) == FS_ERR_SYNTAX);
 	CHECK(fs_slurm_duration("1:2x", 4, &s, &isnull, &why, &err) == FS_ERR_SYNTAX);
 	CHECK_STR(err.detail, "Unexpected character at character 4.");
-}
-
-/* The path of rows[i] as text, written by fs_sacctmgr_assoc_path (sb must be freed). */
-static void
-assoc_path_text(const fs_assoc_row *rows, size_t i, fs_sb *sb)
-{
-	uint8_t *sp = malloc(rows[i].pathlen);
-
-	fs_sacctmgr_assoc_path(rows, i, sp);
-	CHECK(fs_sp_size(sp) == rows[i].pathlen && fs_sp_nlevel(sp) == rows[i].depth);
-	fs_sb_init(sb, &unit_alloc, 16);
-	fs_sp_format(sb, sp);
-	free(sp);
-}
-
-static void
-test_assoc(void)
-{
-	static const char dump[] = "Cluster - 'tux':Fairshare=1:QOS='normal'\n"
-	                           "Parent - 'root'\n"
-	                           "Account - 'science':Description='a:b':Fairshare=50\n"
-	                           "Parent - 'science'\n"
-	                           "Account - 'shared':Fairshare=2147483647\n"
-	                           "Parent - 'shared'\n"
-	                           "User - 'brian':DefaultAccount='shared':Fairshare=7\n";
-	static const char list[] = "Cluster|Account|User|Partition|Share|ParentName\n"
-	                           "tux|root|||1|\n"
-	                           "tux|A|||40|root\n"
-	                           "tux|B|||parent|A\n"
-	                           "tux|B|u1||3|\n";
-	fs_assoc_row *rows;
-	size_t n;
-	fs_error err;
-	fs_sb sb;
-
-	if (CHECK(fs_sacctmgr_assoc(dump, strlen(dump), &unit_alloc, &rows, &n, &err) == FS_OK))
-	{
-		CHECK(n == 4);
-		assoc_path_text(rows, 3, &sb);
-		CHECK_STR(sb.data, "science.shared.brian");
-		CHECK(rows[2].from_parent && !rows[2].has_shares);
-		CHECK(rows[3].has_shares && rows[3].shares == 7 && rows[3].line == 7);
-		CHECK_STR(S(rows[3].account), "shared");
-		CHECK(rows[0].depth == 0 && rows[0].pathlen == 2);
-		unit_alloc.release(NULL, sb.data);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
-	}
-	if (CHECK(fs_sacctmgr_assoc(list, strlen(list), &unit_alloc, &rows, &n, &err) == FS_OK))
-	{
-		CHECK(n == 4);
-		assoc_path_text(rows, 3, &sb);
-		CHECK_STR(sb.data, "A.B.u1");
-		CHECK(rows[2].from_parent);
-		unit_alloc.release(NULL, sb.data);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
-	}
-	CHECK(fs_sacctmgr_assoc("Parent - 'x'\n", 13, &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
-	CHECK_STR(err.message, "invalid sacctmgr association data at line 1: \"Parent - 'x'\"");
-}
-
-/* "<prefix><i zero-padded to width>" into buf. */
-static void
-padded_name(char *buf, size_t cap, const char *prefix, int i, int width)
-{
-	snprintf(buf, cap, "%s%0*d", prefix, width, i);
-}
-
-/*
- * A deep dump: `depth` nested accounts with 250-byte names, then `users` users under the
- * deepest. The rows keep only their labels (linear memory); every written path equals the one
- * built label by label with fs_sp_concat from its parent's, and a 1025th level is refused with
- * sharepath's depth message.
- */
-static void
-test_assoc_deep(void)
-{
-	enum
-	{
-		depth = 1000,
-		users = 2000,
-		width = 250
-	};
-	fs_sb doc;
-	char name[width + 1], prev[width + 1];
-	fs_assoc_row *rows;
-	size_t n, i;
-	fs_error err;
-	uint8_t *want = NULL, *got;
-	size_t wantlen;
-	int k;
-
-	fs_sb_init(&doc, &unit_alloc, 1 << 20);
-	fs_sb_appendf(&doc, "Cluster - 'c'\n");
-	snprintf(prev, sizeof(prev), "root");
-	for (k = 1; k <= depth; k++)
-	{
-		padded_name(name, sizeof(name), "a", k, width - 1);
-		fs_sb_appendf(&doc, "Parent - '%s'\nAccount - '%s':Fairshare=%d\n", prev, name, k);
-		memcpy(prev, name, sizeof(name));
-	}
-	fs_sb_appendf(&doc, "Parent - '%s'\n", prev);
-	for (k = 1; k <= users; k++)
-	{
-		padded_name(name, sizeof(name), "u", k, width - 1);
-		fs_sb_appendf(&doc, "User - '%s'\n", name);
-	}
-	if (CHECK(fs_sacctmgr_assoc(doc.data, doc.len, &unit_alloc, &rows, &n, &err) == FS_OK))
-	{
-		CHECK(n == 1 + depth + users);
-		CHECK(rows[n - 1].depth == depth + 1 && rows[n - 1].parent == depth);
-		CHECK(rows[n - 1].pathlen == 2 + (size_t) (depth + 1) * (1 + width));
-		got = malloc(rows[n - 1].pathlen);
-		/* the path of each account from its parent's, as the rows stored them before */
-		fs_sp_from_labels(NULL, NULL, 0, &unit_alloc, 0, &want, &wantlen, &err);
-		for (i = 1; i <= depth; i++)
-		{
-			uint8_t *next;
-
-			fs_sp_concat(want, NULL, rows[i].label.p, rows[i].label.len, &unit_alloc, 0, &next,
-			             &wantlen, &err);
-			free(want);
-			want = next;
-			fs_sacctmgr_assoc_path(rows, i, got);
-			if (!CHECK(wantlen == rows[i].pathlen && memcmp(want, got, wantlen) == 0))
-				break;
-		}
-		for (i = depth + 1; i < n; i += users / 7)
-		{
-			uint8_t *user;
-
-			fs_sp_concat(want, NULL, rows[i].user.p, rows[i].user.len, &unit_alloc, 0, &user,
-			             &wantlen, &err);
-			fs_sacctmgr_assoc_path(rows, i, got);
-			CHECK(wantlen == rows[i].pathlen && memcmp(user, got, wantlen) == 0);
-			free(user);
-		}
-		free(want);
-		free(got);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
-	}
-	free(doc.data);
-
-	/* 1025 levels: one more than a sharepath holds */
-	fs_sb_init(&doc, &unit_alloc, 1 << 16);
-	fs_sb_appendf(&doc, "Cluster - 'c'\nParent - 'root'\n");
-	for (k = 1; k <= 1025; k++)
-		fs_sb_appendf(&doc, "Account - 'a%d'\nParent - 'a%d'\n", k, k);
-	CHECK(fs_sacctmgr_assoc(doc.data, doc.len, &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
-	CHECK_STR(err.detail, "Sharepath would have 1025 labels.");
-	CHECK(strstr(err.message, "at line 2051:") != NULL);
-	free(doc.data);
 }
 
 static size_t polls;
@@ -494,8 +328,6 @@ test_sacct(void)
 	test_xdmod_rows();
 	test_edges();
 	test_durations();
-	test_assoc();
-	test_assoc_deep();
 	test_wide_header();
 	test_sample_file();
 }

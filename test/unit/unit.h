@@ -44,6 +44,10 @@ uint8_t *unit_sp(const char *text);
 char *unit_rv_text(const uint8_t *rv);
 char *unit_sp_text(const uint8_t *sp);
 
+/* A piece of input as a C string (one of a few rotating buffers of 256 bytes), "(null)" when it
+ * is absent. */
+const char *unit_cstr(fs_str s);
+
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 

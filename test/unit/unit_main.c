@@ -149,6 +149,19 @@ unit_sp_text(const uint8_t *sp)
 	return sb.data;
 }
 
+const char *
+unit_cstr(fs_str s)
+{
+	static char buf[8][256];
+	static int next;
+	char *b = buf[next++ & 7];
+
+	if (s.s == NULL)
+		return "(null)";
+	snprintf(b, sizeof(buf[0]), "%.*s", (int) s.len, s.s);
+	return b;
+}
+
 uint64_t
 unit_rand(uint64_t *state)
 {

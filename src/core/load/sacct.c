@@ -1,7 +1,7 @@
 /*
- * sacct.c: Slurm accounting text: `sacct --parsable2` rows against their header, durations and
- * sizes as sacct prints them, and sacctmgr associations (dump files and `show assoc -P`) as
- * share-tree paths. One pass over each line, no allocation per field.
+ * sacct.c: Slurm accounting text: `sacct --parsable2` rows against their header, and durations and
+ * sizes as sacct prints them. One pass over each line, no allocation per field. (sacctmgr's
+ * associations are in sacctmgr.c.)
  */
 #include "load/sacct.h"
 
@@ -18,37 +18,6 @@ static const char row_hint[] =
     "separated by \"|\").";
 
 /* ---------------------------------------------------------------- small helpers */
-
-/* Digits only, at most `max`; false on anything else (empty included) or overflow. */
-static bool
-parse_uint(const char *s, size_t len, int64_t max, int64_t *out)
-{
-	int64_t v = 0;
-	size_t i;
-
-	if (len == 0)
-		return false;
-	for (i = 0; i < len; i++)
-	{
-		if (!fs_is_digit(s[i]))
-			return false;
-		if (v > (max - (s[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = v;
-	return true;
-}
-
-static fs_span
-mkspan(const char *p, size_t len)
-{
-	fs_span s;
-
-	s.p = len ? p : NULL;
-	s.len = len;
-	return s;
-}
 
 static void add_anomaly(fs_sacct_record *rec, const char *fmt, ...) FS_PRINTF(2, 3);
 
@@ -102,9 +71,9 @@ static const char *const known_names[FS_SC_NKNOWN] = {
 static bool
 span_array_eq(const void *ctx, uint32_t entry, const void *key)
 {
-	const fs_span *x = &((const fs_span *) ctx)[entry], *y = key;
+	const fs_str *x = &((const fs_str *) ctx)[entry], *y = key;
 
-	return x->len == y->len && memcmp(x->p, y->p, x->len) == 0;
+	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
 }
 
 /*
@@ -140,7 +109,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 	}
 	if (len == 0)
 		return syntax(err, subject, text, len, FS_NO_POSITION, "no column names", hint);
-	h->names = a->alloc(a->ctx, n * sizeof(fs_span));
+	h->names = a->alloc(a->ctx, n * sizeof(fs_str));
 	h->known = a->alloc(a->ctx, n * sizeof(int));
 	h->ncols = n;
 	fs_hindex_init(&seen, n, a);
@@ -169,7 +138,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 			fs_sacct_header_release(h, a);
 			return syntax(err, subject, text, len + h->trailing, start, "empty column name", hint);
 		}
-		h->names[c] = mkspan(nm, nl);
+		h->names[c] = fs_str_of(nm, nl);
 		h->known[c] = -1;
 		if (fs_hindex_put(&seen, fs_hash(nm, nl), &h->names[c], (uint32_t) c, span_array_eq,
 		                  h->names) != (uint32_t) c)
@@ -441,17 +410,17 @@ bad(row_ctx *c, const char *at, const char *problem, const char *hint)
 }
 
 static fs_status
-field_int(row_ctx *c, const char *col, fs_span f, bool *has, int32_t *out)
+field_int(row_ctx *c, const char *col, fs_str f, bool *has, int32_t *out)
 {
 	int64_t v;
 	char problem[100];
 
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return FS_OK;
-	if (!parse_uint(f.p, f.len, INT32_MAX, &v))
+	if (!fs_parse_digits(f.s, f.len, INT32_MAX, &v))
 	{
 		snprintf(problem, sizeof(problem), "%s must be a whole number below 2^31", col);
-		return bad(c, f.p, problem, NULL);
+		return bad(c, f.s, problem, NULL);
 	}
 	*has = true;
 	*out = (int32_t) v;
@@ -459,9 +428,9 @@ field_int(row_ctx *c, const char *col, fs_span f, bool *has, int32_t *out)
 }
 
 static fs_status
-field_time(row_ctx *c, const char *col, fs_span f, fs_sacct_time *t)
+field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 {
-	const char *s = f.p;
+	const char *s = f.s;
 	int64_t v;
 	int vals[6];
 	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -478,7 +447,7 @@ field_time(row_ctx *c, const char *col, fs_span f, fs_sacct_time *t)
 		add_anomaly(c->rec, "%s is %.*s", col, (int) f.len, s);
 		return FS_OK;
 	}
-	if (parse_uint(s, f.len, INT64_C(999999999999), &v))
+	if (fs_parse_digits(s, f.len, INT64_C(999999999999), &v))
 	{
 		t->kind = FS_ST_EPOCH;
 		t->epoch = v;
@@ -526,15 +495,15 @@ field_time(row_ctx *c, const char *col, fs_span f, fs_sacct_time *t)
 }
 
 static fs_status
-field_duration(row_ctx *c, const char *col, fs_span f, bool *has, double *out)
+field_duration(row_ctx *c, const char *col, fs_str f, bool *has, double *out)
 {
 	const char *why, *problem;
 	size_t at;
 	char msg[200];
 
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return FS_OK;
-	switch (parse_duration(f.p, f.len, out, &why, &at, &problem))
+	switch (parse_duration(f.s, f.len, out, &why, &at, &problem))
 	{
 		case DUR_OK:
 			*has = true;
@@ -544,30 +513,30 @@ field_duration(row_ctx *c, const char *col, fs_span f, bool *has, double *out)
 			return FS_OK;
 		default:
 			snprintf(msg, sizeof(msg), "%s: %s", col, problem);
-			return bad(c, f.p + at, msg,
+			return bad(c, f.s + at, msg,
 			           "Slurm writes durations as [D-]HH:MM:SS or MM:SS.mmm, or UNLIMITED, "
 			           "Partition_Limit or Unknown.");
 	}
 }
 
 static fs_status
-field_exit(row_ctx *c, fs_span f)
+field_exit(row_ctx *c, fs_str f)
 {
 	fs_sacct_record *r = c->rec;
 	const char *colon;
 	int64_t v;
 	static const char problem[] = "ExitCode must be code:signal (two whole numbers)";
 
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return FS_OK;
-	colon = memchr(f.p, ':', f.len);
-	if (!parse_uint(f.p, colon ? (size_t) (colon - f.p) : f.len, INT32_MAX, &v))
-		return bad(c, f.p, problem, NULL);
+	colon = memchr(f.s, ':', f.len);
+	if (!fs_parse_digits(f.s, colon ? (size_t) (colon - f.s) : f.len, INT32_MAX, &v))
+		return bad(c, f.s, problem, NULL);
 	r->has_exit_code = true;
 	r->exit_code = (int32_t) v;
 	if (colon)
 	{
-		if (!parse_uint(colon + 1, f.len - (size_t) (colon + 1 - f.p), INT32_MAX, &v))
+		if (!fs_parse_digits(colon + 1, f.len - (size_t) (colon + 1 - f.s), INT32_MAX, &v))
 			return bad(c, colon + 1, problem, NULL);
 		r->has_signal = true;
 		r->signal = (int32_t) v;
@@ -583,45 +552,45 @@ static const char *const states[] = {
     "STOPPED",      "REQUEUE_FED",   "REQUEUE_HOLD", "RESV_DEL_HOLD", "EXPEDITING"};
 
 static void
-field_state(row_ctx *c, fs_span f)
+field_state(row_ctx *c, fs_str f)
 {
 	fs_sacct_record *r = c->rec;
 	size_t w = 0, k;
 	const char *known = NULL;
 
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return;
-	while (w < f.len && f.p[w] != ' ')
+	while (w < f.len && f.s[w] != ' ')
 		w++;
 	for (k = 0; k < sizeof(states) / sizeof(states[0]); k++)
-		if (fs_span_ieq(f.p, w, states[k]))
+		if (fs_span_ieq(f.s, w, states[k]))
 			known = states[k];
 	if (known == NULL)
 	{
 		r->state = f;
-		add_anomaly(r, "unknown State \"%s\"", show(f.p, f.len).s);
+		add_anomaly(r, "unknown State \"%s\"", show(f.s, f.len).s);
 		return;
 	}
-	r->state = mkspan(known, strlen(known));
+	r->state = fs_str_of(known, strlen(known));
 	if (w == f.len)
 		return;
-	if (strcmp(known, "CANCELLED") == 0 && f.len > w + 4 && memcmp(f.p + w, " by ", 4) == 0)
+	if (strcmp(known, "CANCELLED") == 0 && f.len > w + 4 && memcmp(f.s + w, " by ", 4) == 0)
 	{
 		int64_t uid;
 
-		if (parse_uint(f.p + w + 4, f.len - w - 4, INT32_MAX, &uid))
+		if (fs_parse_digits(f.s + w + 4, f.len - w - 4, INT32_MAX, &uid))
 		{
 			r->has_cancelled_by = true;
 			r->cancelled_by = (int32_t) uid;
 			return;
 		}
 	}
-	add_anomaly(r, "State \"%s\" has more than a state name", show(f.p, f.len).s);
+	add_anomaly(r, "State \"%s\" has more than a state name", show(f.s, f.len).s);
 }
 
 /* label [_task | _[spec] | +offset] [.step]; JobIDRaw: digits [.step] */
 static fs_status
-field_jobid(row_ctx *c, fs_span id, fs_span raw)
+field_jobid(row_ctx *c, fs_str id, fs_str raw)
 {
 	fs_sacct_record *r = c->rec;
 	static const char hint[] =
@@ -629,16 +598,16 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 	    ".extern or .N step.";
 	int64_t base = 0, v, rawnum = 0;
 	bool plain = true, has_raw = false;
-	fs_span step = {NULL, 0}, rawstep = {NULL, 0}, spec = {NULL, 0};
+	fs_str step = {NULL, 0}, rawstep = {NULL, 0}, spec = {NULL, 0};
 	size_t i = 0, st;
 
-	if (id.p)
+	if (id.s)
 	{
-		const char *s = id.p;
+		const char *s = id.s;
 
 		while (i < id.len && fs_is_digit(s[i]))
 			i++;
-		if (!parse_uint(s, i, INT64_MAX, &base))
+		if (!fs_parse_digits(s, i, INT64_MAX, &base))
 			return bad(c, s + i, "JobID must start with the job number", hint);
 		if (i < id.len && s[i] == '_')
 		{
@@ -655,7 +624,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 				if (i == st || i >= id.len || s[i] != ']')
 					return bad(c, s + i, "JobID: expected an array task range closed by \"]\"",
 					           hint);
-				spec = mkspan(s + st, i - st);
+				spec = fs_str_of(s + st, i - st);
 				i++;
 			}
 			else
@@ -663,7 +632,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 				st = i;
 				while (i < id.len && fs_is_digit(s[i]))
 					i++;
-				if (!parse_uint(s + st, i - st, INT32_MAX, &v))
+				if (!fs_parse_digits(s + st, i - st, INT32_MAX, &v))
 					return bad(c, s + st, "JobID: expected an array task number", hint);
 				r->has_array_task_id = true;
 				r->array_task_id = (int32_t) v;
@@ -674,7 +643,7 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 			st = ++i;
 			while (i < id.len && fs_is_digit(s[i]))
 				i++;
-			if (!parse_uint(s + st, i - st, INT32_MAX, &v))
+			if (!fs_parse_digits(s + st, i - st, INT32_MAX, &v))
 				return bad(c, s + st, "JobID: expected a het job component number", hint);
 			r->has_het_job_id = true;
 			r->het_job_id = base;
@@ -684,31 +653,31 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 		}
 		if (i < id.len && s[i] == '.')
 		{
-			step = mkspan(s + i + 1, id.len - i - 1);
+			step = fs_str_of(s + i + 1, id.len - i - 1);
 			for (st = i + 1; st < id.len; st++)
 				if (!(fs_is_digit(s[st]) ||
 				      (fs_ascii_upper(s[st]) >= 'A' && fs_ascii_upper(s[st]) <= 'Z') ||
 				      s[st] == '_' || s[st] == '-'))
 					break;
-			if (step.p == NULL || st != id.len)
+			if (step.s == NULL || st != id.len)
 				return bad(c, s + st, "JobID: invalid step name", hint);
 			i = id.len;
 		}
 		if (i != id.len)
 			return bad(c, s + i, "unexpected character in JobID", hint);
 	}
-	if (raw.p)
+	if (raw.s)
 	{
-		const char *dot = memchr(raw.p, '.', raw.len);
-		size_t nl = dot ? (size_t) (dot - raw.p) : raw.len;
+		const char *dot = memchr(raw.s, '.', raw.len);
+		size_t nl = dot ? (size_t) (dot - raw.s) : raw.len;
 
-		if (!parse_uint(raw.p, nl, INT64_MAX, &rawnum))
-			return bad(c, raw.p, "JobIDRaw must be the job number with an optional .step", hint);
+		if (!fs_parse_digits(raw.s, nl, INT64_MAX, &rawnum))
+			return bad(c, raw.s, "JobIDRaw must be the job number with an optional .step", hint);
 		has_raw = true;
 		if (dot)
 		{
-			rawstep = mkspan(dot + 1, raw.len - nl - 1);
-			if (rawstep.p == NULL)
+			rawstep = fs_str_of(dot + 1, raw.len - nl - 1);
+			if (rawstep.s == NULL)
 				return bad(c, dot, "JobIDRaw: invalid step name", hint);
 		}
 	}
@@ -717,29 +686,29 @@ field_jobid(row_ctx *c, fs_span id, fs_span raw)
 		r->has_job_seq = true;
 		r->job_seq = rawnum;
 	}
-	else if (id.p && plain)
+	else if (id.s && plain)
 	{
 		r->has_job_seq = true;
 		r->job_seq = base;
 	}
-	r->step = id.p ? step : rawstep;
-	if (id.p && raw.p &&
-	    (step.len != rawstep.len || (step.len && memcmp(step.p, rawstep.p, step.len) != 0)))
+	r->step = id.s ? step : rawstep;
+	if (id.s && raw.s &&
+	    (step.len != rawstep.len || (step.len && memcmp(step.s, rawstep.s, step.len) != 0)))
 		add_anomaly(r, "JobID \"%s\" and JobIDRaw \"%s\" name different steps",
-		            show(id.p, id.len).s, show(raw.p, raw.len).s);
-	if (spec.p)
+		            show(id.s, id.len).s, show(raw.s, raw.len).s);
+	if (spec.s)
 	{
 		add_anomaly(r, "JobID \"%s\" stands for the array tasks \"%.*s\" in one row",
-		            show(id.p, id.len).s, (int) spec.len, spec.p);
+		            show(id.s, id.len).s, (int) spec.len, spec.s);
 		fs_sb_append(&r->extra, r->extra.len > 1 ? ", " : "", r->extra.len > 1 ? 2 : 0);
-		fs_sb_appendf(&r->extra, "\"array_task_spec\": \"%.*s\"", (int) spec.len, spec.p);
+		fs_sb_appendf(&r->extra, "\"array_task_spec\": \"%.*s\"", (int) spec.len, spec.s);
 	}
 	return FS_OK;
 }
 
 /* A TRES list (cpu=8,mem=64G,gres/gpu:a100=2,license/x@y=1,1001=5) as an encoded resvec. */
 static fs_status
-field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen)
+field_tres(row_ctx *c, const char *col, fs_str f, uint8_t **out, size_t *outlen)
 {
 	fs_rv_item *items;
 	char *names;
@@ -747,22 +716,22 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 	fs_status st;
 
 	*out = NULL;
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return FS_OK;
 	for (i = 0; i < f.len; i++)
-		if (f.p[i] == ',')
+		if (f.s[i] == ',')
 			n++;
 	items = c->a->alloc(c->a->ctx, n * sizeof(fs_rv_item));
 	names = c->a->alloc(c->a->ctx, n * 24 + 1);
 	for (i = 0; i <= f.len; i++)
 	{
-		const char *e, *nm = f.p + start, *val;
+		const char *e, *nm = f.s + start, *val;
 		size_t elen, nl, vl, used;
 		double amt;
 		bool unit, sizeish;
 		int64_t id;
 
-		if (i < f.len && f.p[i] != ',')
+		if (i < f.len && f.s[i] != ',')
 			continue;
 		elen = i - start;
 		start = i + 1;
@@ -800,7 +769,7 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 		items[k].kind = (unit || sizeish) ? FS_KIND_SIZE : FS_KIND_COUNT;
 		items[k].amount = amt;
 		items[k].pos = (size_t) (nm - c->line) + 1;
-		if (parse_uint(nm, nl, INT64_C(999999999999), &id))
+		if (fs_parse_digits(nm, nl, INT64_C(999999999999), &id))
 		{
 			/* a TRES id whose name was deleted: kept as tres_<id> */
 			int w = snprintf(names + np, 24, "tres_%lld", (long long) id);
@@ -828,7 +797,7 @@ field_tres(row_ctx *c, const char *col, fs_span f, uint8_t **out, size_t *outlen
 
 		snprintf(msg, sizeof(msg), "%s: %s", col, c->err->message);
 		*out = NULL;
-		return bad(c, f.p, msg, NULL);
+		return bad(c, f.s, msg, NULL);
 	}
 	return FS_OK;
 }
@@ -862,7 +831,7 @@ json_string(fs_sb *sb, const char *s, size_t len)
 
 /* ReqMem for the whole job: per CPU (c) and per node (n) before 21.08, the total after. */
 static fs_status
-field_reqmem(row_ctx *c, fs_span f)
+field_reqmem(row_ctx *c, fs_str f)
 {
 	fs_sacct_record *r = c->rec;
 	double bytes;
@@ -870,18 +839,18 @@ field_reqmem(row_ctx *c, fs_span f)
 	size_t used;
 	char per = 0;
 
-	if (f.p == NULL)
+	if (f.s == NULL)
 		return FS_OK;
-	used = parse_size(f.p, f.len, &bytes, &unit);
-	if (used > 0 && used + 1 == f.len && (f.p[used] == 'c' || f.p[used] == 'n'))
-		per = f.p[used++];
+	used = parse_size(f.s, f.len, &bytes, &unit);
+	if (used > 0 && used + 1 == f.len && (f.s[used] == 'c' || f.s[used] == 'n'))
+		per = f.s[used++];
 	if (used == 0 || used != f.len)
-		return bad(c, f.p + used, "ReqMem must be a size (3000M, 1.50G) with an optional c or n",
+		return bad(c, f.s + used, "ReqMem must be a size (3000M, 1.50G) with an optional c or n",
 		           NULL);
-	if (per && r->step.p)
+	if (per && r->step.s)
 	{
 		add_anomaly(r, "ReqMem \"%.*s\" on a step row repeats the job's request; no step total",
-		            (int) f.len, f.p);
+		            (int) f.len, f.s);
 		return FS_OK;
 	}
 	if (per == 'c')
@@ -889,7 +858,7 @@ field_reqmem(row_ctx *c, fs_span f)
 		if (!r->has_ncpus)
 		{
 			add_anomaly(r, "ReqMem \"%.*s\" is per CPU but the row has no CPU count", (int) f.len,
-			            f.p);
+			            f.s);
 			return FS_OK;
 		}
 		bytes *= r->ncpus;
@@ -899,7 +868,7 @@ field_reqmem(row_ctx *c, fs_span f)
 		if (!r->has_nnodes)
 		{
 			add_anomaly(r, "ReqMem \"%.*s\" is per node but the row has no node count", (int) f.len,
-			            f.p);
+			            f.s);
 			return FS_OK;
 		}
 		bytes *= r->nnodes;
@@ -927,14 +896,14 @@ time_cmp(const fs_sacct_time *a, const fs_sacct_time *b)
 }
 
 static fs_status
-parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_span *f)
+parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 {
 	fs_sacct_record *r = c->rec;
 	fs_status st;
 	size_t k;
 	bool first = true;
 
-#define COL(x) (h->at[x] >= 0 ? f[h->at[x]] : mkspan(NULL, 0))
+#define COL(x) (h->at[x] >= 0 ? f[h->at[x]] : fs_str_of(NULL, 0))
 	r->job_id = COL(FS_SC_JOBID);
 	r->job_id_raw = COL(FS_SC_JOBIDRAW);
 	r->cluster = COL(FS_SC_CLUSTER);
@@ -955,10 +924,10 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_span *f)
 		if (!first)
 			fs_sb_append(&r->extra, ", ", 2);
 		first = false;
-		json_string(&r->extra, h->names[k].p, h->names[k].len);
+		json_string(&r->extra, h->names[k].s, h->names[k].len);
 		fs_sb_append(&r->extra, ": ", 2);
-		if (f[k].p)
-			json_string(&r->extra, f[k].p, f[k].len);
+		if (f[k].s)
+			json_string(&r->extra, f[k].s, f[k].len);
 		else
 			fs_sb_append(&r->extra, "null", 4);
 	}
@@ -1000,7 +969,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
                    fs_sacct_record *rec, fs_error *err)
 {
 	row_ctx c;
-	fs_span *f;
+	fs_str *f;
 	size_t nsep = 0, i, k, extra, start;
 	int jn = h->at[FS_SC_JOBNAME];
 	fs_status st;
@@ -1065,7 +1034,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		fs_sacct_record_release(rec, a);
 		return syntax(err, row_subject, line, c.len, i, problem, row_hint);
 	}
-	f = a->alloc(a->ctx, h->ncols * sizeof(fs_span));
+	f = a->alloc(a->ctx, h->ncols * sizeof(fs_str));
 	start = 0;
 	k = 0;
 	for (i = 0; i <= len; i++)
@@ -1078,11 +1047,11 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 			extra--; /* the job name holds this delimiter */
 			continue;
 		}
-		f[k++] = mkspan(line + start, i - start);
+		f[k++] = fs_str_of(line + start, i - start);
 		start = i + 1;
 	}
 	if (nsep + 1 > h->ncols)
-		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"|\"", show(f[jn].p, f[jn].len).s);
+		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"|\"", show(f[jn].s, f[jn].len).s);
 	st = parse_fields(&c, h, f);
 	a->release(a->ctx, f);
 	if (st != FS_OK)
@@ -1103,575 +1072,4 @@ fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a)
 		a->release(a->ctx, rec->anomalies.data);
 	rec->alloc_tres = rec->req_tres = NULL;
 	rec->extra.data = rec->anomalies.data = NULL;
-}
-
-/* ---------------------------------------------------------------- sacctmgr associations */
-
-/* Shares as sacctmgr writes them: a number, "parent", or 2147483647 (parent, in dumps). */
-#define SLURM_FS_USE_PARENT INT64_C(2147483647)
-
-/* a row reference that names no row: not found, or no parent set yet */
-#define NO_ROW (-2)
-/* bytes of the root's encoded path: just its label count */
-#define ROOT_PATH_BYTES 2
-
-typedef struct acct_ent
-{
-	fs_span cluster, account;
-	int32_t row;
-	bool used;
-} acct_ent;
-
-typedef struct assoc_state
-{
-	const fs_allocator *a;
-	fs_error *err;
-	fs_assoc_row *rows;
-	size_t nrows, caprows;
-	acct_ent *map; /* open addressing on (cluster, account): the account's row */
-	size_t capmap, nmap;
-	int lineno;
-	const char *line;
-	size_t linelen;
-} assoc_state;
-
-static fs_status
-assoc_fail(assoc_state *s, const char *problem, const char *hint)
-{
-	char shown[220];
-
-	fs_quote_excerpt(shown, sizeof(shown), s->line, s->linelen, 200);
-	fs_fail(s->err, FS_ERR_SYNTAX, "invalid sacctmgr association data at line %d: \"%s\"",
-	        s->lineno, shown);
-	fs_error_detail(s->err, "%c%s.", fs_ascii_upper(problem[0]), problem + 1);
-	fs_error_hint(s->err, "%s",
-	              hint ? hint
-	                   : "Give the text of a sacctmgr dump file, or of sacctmgr show assoc -P "
-	                     "format=Cluster,Account,User,Partition,Share,ParentName.");
-	return FS_ERR_SYNTAX;
-}
-
-static size_t
-map_slot(const assoc_state *s, fs_span cluster, fs_span account)
-{
-	uint64_t h = fs_hash(account.p ? account.p : "", account.len) ^
-	             (fs_hash(cluster.p ? cluster.p : "", cluster.len) * 31);
-	size_t i = (size_t) h & (s->capmap - 1);
-
-	for (;; i = (i + 1) & (s->capmap - 1))
-	{
-		const acct_ent *e = &s->map[i];
-
-		if (!e->used)
-			return i;
-		if (e->account.len == account.len && e->cluster.len == cluster.len &&
-		    (account.len == 0 || memcmp(e->account.p, account.p, account.len) == 0) &&
-		    (cluster.len == 0 || memcmp(e->cluster.p, cluster.p, cluster.len) == 0))
-			return i;
-	}
-}
-
-/* The row of the account, or NO_ROW. */
-static int32_t
-map_get(const assoc_state *s, fs_span cluster, fs_span account)
-{
-	const acct_ent *e = &s->map[map_slot(s, cluster, account)];
-
-	return e->used ? e->row : NO_ROW;
-}
-
-static void
-map_put(assoc_state *s, fs_span cluster, fs_span account, int32_t row)
-{
-	size_t i;
-
-	if (2 * (s->nmap + 1) > s->capmap)
-	{
-		acct_ent *old = s->map;
-		size_t oldcap = s->capmap, k;
-
-		s->capmap *= 2;
-		s->map = s->a->alloc(s->a->ctx, s->capmap * sizeof(acct_ent));
-		memset(s->map, 0, s->capmap * sizeof(acct_ent));
-		for (k = 0; k < oldcap; k++)
-		{
-			FS_POLL(k);
-			if (old[k].used)
-				s->map[map_slot(s, old[k].cluster, old[k].account)] = old[k];
-		}
-		s->a->release(s->a->ctx, old);
-	}
-	i = map_slot(s, cluster, account);
-	if (!s->map[i].used)
-		s->nmap++;
-	s->map[i].cluster = cluster;
-	s->map[i].account = account;
-	s->map[i].row = row;
-	s->map[i].used = true;
-}
-
-static fs_status
-parse_shares(assoc_state *s, const char *v, size_t len, fs_assoc_row *r)
-{
-	int64_t x;
-
-	if (fs_span_ieq(v, len, "parent"))
-	{
-		r->from_parent = true;
-		return FS_OK;
-	}
-	if (!parse_uint(v, len, INT64_C(999999999999), &x))
-		return assoc_fail(s, "shares must be a whole number or \"parent\"", NULL);
-	if (x == SLURM_FS_USE_PARENT)
-		r->from_parent = true;
-	else
-	{
-		r->has_shares = true;
-		r->shares = (double) x;
-	}
-	return FS_OK;
-}
-
-static const fs_span root_name = {"root", 4};
-
-/*
- * Add a row whose path is the path of row `parent` (a row index or FS_ASSOC_ROOT) and `label`,
- * or the root when label is NULL. Only the label is kept: the path is written when emitted.
- */
-static fs_status
-add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_assoc_row **out)
-{
-	fs_assoc_row *r;
-
-	if (s->nrows == s->caprows)
-	{
-		fs_assoc_row *old = s->rows;
-
-		s->caprows = s->caprows ? 2 * s->caprows : 16;
-		s->rows = s->a->alloc(s->a->ctx, s->caprows * sizeof(fs_assoc_row));
-		if (old)
-		{
-			memcpy(s->rows, old, s->nrows * sizeof(fs_assoc_row));
-			s->a->release(s->a->ctx, old);
-		}
-	}
-	r = &s->rows[s->nrows];
-	memset(r, 0, sizeof(*r));
-	r->line = s->lineno;
-	r->parent = FS_ASSOC_ROOT;
-	r->pathlen = ROOT_PATH_BYTES;
-	if (label != NULL)
-	{
-		const fs_assoc_row *p = parent >= 0 ? &s->rows[parent] : NULL;
-		uint32_t depth = (p ? p->depth : 0) + 1;
-		fs_status st = fs_sp_check_depth(depth, s->err);
-
-		if (st == FS_OK)
-			st = fs_sp_check_label(label, labellen, depth - 1, s->err);
-		if (st != FS_OK)
-		{
-			char msg[FS_MSG_LEN];
-
-			snprintf(msg, sizeof(msg), "%s", s->err->message);
-			return assoc_fail(s, msg, NULL);
-		}
-		r->parent = parent;
-		r->label.p = label;
-		r->label.len = labellen;
-		r->depth = depth;
-		r->pathlen = (p ? p->pathlen : ROOT_PATH_BYTES) + 1 + labellen;
-	}
-	s->nrows++;
-	*out = r;
-	return FS_OK;
-}
-
-/* The cluster's root row, or FS_ASSOC_ROOT when no row holds the root (the same empty path). */
-static int32_t
-root_row(const assoc_state *s, fs_span cluster)
-{
-	int32_t r = map_get(s, cluster, root_name);
-
-	return r != NO_ROW ? r : FS_ASSOC_ROOT;
-}
-
-/* A dump name: 'quoted' or bare up to ':'; *end is the offset after it. */
-static fs_span
-dump_name(const char *p, size_t len, size_t *end)
-{
-	size_t i;
-
-	if (len > 0 && p[0] == '\'')
-	{
-		const char *q = memchr(p + 1, '\'', len - 1);
-
-		if (q)
-		{
-			*end = (size_t) (q - p) + 1;
-			return mkspan(p + 1, (size_t) (q - p) - 1);
-		}
-	}
-	for (i = 0; i < len && p[i] != ':'; i++)
-		;
-	*end = i;
-	while (i > 0 && p[i - 1] == ' ')
-		i--;
-	return mkspan(p, i);
-}
-
-/* The value of option `key` in ":Key=value:Key='v:w'" (quotes kept out), or p == NULL. */
-static fs_span
-dump_option(const char *p, size_t len, const char *key)
-{
-	size_t i = 0, kl = strlen(key);
-
-	while (i < len)
-	{
-		size_t st, vs;
-		bool q = false;
-
-		if (p[i] == ':')
-			i++;
-		st = i;
-		while (i < len && (q || p[i] != ':'))
-		{
-			if (p[i] == '\'')
-				q = !q;
-			i++;
-		}
-		if (i - st > kl && p[st + kl] == '=' && fs_span_ieq(p + st, kl, key))
-		{
-			vs = st + kl + 1;
-			if (i - vs >= 2 && p[vs] == '\'' && p[i - 1] == '\'')
-				return mkspan(p + vs + 1, i - vs - 2);
-			return mkspan(p + vs, i - vs);
-		}
-	}
-	return mkspan(NULL, 0);
-}
-
-static fs_status
-dump_line(assoc_state *s, const char *p, size_t len, fs_span *cluster, int32_t *parent,
-          fs_span *parent_name)
-{
-	size_t w = 0, end;
-	fs_span name, fsv;
-	fs_assoc_row *r;
-	fs_status st;
-	enum
-	{
-		K_CLUSTER,
-		K_PARENT,
-		K_ACCOUNT,
-		K_USER,
-		K_OTHER
-	} kind;
-
-	while (w < len && p[w] != ' ')
-		w++;
-	if (w + 3 > len || memcmp(p + w, " - ", 3) != 0)
-		return assoc_fail(s, "a dump line reads \"Kind - 'name':Option=value...\"", NULL);
-	if (fs_span_ieq(p, w, "Cluster"))
-		kind = K_CLUSTER;
-	else if (fs_span_ieq(p, w, "Parent"))
-		kind = K_PARENT;
-	else if (fs_span_ieq(p, w, "Account"))
-		kind = K_ACCOUNT;
-	else if (fs_span_ieq(p, w, "User"))
-		kind = K_USER;
-	else if (fs_span_ieq(p, w, "QOS") || fs_span_ieq(p, w, "Federation"))
-		kind = K_OTHER;
-	else
-		return assoc_fail(s, "unknown line kind (Cluster, Parent, Account, User or QOS expected)",
-		                  NULL);
-	p += w + 3;
-	len -= w + 3;
-	name = dump_name(p, len, &end);
-	if (name.p == NULL)
-		return assoc_fail(s, "the name is empty", NULL);
-	p += end;
-	len -= end;
-	if (kind == K_OTHER)
-		return FS_OK;
-	if (kind == K_PARENT)
-	{
-		int32_t pp = fs_span_ieq(name.p, name.len, "root") ? root_row(s, *cluster)
-		                                                   : map_get(s, *cluster, name);
-
-		if (pp == NO_ROW)
-			return assoc_fail(s, "the parent account is not defined on an earlier line", NULL);
-		*parent = pp;
-		*parent_name = name;
-		return FS_OK;
-	}
-	if (kind == K_CLUSTER)
-	{
-		*cluster = name;
-		st = add_row(s, NO_ROW, NULL, 0, &r);
-		if (st != FS_OK)
-			return st;
-		r->account = root_name;
-		map_put(s, name, root_name, (int32_t) (s->nrows - 1));
-		*parent = (int32_t) (s->nrows - 1);
-		*parent_name = root_name;
-	}
-	else
-	{
-		if (kind == K_ACCOUNT && map_get(s, *cluster, name) != NO_ROW)
-			return assoc_fail(s, "the account is defined twice", NULL);
-		st = add_row(s, *parent != NO_ROW ? *parent : root_row(s, *cluster), name.p, name.len, &r);
-		if (st != FS_OK)
-			return st;
-		if (kind == K_ACCOUNT)
-		{
-			r->account = name;
-			map_put(s, *cluster, name, (int32_t) (s->nrows - 1));
-		}
-		else
-		{
-			r->account = *parent != NO_ROW ? *parent_name : root_name;
-			r->user = name;
-			r->partition = dump_option(p, len, "Partition");
-		}
-	}
-	r->cluster = *cluster;
-	fsv = dump_option(p, len, "Fairshare");
-	if (fsv.p == NULL)
-	{
-		r->has_shares = true; /* Slurm's default */
-		r->shares = 1;
-		return FS_OK;
-	}
-	return parse_shares(s, fsv.p, fsv.len, r);
-}
-
-/* `sacctmgr show assoc -P` listing: the header's columns, by name. */
-typedef struct list_cols
-{
-	int cluster, account, user, partition, share, parent;
-	size_t ncols;
-	bool trailing;
-} list_cols;
-
-static fs_status
-list_header(assoc_state *s, const char *p, size_t len, list_cols *lc)
-{
-	size_t i, st = 0, c = 0;
-
-	lc->cluster = lc->account = lc->user = lc->partition = lc->share = lc->parent = -1;
-	lc->trailing = len > 0 && p[len - 1] == '|';
-	if (lc->trailing)
-		len--;
-	for (i = 0; i <= len; i++)
-	{
-		const char *nm = p + st;
-		size_t nl = i - st;
-
-		if (i < len && p[i] != '|')
-			continue;
-		if (fs_span_ieq(nm, nl, "Cluster"))
-			lc->cluster = (int) c;
-		else if (fs_span_ieq(nm, nl, "Account"))
-			lc->account = (int) c;
-		else if (fs_span_ieq(nm, nl, "User"))
-			lc->user = (int) c;
-		else if (fs_span_ieq(nm, nl, "Partition"))
-			lc->partition = (int) c;
-		else if (fs_span_ieq(nm, nl, "Share") || fs_span_ieq(nm, nl, "Fairshare"))
-			lc->share = (int) c;
-		else if (fs_span_ieq(nm, nl, "ParentName") || fs_span_ieq(nm, nl, "Par Name"))
-			lc->parent = (int) c;
-		c++;
-		st = i + 1;
-	}
-	lc->ncols = c;
-	if (lc->account < 0 || lc->share < 0)
-		return assoc_fail(s, "the header has no Account or no Share column",
-		                  "List the associations with sacctmgr show assoc -P "
-		                  "format=Cluster,Account,User,Partition,Share,ParentName.");
-	return FS_OK;
-}
-
-#define LIST_DEPTH_MAX 64
-
-static fs_status
-list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
-          int32_t *stack /* [LIST_DEPTH_MAX]: account rows by indentation */)
-{
-	fs_span f[64];
-	size_t i, st = 0, c = 0, depth = 0;
-	fs_span cluster, account, user, parent;
-	int32_t pp;
-	fs_assoc_row *r;
-	fs_status rs;
-
-	if (lc->trailing && len > 0 && p[len - 1] == '|')
-		len--;
-	for (i = 0; i <= len; i++)
-	{
-		if (i < len && p[i] != '|')
-			continue;
-		if (c < 64)
-			f[c] = mkspan(p + st, i - st);
-		c++;
-		st = i + 1;
-	}
-	if (c != lc->ncols || c > 64)
-		return assoc_fail(s, "the line has another number of fields than the header", NULL);
-#define F(x) ((x) >= 0 ? f[x] : mkspan(NULL, 0))
-	cluster = F(lc->cluster);
-	account = F(lc->account);
-	user = F(lc->user);
-	parent = F(lc->parent);
-#undef F
-	while (account.len > 0 && account.p[0] == ' ')
-	{
-		account.p++;
-		account.len--;
-		depth++;
-	}
-	if (account.len == 0)
-		return assoc_fail(s, "the account is empty", NULL);
-	if (user.p)
-	{
-		pp = map_get(s, cluster, account);
-		if (pp == NO_ROW)
-			return assoc_fail(s, "the user's account is not listed on an earlier line", NULL);
-		rs = add_row(s, pp, user.p, user.len, &r);
-	}
-	else if (fs_span_ieq(account.p, account.len, "root") && parent.p == NULL && depth == 0)
-		rs = add_row(s, NO_ROW, NULL, 0, &r);
-	else
-	{
-		if (lc->parent >= 0)
-			pp = parent.p
-			         ? (fs_span_ieq(parent.p, parent.len, "root") ? root_row(s, cluster)
-			                                                      : map_get(s, cluster, parent))
-			         : root_row(s, cluster);
-		else
-			pp = depth == 0 ? root_row(s, cluster)
-			                : (depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NO_ROW);
-		if (pp == NO_ROW)
-			return assoc_fail(s, "the parent account is not listed on an earlier line",
-			                  lc->parent >= 0 ? NULL
-			                                  : "Without a ParentName column the tree comes from "
-			                                    "the indentation of sacctmgr's tree option.");
-		if (map_get(s, cluster, account) != NO_ROW)
-			return assoc_fail(s, "the account is listed twice", NULL);
-		rs = add_row(s, pp, account.p, account.len, &r);
-	}
-	if (rs != FS_OK)
-		return rs;
-	if (!user.p)
-	{
-		map_put(s, cluster, account, (int32_t) (s->nrows - 1));
-		if (depth < LIST_DEPTH_MAX)
-		{
-			stack[depth] = (int32_t) (s->nrows - 1);
-			for (i = depth + 1; i < LIST_DEPTH_MAX; i++)
-				stack[i] = NO_ROW;
-		}
-	}
-	r->cluster = cluster;
-	r->account = account;
-	r->user = user;
-	r->partition = lc->partition >= 0 ? f[lc->partition] : mkspan(NULL, 0);
-	if (f[lc->share].p == NULL)
-		return assoc_fail(s, "the share is empty", NULL);
-	return parse_shares(s, f[lc->share].p, f[lc->share].len, r);
-}
-
-fs_status
-fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_row **rows,
-                  size_t *nrows, fs_error *err)
-{
-	assoc_state s;
-	size_t pos = 0;
-	fs_status st = FS_OK;
-	int mode = 0; /* 0: not known yet, 1: dump, 2: listing */
-	list_cols lc;
-	fs_span cluster = {NULL, 0}, parent_name = {NULL, 0};
-	int32_t parent = NO_ROW;
-	int32_t stack[LIST_DEPTH_MAX];
-	size_t k;
-
-	memset(&s, 0, sizeof(s));
-	for (k = 0; k < LIST_DEPTH_MAX; k++)
-		stack[k] = NO_ROW;
-	memset(&lc, 0, sizeof(lc));
-	s.a = a;
-	s.err = err;
-	s.capmap = 64;
-	s.map = a->alloc(a->ctx, s.capmap * sizeof(acct_ent));
-	memset(s.map, 0, s.capmap * sizeof(acct_ent));
-	while (pos < len && st == FS_OK)
-	{
-		const char *nl = memchr(doc + pos, '\n', len - pos);
-		size_t end = nl ? (size_t) (nl - doc) : len, b = pos, e = end;
-
-		fs_check_interrupts();
-		s.lineno++;
-		s.line = doc + pos;
-		s.linelen = end - pos;
-		pos = end + 1;
-		if (e > b && doc[e - 1] == '\r')
-			e--;
-		while (b < e && fs_is_space(doc[b]) && mode != 2)
-			b++;
-		while (e > b && fs_is_space(doc[e - 1]))
-			e--;
-		if (b == e || (doc[b] == '#' && mode != 2))
-			continue;
-		if (mode == 0)
-		{
-			mode = memchr(doc + b, '|', e - b) ? 2 : 1;
-			if (mode == 2)
-			{
-				st = list_header(&s, doc + b, e - b, &lc);
-				continue;
-			}
-		}
-		if (mode == 1)
-			st = dump_line(&s, doc + b, e - b, &cluster, &parent, &parent_name);
-		else
-			st = list_line(&s, &lc, doc + b, e - b, stack);
-	}
-	a->release(a->ctx, s.map);
-	if (st != FS_OK)
-	{
-		fs_sacctmgr_assoc_release(s.rows, s.nrows, a);
-		*rows = NULL;
-		*nrows = 0;
-		return st;
-	}
-	*rows = s.rows;
-	*nrows = s.nrows;
-	return FS_OK;
-}
-
-void
-fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out)
-{
-	const fs_assoc_row *r = &rows[i];
-	size_t pos = r->pathlen;
-
-	/* labels from the last up the parent chain, each written where its prefix ends */
-	fs_sp_set_nlevel(out, r->depth);
-	while (r->label.p != NULL)
-	{
-		pos -= r->label.len;
-		memcpy(out + pos, r->label.p, r->label.len);
-		out[--pos] = (uint8_t) r->label.len;
-		if (r->parent == FS_ASSOC_ROOT)
-			break;
-		r = &rows[r->parent];
-	}
-}
-
-void
-fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a)
-{
-	(void) nrows;
-	if (rows != NULL)
-		a->release(a->ctx, rows);
 }

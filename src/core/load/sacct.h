@@ -1,7 +1,6 @@
 /*
  * sacct.h: Slurm accounting text: one `sacct --parsable2` row read against its header line,
- * Slurm durations ([D-]HH:MM:SS, MM:SS.mmm) and sizes (1.50G), and the associations of
- * `sacctmgr dump` files and `sacctmgr show assoc -P` listings as share-tree paths.
+ * and Slurm durations ([D-]HH:MM:SS, MM:SS.mmm) and sizes (1.50G).
  * Everything reads in one pass and points into the input; nothing here knows about time zones:
  * dates come back broken down as written (or as exact epochs) for the glue to convert.
  */
@@ -12,13 +11,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/* A piece of the input (not NUL-terminated); p == NULL when absent or empty. */
-typedef struct fs_span
-{
-	const char *p;
-	size_t len;
-} fs_span;
 
 /* The columns the record maps onto fields; every other column goes to `extra`. */
 typedef enum fs_sacct_col
@@ -53,7 +45,7 @@ typedef enum fs_sacct_col
 /* A parsed header: the column names (spans into the header text) and where the known ones are. */
 typedef struct fs_sacct_header
 {
-	fs_span *names;
+	fs_str *names;
 	int *known;           /* per column: its fs_sacct_col, or -1 */
 	size_t ncols;         /* without the empty name after a trailing delimiter */
 	bool trailing;        /* `sacct -p`: every line ends with the delimiter */
@@ -82,8 +74,8 @@ typedef struct fs_sacct_time
 /* Optional numbers carry their own has_ flag. */
 typedef struct fs_sacct_record
 {
-	fs_span job_id, job_id_raw, step;
-	fs_span cluster, partition, account, user, group, qos, state;
+	fs_str job_id, job_id_raw, step;
+	fs_str cluster, partition, account, user, group, qos, state;
 	bool has_job_seq, has_array_job_id, has_array_task_id, has_het_job_id, has_het_offset;
 	int64_t job_seq, array_job_id, het_job_id;
 	int32_t array_task_id, het_offset;
@@ -117,36 +109,5 @@ void fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a);
  */
 fs_status fs_slurm_duration(const char *s, size_t len, double *seconds, bool *is_null,
                             const char **why, fs_error *err);
-
-/* parent of a row whose path is the root's child (or, with no label, the root itself) */
-#define FS_ASSOC_ROOT (-1)
-
-/*
- * One association row of sacctmgr output. A row does not store its path (a deep tree's paths
- * add up to far more than the document): it names its parent row and its own label, and
- * fs_sacctmgr_assoc_path writes the path when it is needed.
- */
-typedef struct fs_assoc_row
-{
-	int line;
-	fs_span cluster, account, user, partition; /* spans into the document */
-	int32_t parent;                            /* row index, or FS_ASSOC_ROOT */
-	fs_span label;                             /* the last label; p == NULL for the root */
-	uint32_t depth;                            /* labels in the path */
-	size_t pathlen;                            /* bytes of the encoded path */
-	bool has_shares;
-	double shares;
-	bool from_parent;
-} fs_assoc_row;
-
-/*
- * The rows of a sacctmgr dump or `show assoc -P` listing, in document order. Time and memory
- * are linear in the document (one hash lookup per row for its parent account).
- */
-fs_status fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_row **rows,
-                            size_t *nrows, fs_error *err);
-/* Write the encoded sharepath of rows[i] (rows[i].pathlen bytes) to out: O(depth). */
-void fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out);
-void fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a);
 
 #endif

@@ -129,23 +129,9 @@ parse_bool(const char *s, size_t n)
 static bool
 parse_uint(const char *s, size_t n, int64_t limit, int64_t *v)
 {
-	size_t i = 0;
-	int64_t x = 0;
+	size_t plus = n > 0 && s[0] == '+';
 
-	if (n > 0 && s[0] == '+')
-		i++;
-	if (i == n)
-		return false;
-	for (; i < n; i++)
-	{
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		x = x * 10 + (s[i] - '0');
-		if (x > limit)
-			return false;
-	}
-	*v = x;
-	return true;
+	return fs_parse_digits(s + plus, n - plus, limit, v);
 }
 
 /*

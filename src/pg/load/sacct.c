@@ -1,6 +1,6 @@
 /*
- * sacct.c (glue): sacct_row / sacct_row_try onto fairsched.sacct_record, slurm_duration, and
- * sacctmgr_assoc as a set-returning function. Dates written without a zone are converted in the
+ * sacct.c (glue): sacct_row / sacct_row_try onto fairsched.sacct_record, and slurm_duration
+ * (sacctmgr_assoc is in sacctmgr.c). Dates written without a zone are converted in the
  * zone given as an argument with PostgreSQL's time zone library, never the session TimeZone.
  */
 #include "fs_pg.h"
@@ -122,13 +122,6 @@ zone_arg(FunctionCallInfo fcinfo, int n, const char **name_out)
 	return tz;
 }
 
-static Datum
-span_text(fs_span s, bool *isnull)
-{
-	*isnull = s.p == NULL;
-	return s.p ? PointerGetDatum(cstring_to_text_with_len(s.p, (int) s.len)) : (Datum) 0;
-}
-
 /* A date as written (local time in tz) or an epoch, as timestamptz. */
 static Datum
 time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col, bool *isnull)
@@ -193,21 +186,21 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 		const char *p = r->anomalies.data;
 		size_t k;
 
-		v[0] = span_text(r->job_id, &n[0]);
-		v[1] = span_text(r->job_id_raw, &n[1]);
+		v[0] = fs_pg_text_or_null(r->job_id, &n[0]);
+		v[1] = fs_pg_text_or_null(r->job_id_raw, &n[1]);
 		v[2] = Int64GetDatum(r->job_seq), n[2] = !r->has_job_seq;
 		v[3] = Int64GetDatum(r->array_job_id), n[3] = !r->has_array_job_id;
 		v[4] = Int32GetDatum(r->array_task_id), n[4] = !r->has_array_task_id;
 		v[5] = Int64GetDatum(r->het_job_id), n[5] = !r->has_het_job_id;
 		v[6] = Int32GetDatum(r->het_offset), n[6] = !r->has_het_offset;
-		v[7] = span_text(r->step, &n[7]);
-		v[8] = span_text(r->cluster, &n[8]);
-		v[9] = span_text(r->partition, &n[9]);
-		v[10] = span_text(r->account, &n[10]);
-		v[11] = span_text(r->user, &n[11]);
-		v[12] = span_text(r->group, &n[12]);
-		v[13] = span_text(r->qos, &n[13]);
-		v[14] = span_text(r->state, &n[14]);
+		v[7] = fs_pg_text_or_null(r->step, &n[7]);
+		v[8] = fs_pg_text_or_null(r->cluster, &n[8]);
+		v[9] = fs_pg_text_or_null(r->partition, &n[9]);
+		v[10] = fs_pg_text_or_null(r->account, &n[10]);
+		v[11] = fs_pg_text_or_null(r->user, &n[11]);
+		v[12] = fs_pg_text_or_null(r->group, &n[12]);
+		v[13] = fs_pg_text_or_null(r->qos, &n[13]);
+		v[14] = fs_pg_text_or_null(r->state, &n[14]);
 		v[15] = Int32GetDatum(r->cancelled_by), n[15] = !r->has_cancelled_by;
 		v[16] = Int32GetDatum(r->exit_code), n[16] = !r->has_exit_code;
 		v[17] = Int32GetDatum(r->signal), n[17] = !r->has_signal;
@@ -316,55 +309,4 @@ slurm_duration(PG_FUNCTION_ARGS)
 	if (is_null)
 		PG_RETURN_NULL();
 	PG_RETURN_FLOAT8(secs);
-}
-
-/*
- * The rows keep only their labels; each path is written into one reused buffer when its row is
- * emitted, and the row's other values live in a context reset per row, so memory stays in
- * proportion to the document (the tuplestore spills to disk past work_mem).
- */
-PG_FUNCTION_INFO_V1(sacctmgr_assoc);
-Datum
-sacctmgr_assoc(PG_FUNCTION_ARGS)
-{
-	text *doc = PG_GETARG_TEXT_PP(0);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	fs_assoc_row *rows;
-	size_t nrows, i;
-	fs_error err;
-	fs_pg_scratch path = {0};
-	MemoryContext rowcxt, old;
-
-	InitMaterializedSRF(fcinfo, 0);
-	fs_pg_check(fs_sacctmgr_assoc(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &fs_pg_alloc, &rows,
-	                              &nrows, &err),
-	            &err);
-	rowcxt =
-	    AllocSetContextCreate(CurrentMemoryContext, "sacctmgr_assoc row", ALLOCSET_DEFAULT_SIZES);
-	for (i = 0; i < nrows; i++)
-	{
-		const fs_assoc_row *r = &rows[i];
-		Datum v[8];
-		bool n[8];
-
-		CHECK_FOR_INTERRUPTS();
-		fs_sacctmgr_assoc_path(rows, i, fs_pg_scratch_space(&path, r->pathlen));
-		old = MemoryContextSwitchTo(rowcxt);
-		v[0] = Int32GetDatum(r->line), n[0] = false;
-		v[1] = span_text(r->cluster, &n[1]);
-		v[2] = span_text(r->account, &n[2]);
-		v[3] = span_text(r->user, &n[3]);
-		v[4] = span_text(r->partition, &n[4]);
-		v[5] = fs_pg_scratch_datum(&path), n[5] = false;
-		v[6] = Float8GetDatum(r->shares), n[6] = !r->has_shares;
-		v[7] = BoolGetDatum(r->from_parent), n[7] = false;
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, n);
-		MemoryContextSwitchTo(old);
-		MemoryContextReset(rowcxt);
-	}
-	MemoryContextDelete(rowcxt);
-	if (path.v)
-		pfree(path.v);
-	fs_sacctmgr_assoc_release(rows, nrows, &fs_pg_alloc);
-	return (Datum) 0;
 }

@@ -269,13 +269,6 @@ fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int
 		read_compat(PG_GETARG_ARRAYTYPE_P(compat_arg), in);
 }
 
-Datum
-fs_pg_text_or_null(fs_str s, bool *isnull)
-{
-	*isnull = s.s == NULL;
-	return s.s ? PointerGetDatum(cstring_to_text_with_len(s.s, (int) s.len)) : (Datum) 0;
-}
-
 /* One cycle: its decisions (shares = false) or the share states after its charges. */
 static Datum
 cycle_common(FunctionCallInfo fcinfo, bool shares)

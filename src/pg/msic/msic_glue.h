@@ -70,7 +70,5 @@ void fs_pg_msic_check_config(HeapTupleHeader cfg);
  * configuration's settings, the share states, hosts, queues and compat switches. */
 void fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,
                             int queues_arg, int compat_arg, fs_msic_cycle_in *in);
-/* A text datum, or NULL. */
-Datum fs_pg_text_or_null(fs_str s, bool *isnull);
 
 #endif

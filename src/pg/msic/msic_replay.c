@@ -1,6 +1,7 @@
 /*
  * msic_replay.c (glue): msic_replay, submissions replayed through MSIC scheduling cycles; the
- * rows go to the tuplestore as the core produces them. The rules are in src/core/msic/msic_replay.c.
+ * rows go to the tuplestore as the core produces them. The rules are in
+ * src/core/msic/msic_replay.c.
  */
 #include "msic/msic_glue.h"
 

@@ -144,6 +144,13 @@ fs_is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* An ASCII letter or '_': what a name (a PBS key, a formula's resource) starts with. */
+static inline bool
+fs_is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
 /* ASCII letters fold to lower case, other bytes stay: names compare alike in every encoding. */
 static inline char
 fs_ascii_lower(char c)

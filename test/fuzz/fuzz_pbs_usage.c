@@ -8,7 +8,7 @@
  * must give the same answer, as must the same resources among many others (looked up in an index
  * rather than by a scan).
  */
-#include "load/pbsacct.h"
+#include "load/pbs_usage.h"
 #include "types/resvec.h"
 #include "fuzz_alloc.h"
 

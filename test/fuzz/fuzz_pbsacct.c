@@ -5,6 +5,7 @@
  * bytes read as a formula either evaluate to a finite number or fail with a message.
  */
 #include "load/pbsacct.h"
+#include "load/pbs_usage.h"
 #include "types/resvec.h"
 #include "fuzz_alloc.h"
 

@@ -1,6 +1,6 @@
 /*
  * pbsacct.h: PBS Pro / OpenPBS / TORQUE accounting log lines (date;type;id;key=value ...) read
- * in one pass into a record of spans over the line, and the PBS fairshare_usage_res formula.
+ * in one pass into a record of spans over the line.
  */
 #ifndef FS_PBSACCT_H
 #define FS_PBSACCT_H
@@ -109,15 +109,5 @@ void fs_pbs_free(fs_pbs_record *rec, const fs_allocator *a);
 
 /* Name of the n-th field of the enums above ("ctime", ..., "user", ...). */
 const char *fs_pbs_time_name(int which);
-
-/*
- * PBS fairshare_usage_res: evaluate `formula` over the amounts of the resvec `used` in PBS
- * scheduler units (sizes in kb rounded up, durations in seconds, counts as they are; a missing
- * resource is 0). Nesting of any kind (parentheses, calls, signs, powers) is limited to 64
- * levels; the time is O(formula + entries of used + names * log entries), and `a` holds an
- * index of a large vector during the call.
- */
-fs_status fs_pbs_usage(const char *formula, size_t len, const uint8_t *used, const fs_allocator *a,
-                       double *result, fs_error *err);
 
 #endif

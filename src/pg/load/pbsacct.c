@@ -1,7 +1,6 @@
 /*
- * pbsacct.c (glue): pbs_acct, pbs_acct_try, pbs_acct_attrs and pbs_usage. The reading of the
- * line and the formula evaluator are in src/core/load/pbsacct.c; this maps a record onto the
- * fairsched.pbs_record composite.
+ * pbsacct.c (glue): pbs_acct, pbs_acct_try and pbs_acct_attrs. The reading of the line is in
+ * src/core/load/pbsacct.c; this maps a record onto the fairsched.pbs_record composite.
  */
 #include "fs_pg.h"
 
@@ -284,19 +283,4 @@ pbs_acct_attrs(PG_FUNCTION_ARGS)
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
-}
-
-PG_FUNCTION_INFO_V1(pbs_usage);
-Datum
-pbs_usage(PG_FUNCTION_ARGS)
-{
-	text *formula = PG_GETARG_TEXT_PP(0);
-	struct varlena *used = PG_GETARG_VARLENA_PP(1);
-	double v;
-	fs_error err;
-
-	fs_pg_check(fs_pbs_usage(VARDATA_ANY(formula), VARSIZE_ANY_EXHDR(formula),
-	                         (const uint8_t *) VARDATA_ANY(used), &fs_pg_alloc, &v, &err),
-	            &err);
-	PG_RETURN_FLOAT8(v);
 }

@@ -69,7 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			free(back);
 			free(sb.data);
 		}
-		fs_ch_ad_release(&ad, &fz);
+		fs_ch_ad_free(&ad, &fz);
 	}
 	return 0;
 }

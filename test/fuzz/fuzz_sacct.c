@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort();
 			free(sp);
 		}
-		fs_sacctmgr_assoc_release(rows, nrows, &fz);
+		fs_sacctmgr_assoc_free(rows, nrows, &fz);
 	}
 	if (nl == NULL)
 		return 0;
@@ -75,8 +75,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (r.extra.len < 2 || r.extra.data[0] != '{' || r.extra.data[r.extra.len - 1] != '}')
 			abort();
-		fs_sacct_record_release(&r, &fz);
+		fs_sacct_record_free(&r, &fz);
 	}
-	fs_sacct_header_release(&h, &fz);
+	fs_sacct_header_free(&h, &fz);
 	return 0;
 }

@@ -47,7 +47,7 @@ release_all(result *res)
 	int i;
 
 	for (i = 0; i < res->n; i++)
-		fs_ch_ad_release(&res->ad[i], &unit_alloc);
+		fs_ch_ad_free(&res->ad[i], &unit_alloc);
 }
 
 static void
@@ -280,7 +280,7 @@ test_errors(void)
 		CHECK(ad.error_line == 1 && ad.json == NULL);
 		CHECK(strstr(err.detail, "is not a valid share path") != NULL);
 		CHECK(strstr(err.hint, "NUL byte") != NULL);
-		fs_ch_ad_release(&ad, &unit_alloc);
+		fs_ch_ad_free(&ad, &unit_alloc);
 		CHECK(fs_ch_next(&r, &ad, &done, &err) == FS_OK && done);
 	}
 

@@ -10,16 +10,6 @@
 #define MIN_US INT64_C(60000000)
 
 static void
-free_file(fs_msic_share_file *f)
-{
-	size_t i;
-
-	for (i = 0; i < f->n; i++)
-		free(f->entries[i].queue);
-	free(f->entries);
-}
-
-static void
 free_acc(fs_msic_acc *a)
 {
 	free((void *) a->queue);
@@ -114,14 +104,14 @@ test_file(void)
 	                   "low            3 12.500     60.000   1920.000\n"
 	                   "verylongqueuename     0 0.000      0.000      0.000\n");
 	free(sb.data);
-	free_file(&f);
+	fs_msic_share_file_free(&f, &unit_alloc);
 	/* errors, each naming its line */
 #define BAD(t, line)                                                                               \
 	do                                                                                             \
 	{                                                                                              \
 		CHECK(fs_msic_share_file_parse(t, strlen(t), &unit_alloc, &f, &err) == FS_ERR_SYNTAX);     \
 		CHECK(strstr(err.message, line) != NULL);                                                  \
-		free_file(&f);                                                                             \
+		fs_msic_share_file_free(&f, &unit_alloc);                                                  \
 	} while (0)
 	BAD("Mon\n", "line 1:");
 	BAD("#\nx\n", "line 2:");
@@ -137,7 +127,7 @@ test_file(void)
 	BAD("#\n#\n", "no day-of-week stamp");
 	CHECK(fs_msic_share_file_parse("#\n#\n\nSat \r\n", 11, &unit_alloc, &f, &err) == FS_OK);
 	CHECK(f.weekday == 6 && f.n == 0);
-	free_file(&f);
+	fs_msic_share_file_free(&f, &unit_alloc);
 }
 
 static bool

@@ -31,7 +31,7 @@ parse(const char *header, const char *line, fs_sacct_record *r, fs_error *err)
 	if (fs_sacct_header_parse(header, strlen(header), &unit_alloc, &h, err) != FS_OK)
 		return false;
 	st = fs_sacct_parse_row(&h, line, strlen(line), &unit_alloc, r, err);
-	fs_sacct_header_release(&h, &unit_alloc);
+	fs_sacct_header_free(&h, &unit_alloc);
 	return st == FS_OK;
 }
 
@@ -86,7 +86,7 @@ test_xdmod_rows(void)
 		CHECK(r.nanomalies == 0);
 		CHECK(strstr(r.extra.data, "\"JobName\": \"100-Floors-of-Frights\"") != NULL);
 		CHECK(strstr(r.extra.data, "\"UID\": \"102216\"") != NULL);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* ReqMem per CPU (3000Mc x 256), pending array range */
 	if (CHECK(parse(xdmod_header,
@@ -103,7 +103,7 @@ test_xdmod_rows(void)
 		CHECK_STR(anomaly(&r, 0),
 		          "JobID \"4103947_[9-11,20]\" stands for the array tasks \"9-11,20\" in one row");
 		CHECK(strstr(r.extra.data, "\"array_task_spec\": \"9-11,20\"") != NULL);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* unknown state, Unknown Start (pending) */
 	if (CHECK(parse(xdmod_header,
@@ -118,7 +118,7 @@ test_xdmod_rows(void)
 		CHECK_STR(anomaly(&r, 0), "unknown State \"BAR\"");
 		CHECK_STR(anomaly(&r, 1), "Start is Unknown");
 		CHECK(r.alloc_tres == NULL && r.req_tres != NULL);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 }
 
@@ -143,7 +143,7 @@ test_edges(void)
 		CHECK(strstr(r.extra.data, "\"JobName\": \"crazy|name\"") != NULL);
 		CHECK_STR(anomaly(&r, 0), "JobName \"crazy|name\" holds the delimiter \"|\"");
 		CHECK_DBL(r.req_mem_bytes, 1073741824.0, 0);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* license with @, numeric TRES id kept as tres_1001 */
 	if (CHECK(parse(edge_header,
@@ -155,7 +155,7 @@ test_edges(void)
 		CHECK_DBL(rv_amount(r.alloc_tres, "license/matlab@slurmdb", &kind), 1, 0);
 		CHECK_DBL(rv_amount(r.alloc_tres, "tres_1001", &kind), 5, 0);
 		CHECK_STR(anomaly(&r, 0), "AllocTRES: TRES id 1001 has no name (kept as tres_1001)");
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* het step, 1.50G, Partition_Limit */
 	if (CHECK(parse(edge_header,
@@ -170,7 +170,7 @@ test_edges(void)
 		CHECK(!r.has_timelimit);
 		CHECK_STR(anomaly(&r, 0), "Timelimit is Partition_Limit");
 		CHECK_DBL(r.req_mem_bytes, 1.5 * 1073741824.0, 0);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* epochs */
 	if (CHECK(parse("JobID|Submit|Eligible|Start|End",
@@ -180,7 +180,7 @@ test_edges(void)
 	{
 		CHECK(r.end.kind == FS_ST_EPOCH && r.end.epoch == 1435716293);
 		CHECK(r.job_seq == 4107219);
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* too few fields (a newline in the job name) and a -p header */
 	CHECK(!parse("JobID|JobName|", "|", &r, &err));
@@ -189,7 +189,7 @@ test_edges(void)
 	{
 		CHECK_STR(anomaly(&r, 0), "row does not end with \"|\" as its header does (sacct -p): "
 		                          "the record may go on in the next line");
-		fs_sacct_record_release(&r, &unit_alloc);
+		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	CHECK(!parse("JobID|State", "12x|COMPLETED", &r, &err));
 	CHECK_STR(err.detail, "Unexpected character in JobID at character 3.");
@@ -260,7 +260,7 @@ test_wide_header(void)
 	if (CHECK(st == FS_OK))
 	{
 		CHECK(h.ncols == ncols && h.names[ncols - 1].len == 6);
-		fs_sacct_header_release(&h, &unit_alloc);
+		fs_sacct_header_free(&h, &unit_alloc);
 	}
 	fs_sb_appendf(&hdr, "|c4242");
 	CHECK(fs_sacct_header_parse(hdr.data, hdr.len, &unit_alloc, &h, &err) == FS_ERR_SYNTAX);
@@ -308,7 +308,7 @@ test_sample_file(void)
 		if (parse(header, line, &r, &err))
 		{
 			parsed++;
-			fs_sacct_record_release(&r, &unit_alloc);
+			fs_sacct_record_free(&r, &unit_alloc);
 		}
 		else
 		{

@@ -54,7 +54,7 @@ test_assoc(void)
 		CHECK_STR(unit_cstr(rows[3].account), "shared");
 		CHECK(rows[0].depth == 0 && rows[0].pathlen == 2);
 		unit_alloc.release(NULL, sb.data);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
 	}
 	if (CHECK(fs_sacctmgr_assoc(list, strlen(list), &unit_alloc, &rows, &n, &err) == FS_OK))
 	{
@@ -63,7 +63,7 @@ test_assoc(void)
 		CHECK_STR(sb.data, "A.B.u1");
 		CHECK(rows[2].from_parent);
 		unit_alloc.release(NULL, sb.data);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
 	}
 	CHECK(fs_sacctmgr_assoc("Parent - 'x'\n", 13, &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
 	CHECK_STR(err.message, "invalid sacctmgr association data at line 1: \"Parent - 'x'\"");
@@ -147,7 +147,7 @@ test_assoc_deep(void)
 		}
 		free(want);
 		free(got);
-		fs_sacctmgr_assoc_release(rows, n, &unit_alloc);
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
 	}
 	free(doc.data);
 

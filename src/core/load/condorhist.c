@@ -763,7 +763,7 @@ fs_ch_init(fs_ch_reader *r, const char *doc, size_t len, const fs_allocator *a)
 }
 
 void
-fs_ch_ad_release(fs_ch_ad *ad, const fs_allocator *a)
+fs_ch_ad_free(fs_ch_ad *ad, const fs_allocator *a)
 {
 	int c;
 
@@ -847,7 +847,7 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 		int32_t n = ad->ad, first = ad->line, last = ad->last_line, eline = ad->error_line;
 
 		r->a->release(r->a->ctx, st.json.data);
-		fs_ch_ad_release(ad, r->a);
+		fs_ch_ad_free(ad, r->a);
 		memset(ad, 0, sizeof(fs_ch_ad));
 		ad->ad = n;
 		ad->line = first;

@@ -30,7 +30,7 @@ typedef enum fs_ch_col
 extern const char *const fs_ch_col_names[FS_CH_NCOLS];
 
 /*
- * One ad. Text and the path are in allocator memory (fs_ch_ad_release frees them); a column is
+ * One ad. Text and the path are in allocator memory (fs_ch_ad_free frees them); a column is
  * absent (has[c] false, pointer NULL) when the attribute is missing, undefined or an expression
  * that cannot be evaluated without a machine ad (the expression stays in json).
  */
@@ -73,6 +73,6 @@ void fs_ch_init(fs_ch_reader *r, const char *doc, size_t len, const fs_allocator
  */
 fs_status fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err);
 
-void fs_ch_ad_release(fs_ch_ad *ad, const fs_allocator *a);
+void fs_ch_ad_free(fs_ch_ad *ad, const fs_allocator *a);
 
 #endif

@@ -135,7 +135,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		if (nl == 0)
 		{
 			a->release(a->ctx, seen.slots);
-			fs_sacct_header_release(h, a);
+			fs_sacct_header_free(h, a);
 			return syntax(err, subject, text, len + h->trailing, start, "empty column name", hint);
 		}
 		h->names[c] = fs_str_of(nm, nl);
@@ -144,7 +144,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		                  h->names) != (uint32_t) c)
 		{
 			a->release(a->ctx, seen.slots);
-			fs_sacct_header_release(h, a);
+			fs_sacct_header_free(h, a);
 			return syntax(err, subject, text, len, start, "duplicate column name", hint);
 		}
 		for (k = 0; k < FS_SC_NKNOWN; k++)
@@ -153,7 +153,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 				if (h->at[k] >= 0)
 				{
 					a->release(a->ctx, seen.slots);
-					fs_sacct_header_release(h, a);
+					fs_sacct_header_free(h, a);
 					return syntax(err, subject, text, len, start, "duplicate column name", hint);
 				}
 				h->at[k] = (int) c;
@@ -167,7 +167,7 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 }
 
 void
-fs_sacct_header_release(fs_sacct_header *h, const fs_allocator *a)
+fs_sacct_header_free(fs_sacct_header *h, const fs_allocator *a)
 {
 	if (h->names)
 		a->release(a->ctx, h->names);
@@ -989,7 +989,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	}
 	if (len == 0)
 	{
-		fs_sacct_record_release(rec, a);
+		fs_sacct_record_free(rec, a);
 		return syntax(err, row_subject, line, len, FS_NO_POSITION, "empty row",
 		              "Leave blank lines out of the rows.");
 	}
@@ -1013,7 +1013,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 
 		snprintf(problem, sizeof(problem), "the row has %zu %s but the header names %zu", nsep + 1,
 		         fs_plural(nsep + 1, "field", "fields"), h->ncols);
-		fs_sacct_record_release(rec, a);
+		fs_sacct_record_free(rec, a);
 		return syntax(err, row_subject, line, c.len, len, problem,
 		              "A newline in a job name splits a record over two lines: join them, "
 		              "or export with --delimiter and JobName last.");
@@ -1031,7 +1031,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		}
 		snprintf(problem, sizeof(problem), "the row has %zu fields but the header names %zu",
 		         nsep + 1, h->ncols);
-		fs_sacct_record_release(rec, a);
+		fs_sacct_record_free(rec, a);
 		return syntax(err, row_subject, line, c.len, i, problem, row_hint);
 	}
 	f = a->alloc(a->ctx, h->ncols * sizeof(fs_str));
@@ -1055,12 +1055,12 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	st = parse_fields(&c, h, f);
 	a->release(a->ctx, f);
 	if (st != FS_OK)
-		fs_sacct_record_release(rec, a);
+		fs_sacct_record_free(rec, a);
 	return st;
 }
 
 void
-fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a)
+fs_sacct_record_free(fs_sacct_record *rec, const fs_allocator *a)
 {
 	if (rec->alloc_tres)
 		a->release(a->ctx, rec->alloc_tres);

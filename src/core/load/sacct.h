@@ -54,7 +54,7 @@ typedef struct fs_sacct_header
 
 fs_status fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a,
                                 fs_sacct_header *h, fs_error *err);
-void fs_sacct_header_release(fs_sacct_header *h, const fs_allocator *a);
+void fs_sacct_header_free(fs_sacct_header *h, const fs_allocator *a);
 
 /* A date as written: absent, broken-down local time, or exact epoch seconds. */
 typedef enum fs_sacct_time_kind
@@ -96,12 +96,12 @@ typedef struct fs_sacct_record
 
 /*
  * Parse one row against its header. On success the record's spans point into `line` and its
- * buffers are in allocator memory (fs_sacct_record_release frees them); on failure nothing is
+ * buffers are in allocator memory (fs_sacct_record_free frees them); on failure nothing is
  * left allocated and err names the character.
  */
 fs_status fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len,
                              const fs_allocator *a, fs_sacct_record *rec, fs_error *err);
-void fs_sacct_record_release(fs_sacct_record *rec, const fs_allocator *a);
+void fs_sacct_record_free(fs_sacct_record *rec, const fs_allocator *a);
 
 /*
  * A Slurm duration in seconds. *is_null is set (and *why names the word) for UNLIMITED,

@@ -542,7 +542,7 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 	a->release(a->ctx, s.map);
 	if (st != FS_OK)
 	{
-		fs_sacctmgr_assoc_release(s.rows, s.nrows, a);
+		fs_sacctmgr_assoc_free(s.rows, s.nrows, a);
 		*rows = NULL;
 		*nrows = 0;
 		return st;
@@ -572,7 +572,7 @@ fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out)
 }
 
 void
-fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a)
+fs_sacctmgr_assoc_free(fs_assoc_row *rows, size_t nrows, const fs_allocator *a)
 {
 	(void) nrows;
 	if (rows != NULL)

@@ -39,6 +39,6 @@ fs_status fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, 
                             size_t *nrows, fs_error *err);
 /* Write the encoded sharepath of rows[i] (rows[i].pathlen bytes) to out: O(depth). */
 void fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out);
-void fs_sacctmgr_assoc_release(fs_assoc_row *rows, size_t nrows, const fs_allocator *a);
+void fs_sacctmgr_assoc_free(fs_assoc_row *rows, size_t nrows, const fs_allocator *a);
 
 #endif

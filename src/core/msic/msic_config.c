@@ -405,7 +405,7 @@ fair_hash(const fs_msic_config *cfg, size_t i)
 }
 
 static void
-fair_index_release(fair_index *x, const fs_allocator *a)
+fair_index_free(fair_index *x, const fs_allocator *a)
 {
 	if (x->h.slots)
 		a->release(a->ctx, x->h.slots);
@@ -429,7 +429,7 @@ fair_index_add(fair_index *x, size_t i, const fs_allocator *a, fs_error *err)
 	{
 		size_t k;
 
-		fair_index_release(x, a);
+		fair_index_free(x, a);
 		x->cap = i < 8 ? 16 : 2 * i;
 		fs_hindex_init(&x->h, x->cap, a);
 		for (k = 0; k < i; k++)
@@ -1007,7 +1007,7 @@ validate(const fs_msic_config *cfg, const fs_allocator *a, fs_error *err)
 	for (i = 0; i < cfg->n_fair && st == FS_OK; i++)
 		if (fair_index_add(&fidx, i, a, err) != FS_OK)
 			st = in_field(cfg, err, "fair_share", i + 1);
-	fair_index_release(&fidx, a);
+	fair_index_free(&fidx, a);
 	if (st != FS_OK)
 		return st;
 	if (cfg->n_fair > 0)
@@ -1166,7 +1166,7 @@ fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_ms
 		/* words after the argument are ignored, as sscanf("%s %s") does */
 		st = set_option(&p, text + w0, w1 - w0, text + v0, v1 - v0);
 	}
-	fair_index_release(&p.fair_idx, a);
+	fair_index_free(&p.fair_idx, a);
 	if (st == FS_OK)
 		st = validate(cfg, a, err);
 	if (st != FS_OK)

@@ -281,7 +281,7 @@ order_work_init(order_work *w, const fs_msic_order_in *in, size_t n, const fs_al
 }
 
 static void
-order_work_release(order_work *w, const fs_allocator *a)
+order_work_free(order_work *w, const fs_allocator *a)
 {
 	a->release(a->ctx, w->qidx.slots);
 	a->release(a->ctx, w->ididx.slots);
@@ -498,6 +498,6 @@ fs_msic_job_order(const fs_msic_order_in *in, const fs_msic_ojob *jobs, size_t n
 		}
 		*out = ordered_rows(&w, n, a);
 	}
-	order_work_release(&w, a);
+	order_work_free(&w, a);
 	return st;
 }

@@ -444,6 +444,19 @@ fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
 	return st;
 }
 
+void
+fs_msic_share_file_free(fs_msic_share_file *f, const fs_allocator *a)
+{
+	size_t i;
+
+	for (i = 0; i < f->n; i++)
+		a->release(a->ctx, f->entries[i].queue);
+	if (f->entries)
+		a->release(a->ctx, f->entries);
+	f->entries = NULL;
+	f->n = 0;
+}
+
 fs_status
 fs_msic_share_file_format(fs_sb *sb, int weekday, const fs_msic_share_entry *e, size_t n,
                           fs_error *err)

@@ -103,6 +103,8 @@ typedef struct fs_msic_share_file
  */
 fs_status fs_msic_share_file_parse(const char *text, size_t len, const fs_allocator *a,
                                    fs_msic_share_file *out, fs_error *err);
+/* Free what fs_msic_share_file_parse allocated (the entries and their queue names). */
+void fs_msic_share_file_free(fs_msic_share_file *f, const fs_allocator *a);
 
 /* A queue name the file can hold: non-empty, no space or control character. */
 fs_status fs_msic_check_queue_name(const char *name, size_t len, fs_error *err);

@@ -586,7 +586,7 @@ fair_tree_values(fs_ctx *c, const fs_allocator *a)
 
 /* the working arrays (not the rows, which go to the caller) */
 static void
-ctx_release(fs_ctx *c, const fs_allocator *a)
+ctx_free(fs_ctx *c, const fs_allocator *a)
 {
 	a->release(a->ctx, c->owner);
 	a->release(a->ctx, c->levelsum);
@@ -666,7 +666,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			        "add up past the largest number",
 			        fs_sp_text(fs_tree_node(t, i)->path, &p));
 			fs_error_hint(err, "Scale the shares down; only their ratios matter.");
-			ctx_release(&c, a);
+			ctx_free(&c, a);
 			a->release(a->ctx, c.rows);
 			return FS_ERR_RANGE;
 		}
@@ -696,7 +696,7 @@ fs_fairshare(const fs_tree *t, fs_algo algo, double dampening, const fs_allocato
 			a->release(a->ctx, leaves);
 		}
 	}
-	ctx_release(&c, a);
+	ctx_free(&c, a);
 	*out = c.rows;
 	return FS_OK;
 }

@@ -276,7 +276,7 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 		return record_datum(fcinfo, NULL, tz, tzname, error_text(&err));
 	}
 	d = record_datum(fcinfo, &rec, tz, tzname, NULL);
-	fs_sacct_record_release(&rec, &fs_pg_alloc);
+	fs_sacct_record_free(&rec, &fs_pg_alloc);
 	return d;
 }
 

@@ -57,6 +57,6 @@ sacctmgr_assoc(PG_FUNCTION_ARGS)
 	MemoryContextDelete(rowcxt);
 	if (path.v)
 		pfree(path.v);
-	fs_sacctmgr_assoc_release(rows, nrows, &fs_pg_alloc);
+	fs_sacctmgr_assoc_free(rows, nrows, &fs_pg_alloc);
 	return (Datum) 0;
 }

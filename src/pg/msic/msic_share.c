@@ -185,6 +185,7 @@ msic_shares(PG_FUNCTION_ARGS)
 		share_values(f.entries[i].queue, &f.entries[i].s, values, nulls);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	fs_msic_share_file_free(&f, &fs_pg_alloc);
 	PG_RETURN_NULL();
 }
 

@@ -47,7 +47,7 @@ fs_msic_compat_from_name(const char *name)
 }
 
 /* A batch queue during the cycle. */
-typedef struct cq
+typedef struct cycle_queue
 {
 	fs_str name, host_name;
 	const fs_msic_queue *q;
@@ -67,18 +67,18 @@ typedef struct cq
 	int64_t *ge; /* [r]: first-search candidates of rank ranks[r] or higher (ge[0]: all of them) */
 	uint32_t *jobs; /* its running jobs, time left ascending, then the ones started now */
 	size_t njobs, capjobs;
-} cq;
+} cycle_queue;
 
 /* A host during the cycle. */
-typedef struct ch
+typedef struct cycle_host
 {
 	int64_t alloc;
 	double mem_alloc;
 	double load;
-} ch;
+} cycle_host;
 
 /* A job during the cycle. */
-typedef struct cj
+typedef struct cycle_job
 {
 	const fs_msic_row *row; /* flags and rank from the order */
 	fs_str oqueue;          /* originating queue */
@@ -92,7 +92,7 @@ typedef struct cj
 	bool gone;        /* stopped in this cycle */
 	bool unstoppable; /* its stop failed in this cycle */
 	bool started;     /* started or resumed in this cycle */
-} cj;
+} cycle_job;
 
 struct cycle
 {
@@ -101,10 +101,10 @@ struct cycle
 	size_t n;
 	const fs_allocator *a;
 	fs_error *err;
-	cq *q;
+	cycle_queue *q;
 	size_t nq;
-	ch *h;
-	cj *j;
+	cycle_host *h;
+	cycle_job *j;
 	fs_msic_row *rows;
 	size_t np; /* pending rows come first in rows */
 	fs_hindex fsidx;
@@ -191,7 +191,7 @@ job_id(const cycle *c, size_t i)
 }
 
 static const fs_msic_host *
-host_of(const cycle *c, const cq *q)
+host_of(const cycle *c, const cycle_queue *q)
 {
 	return &c->in->hosts[q->host];
 }
@@ -200,10 +200,10 @@ host_of(const cycle *c, const cq *q)
 
 /* evaluate_system.c:schd_evaluate_system, before each job on every queue still open. */
 static bool
-load_ok(cycle *c, const cq *q)
+load_ok(cycle *c, const cycle_queue *q)
 {
 	const fs_msic_host *hs = host_of(c, q);
-	const ch *h = &c->h[q->host];
+	const cycle_host *h = &c->h[q->host];
 	const fs_msic_cycle_in *in = c->in;
 	/* the guide's band is a percentage of the CPUs; the original forgot to divide by 100 */
 	double per = in->load_unscaled ? hs->ncpus : hs->ncpus / 100.0;
@@ -225,7 +225,7 @@ load_ok(cycle *c, const cq *q)
 }
 
 static void
-set_full(cycle *c, cq *q, bool full)
+set_full(cycle *c, cycle_queue *q, bool full)
 {
 	if (q->open && q->full != full)
 	{
@@ -239,7 +239,7 @@ set_full(cycle *c, cq *q, bool full)
 
 /* queue_limits.c:schd_check_queue_limits; reaching the CPU or memory limit marks it full. */
 static bool
-queue_limits(cycle *c, cq *q, bool say)
+queue_limits(cycle *c, cycle_queue *q, bool say)
 {
 	const fs_msic_queue *l = q->q;
 
@@ -264,10 +264,10 @@ queue_limits(cycle *c, cq *q, bool say)
 
 /* queue_limits.c:schd_job_fits_queue: the job against the queue's limits on an empty queue. */
 static bool
-fits_queue(cycle *c, size_t i, const cq *q)
+fits_queue(cycle *c, size_t i, const cycle_queue *q)
 {
 	const fs_msic_cjob *job = &c->jobs[i];
-	const cj *x = &c->j[i];
+	const cycle_job *x = &c->j[i];
 	const fs_msic_queue *l = q->q;
 	const fs_msic_host *hs = host_of(c, q);
 	char hms[32];
@@ -310,7 +310,7 @@ static bool
 prime_ok(cycle *c, size_t i)
 {
 	const fs_msic_cycle_in *in = c->in;
-	cj *x = &c->j[i];
+	cycle_job *x = &c->j[i];
 	char hms[32];
 
 	if (!observes_pt(in) || in->pt_limit < 0 || x->row->priority)
@@ -332,12 +332,12 @@ prime_ok(cycle *c, size_t i)
 
 /* resource_limits.c:schd_resources_avail: the host's free CPUs, memory and its arch. */
 static bool
-resources_avail(cycle *c, size_t i, const cq *q)
+resources_avail(cycle *c, size_t i, const cycle_queue *q)
 {
 	const fs_msic_cjob *job = &c->jobs[i];
-	const cj *x = &c->j[i];
+	const cycle_job *x = &c->j[i];
 	const fs_msic_host *hs = host_of(c, q);
-	const ch *h = &c->h[q->host];
+	const cycle_host *h = &c->h[q->host];
 
 	if (h->alloc + job->ncpus > hs->ncpus)
 		return why(c, "Would over-subscribe CPU resources (%d max)", hs->ncpus);
@@ -352,7 +352,7 @@ resources_avail(cycle *c, size_t i, const cq *q)
 /* The queue's max_user_run against the owner's running jobs there (the original counts the
  * jobs that are not running, so the limit practically never acts). */
 static bool
-user_limits(cycle *c, size_t i, const cq *q)
+user_limits(cycle *c, size_t i, const cycle_queue *q)
 {
 	const fs_msic_cjob *job = &c->jobs[i];
 	fs_str owner = {job->o.owner, job->o.ownerlen};
@@ -377,7 +377,7 @@ user_limits(cycle *c, size_t i, const cq *q)
 /* A queue that is down, disabled or stopped takes no job and no preemption (say: write why,
  * as placement does; the preemption search skips such queues silently, as the original). */
 static bool
-queue_open(cycle *c, const cq *q, bool say)
+queue_open(cycle *c, const cycle_queue *q, bool say)
 {
 	if (q->host < 0 || !c->in->hosts[q->host].up)
 		return false;
@@ -404,7 +404,7 @@ find_best(cycle *c, size_t i)
 		k = c->last_up < 0 ? c->nq : (size_t) c->last_up;
 	for (; k < c->nq; k++)
 	{
-		cq *q = &c->q[k];
+		cycle_queue *q = &c->q[k];
 		int64_t left;
 
 		if (!queue_open(c, q, true))
@@ -445,7 +445,7 @@ all_full(cycle *c)
 		return true;
 	for (k = 0; k < c->nq; k++)
 	{
-		cq *q = &c->q[k];
+		cycle_queue *q = &c->q[k];
 
 		if (!q->open || q->full)
 			continue;
@@ -469,9 +469,9 @@ all_full(cycle *c)
 static void
 take(cycle *c, size_t i, int qi)
 {
-	cq *q = &c->q[qi];
-	ch *h = &c->h[q->host];
-	cj *x = &c->j[i];
+	cycle_queue *q = &c->q[qi];
+	cycle_host *h = &c->h[q->host];
+	cycle_job *x = &c->j[i];
 
 	c->bounds_ok = false;
 	h->alloc += c->jobs[i].ncpus;
@@ -502,8 +502,8 @@ take(cycle *c, size_t i, int qi)
 static void
 count_candidate(cycle *c, size_t v, int sign)
 {
-	const cj *V = &c->j[v];
-	cq *q = &c->q[V->queue];
+	const cycle_job *V = &c->j[v];
+	cycle_queue *q = &c->q[V->queue];
 	int64_t n = (int64_t) c->jobs[v].ncpus * sign;
 
 	c->bounds_ok = false;
@@ -524,9 +524,9 @@ count_candidate(cycle *c, size_t v, int sign)
 static void
 give_back(cycle *c, size_t v)
 {
-	cj *x = &c->j[v];
-	cq *q = &c->q[x->queue];
-	ch *h = &c->h[x->host];
+	cycle_job *x = &c->j[v];
+	cycle_queue *q = &c->q[x->queue];
+	cycle_host *h = &c->h[x->host];
 
 	count_candidate(c, v, -1);
 	h->alloc -= c->jobs[v].ncpus;
@@ -552,7 +552,7 @@ same_owner(const cycle *c, size_t a, size_t b)
 static bool
 victim_first(const cycle *c, size_t p, size_t v)
 {
-	const cj *P = &c->j[p], *V = &c->j[v];
+	const cycle_job *P = &c->j[p], *V = &c->j[v];
 
 	if (V->row->priority || V->row->waiting || !(V->chkpt_ok || V->row->runlimit))
 		return false;
@@ -574,10 +574,10 @@ victim_second(const cycle *c, size_t v)
 
 /* CPUs and memory free for a job on queue q: its host's, within the queue's own limits. */
 static void
-room_on(const cycle *c, const cq *q, int64_t *cpus, double *mem)
+room_on(const cycle *c, const cycle_queue *q, int64_t *cpus, double *mem)
 {
 	const fs_msic_host *hs = host_of(c, q);
-	const ch *h = &c->h[q->host];
+	const cycle_host *h = &c->h[q->host];
 
 	*cpus = hs->ncpus - h->alloc;
 	*mem = hs->mem < 0 ? INFINITY : hs->mem - h->mem_alloc;
@@ -591,7 +591,7 @@ room_on(const cycle *c, const cq *q, int64_t *cpus, double *mem)
  * candidates it may stop. A first-search job that is neither express nor long-waiting may stop
  * only jobs of its rank or higher. */
 static int64_t
-room_bound(const cj *P, const cq *q, int search)
+room_bound(const cycle_job *P, const cycle_queue *q, int search)
 {
 	int64_t cpus = q->room_cpus;
 
@@ -606,7 +606,7 @@ room_bound(const cj *P, const cq *q, int search)
 
 /* The search class of job p: 0 first search, 1 first search of an over-share job, 2 second. */
 static int
-search_class(const cj *P, bool second)
+search_class(const cycle_job *P, bool second)
 {
 	return second ? 2 : P->chkpt_ok ? 1 : 0;
 }
@@ -616,7 +616,7 @@ search_class(const cj *P, bool second)
 static bool
 room_anywhere(cycle *c, size_t p, bool second)
 {
-	const cj *P = &c->j[p];
+	const cycle_job *P = &c->j[p];
 	int64_t need = c->jobs[p].ncpus;
 	size_t k, r;
 
@@ -627,7 +627,7 @@ room_anywhere(cycle *c, size_t p, bool second)
 			c->max_ge[r] = INT64_MIN;
 		for (k = 0; k < c->nq; k++)
 		{
-			cq *q = &c->q[k];
+			cycle_queue *q = &c->q[k];
 			int64_t cpus;
 
 			if (!q->open)
@@ -686,7 +686,7 @@ setup_ranks(cycle *c)
 		c->nranks = 1; /* too many: one class, every candidate counts for every job */
 	for (k = 0; k < c->n; k++)
 	{
-		cj *x = &c->j[c->rows[k].job];
+		cycle_job *x = &c->j[c->rows[k].job];
 		size_t lo = 0, hi = c->nranks;
 
 		/* the first rank >= the job's: its own, or 0 in the one-class case */
@@ -714,7 +714,7 @@ setup_ranks(cycle *c)
  * (then something else stops it, and stopping jobs would not help).
  */
 static bool
-pick_victims(cycle *c, size_t p, const cq *q, bool second, size_t *nv)
+pick_victims(cycle *c, size_t p, const cycle_queue *q, bool second, size_t *nv)
 {
 	int64_t need = c->jobs[p].ncpus, cpus;
 	double mem;
@@ -729,7 +729,7 @@ pick_victims(cycle *c, size_t p, const cq *q, bool second, size_t *nv)
 		for (k = 0; k < q->njobs; k++)
 		{
 			size_t v = q->jobs[k];
-			const cj *V = &c->j[v];
+			const cycle_job *V = &c->j[v];
 			bool first = victim_first(c, p, v);
 
 			if (V->gone || V->unstoppable || V->started)
@@ -747,7 +747,7 @@ pick_victims(cycle *c, size_t p, const cq *q, bool second, size_t *nv)
 
 /* The queue filter of make_room_for_job (the FULL mark does not matter there). */
 static bool
-preempt_queue_ok(cycle *c, size_t p, const cq *q)
+preempt_queue_ok(cycle *c, size_t p, const cycle_queue *q)
 {
 	const fs_msic_cjob *job = &c->jobs[p];
 	const fs_msic_host *hs;
@@ -771,7 +771,7 @@ stop_victim(cycle *c, size_t v, size_t p)
 {
 	const fs_msic_cjob *job = &c->jobs[v];
 	const fs_msic_cycle_in *in = c->in;
-	cj *x = &c->j[v];
+	cycle_job *x = &c->j[v];
 	fs_str qname = c->q[x->queue].name, host = c->q[x->queue].host_name, pid = job_id(c, p),
 	       vid = job_id(c, v);
 	int64_t left = job->o.walltime_us - job->o.used_us;
@@ -837,7 +837,7 @@ stop_victim(cycle *c, size_t v, size_t p)
 static int
 make_room(cycle *c, size_t p)
 {
-	const cj *P = &c->j[p];
+	const cycle_job *P = &c->j[p];
 	int passes = (P->row->priority || P->row->waiting) ? 2 : 1;
 
 	for (;;)
@@ -853,7 +853,7 @@ make_room(cycle *c, size_t p)
 				continue;
 			for (k = 0; k < c->nq; k++)
 			{
-				const cq *q = &c->q[k];
+				const cycle_queue *q = &c->q[k];
 
 				/* a queue where stops could not make room, or need not (the job fits there
 				 * as it is: something else holds it back), is not considered, nor its reason */
@@ -890,8 +890,8 @@ static fs_status
 run_job(cycle *c, size_t i, int qi)
 {
 	const fs_msic_cjob *job = &c->jobs[i];
-	cj *x = &c->j[i];
-	const cq *q = &c->q[qi];
+	cycle_job *x = &c->j[i];
+	const cycle_queue *q = &c->q[qi];
 	char msg[1024];
 	uint32_t e;
 
@@ -921,7 +921,7 @@ place_pending(cycle *c)
 	for (k = 0; k < c->np && st == FS_OK; k++)
 	{
 		size_t i = c->rows[k].job;
-		const cj *x = &c->j[i];
+		const cycle_job *x = &c->j[i];
 		const fs_msic_row *r = x->row;
 		int qi;
 
@@ -1002,7 +1002,7 @@ setup_queues(cycle *c, fs_hindex *hidx, fs_str *hnames)
 	}
 	for (k = 0; k < in->nbatch && st == FS_OK; k++)
 	{
-		cq *q = &c->q[k];
+		cycle_queue *q = &c->q[k];
 		uint32_t e = fs_hindex_get(&c->qidx, fs_str_hash(in->batch_queues[k]), &in->batch_queues[k],
 		                           fs_str_array_eq, qnames);
 
@@ -1075,7 +1075,7 @@ setup_jobs(cycle *c, const fs_hindex *hidx, const fs_str *hnames)
 	{
 		const fs_msic_row *r = &c->rows[k];
 		const fs_msic_cjob *job = &c->jobs[r->job];
-		cj *x = &c->j[r->job];
+		cycle_job *x = &c->j[r->job];
 
 		FS_POLL(k);
 		x->row = r;
@@ -1192,12 +1192,12 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n, co
 		c.np++;
 
 	c.nq = in->nbatch;
-	c.q = a->alloc(a->ctx, sizeof(cq) * (c.nq + 1));
-	memset(c.q, 0, sizeof(cq) * (c.nq + 1));
-	c.h = a->alloc(a->ctx, sizeof(ch) * (in->nhosts + 1));
-	memset(c.h, 0, sizeof(ch) * (in->nhosts + 1));
-	c.j = a->alloc(a->ctx, sizeof(cj) * (n + 1));
-	memset(c.j, 0, sizeof(cj) * (n + 1));
+	c.q = a->alloc(a->ctx, sizeof(cycle_queue) * (c.nq + 1));
+	memset(c.q, 0, sizeof(cycle_queue) * (c.nq + 1));
+	c.h = a->alloc(a->ctx, sizeof(cycle_host) * (in->nhosts + 1));
+	memset(c.h, 0, sizeof(cycle_host) * (in->nhosts + 1));
+	c.j = a->alloc(a->ctx, sizeof(cycle_job) * (n + 1));
+	memset(c.j, 0, sizeof(cycle_job) * (n + 1));
 	c.victims = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
 	hnames = a->alloc(a->ctx, sizeof(fs_str) * (in->nhosts + 1));
 	setup_shares(&c);
@@ -1205,7 +1205,7 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n, co
 	c.last_up = -1;
 	for (k = 0; k < c.nq && st == FS_OK; k++)
 	{
-		cq *q = &c.q[k];
+		cycle_queue *q = &c.q[k];
 		bool up = q->host >= 0 && in->hosts[q->host].up;
 
 		q->open = up && q->q->enabled && q->q->started;

@@ -12,3 +12,10 @@ CREATE OR REPLACE FUNCTION fairsched.msic_default_mem(config fairsched.msic_conf
                                                       max_mem float8 DEFAULT NULL) RETURNS float8
 AS 'MODULE_PATHNAME', 'msic_default_mem'
 LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+-- comments that cite the MSIC-Cluster administrator's guide by its name
+COMMENT ON TYPE fairsched.msic_config IS
+    'The validated configuration of the MSIC-Cluster PBS scheduler: queues, prime time, load targets, FAIR_SHARE entries, holidays';
+COMMENT ON FUNCTION fairsched.msic_job_order(fairsched.msic_config, fairsched.msic_share[], fairsched.msic_job[], timestamptz, int, text) IS
+    'The MSIC scheduler''s job flags and order: pending (Q, S) jobs in scheduling order with the comparison step that placed each, then running jobs by time left; rank ''share'' (the administrator''s guide) or ''usage'' (the original code)';
+COMMENT ON FUNCTION fairsched.msic_rank(fairsched.msic_share, int, text) IS 'queue rank: share (the administrator''s guide) = past percentage / share percentage; usage (the original code) = past percentage truncated to an integer';

@@ -1,5 +1,4 @@
--- condorhist: HTCondor job ads from condor_history -l and history files (README "Loading accounting records";
--- reference section 3)
+-- condorhist: HTCondor job ads from condor_history -l and history files (docs/loading.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- decay: half-life decay, PBS step decay, accrued charge and decayed running sums (README "Usage decay")
+-- decay: half-life decay, PBS step decay, accrued charge and decayed running sums (docs/decay.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- divide and fair_share: fair-share ratio division down a pool tree (README "Fair-share division", from the YTsaurus page "Как вычисляется fair share ratio")
+-- divide and fair_share: fair-share ratio division down a pool tree (docs/fair-share-division.md, from the YTsaurus page "Как вычисляется fair share ratio")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- fairshare: SLURM classic, SLURM Fair Tree and PBS fairshare over a share tree (README "Hierarchical fairshare")
+-- fairshare: SLURM classic, SLURM Fair Tree and PBS fairshare over a share tree (docs/fairshare.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,5 +1,5 @@
 -- group_quotas: HTCondor's hierarchical group quotas as the negotiator allocates them at the
--- start of a cycle (README "HTCondor hierarchical group quotas"; HTCondor manual, "Accounting Groups with Hierarchical
+-- start of a cycle (docs/slot-weights.md ("HTCondor hierarchical group quotas"); HTCondor manual, "Accounting Groups with Hierarchical
 -- Group Quotas"; negotiator GroupEntry.cpp)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;

@@ -1,5 +1,5 @@
 -- msic_config: the MSIC-Cluster scheduler's configuration file, holidays file and prime time
--- (seed 004, README "Queue fair access")
+-- (docs/msic.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -8,10 +8,10 @@ SET DateStyle = 'ISO, MDY';
 SET IntervalStyle = 'postgres';
 SET TimeZone = 'UTC';
 
--- the guide's example values, with the sample config's FAIR_SHARE lines
+-- the administrator's guide's example values, with the sample config's FAIR_SHARE lines
 \x on
 SELECT * FROM msic_config($$
-# MSIC-Cluster scheduler configuration (the guide's example)
+# MSIC-Cluster scheduler configuration (the administrator's guide's example)
 SUBMIT_QUEUE			pending
 BATCH_QUEUES			hosta@hosta,hostb@hostb
 EXPRESS_QUEUE   special

@@ -1,5 +1,4 @@
--- msic_cycle: one scheduling cycle of the MSIC scheduler (README "Queue fair access", seed 004, reference
--- sections 4, 6 and 7): placement, preemption, the load gate, comments, charges, resume
+-- msic_cycle: one scheduling cycle of the MSIC scheduler (docs/msic.md): placement, preemption, the load gate, comments, charges, resume
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -125,7 +124,7 @@ SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('a', 'ann', 'hi', 'Q', 9), pg_temp.j('
                           config => pg_temp.cfg('{"update_comments": false}'));
 
 -- ---------------------------------------------------------------- the load gate
--- A 64-CPU host: the guide's band is (90 - 15)% to (90 + 10)% of 64, i.e. 48 to 64, and below
+-- A 64-CPU host: the administrator's guide's band is (90 - 15)% to (90 + 10)% of 64, i.e. 48 to 64, and below
 -- 90% (57.6) a job may still start. 47.99 and 48 start; 57.6 and 64 are inside the upper band
 -- ("Done."); 64.01 is above it.
 SELECT l, r FROM unnest(ARRAY[47.99, 48, 57.59, 57.6, 64, 64.01]) AS l,
@@ -240,7 +239,7 @@ SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('a', 'ann', 'low', 'Q', 4),
                                                                   {"queue": "special", "shares": 20, "max_run_pct": 50}]}'));
 
 -- ---------------------------------------------------------------- stopping a victim
--- SUSPEND_THRESHOLD 10: the guide suspends when more than 10% of the walltime is left. 9 h of
+-- SUSPEND_THRESHOLD 10: the administrator's guide suspends when more than 10% of the walltime is left. 9 h of
 -- 10 used leaves exactly 10%: checkpoint; 8:59:59 used leaves 10.003%: suspend. The original
 -- (suspend_below_threshold) does the opposite.
 SELECT u, c, r FROM unnest(ARRAY['9:00'::interval, '8:59:59']) AS u,
@@ -257,7 +256,7 @@ SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('x', 'xan', 'special', 'Q', 8),
                                 pg_temp.j('v', 'vic', 'low', 'R', 8, used => '1:00', host => 'ha',
                                           extra => '{"suspend_fails": true}')],
                           config => pg_temp.cfg1());
--- the checkpoint fails: requeue with FORCE_REQUEUE (the guide; the original ignored it) ...
+-- the checkpoint fails: requeue with FORCE_REQUEUE (the administrator's guide; the original ignored it) ...
 SELECT * FROM pg_temp.cyc(ARRAY[pg_temp.j('x', 'xan', 'special', 'Q', 8),
                                 pg_temp.j('v', 'vic', 'low', 'R', 8, used => '9:30', host => 'ha',
                                           extra => '{"checkpoint_fails": true}')],

@@ -1,11 +1,11 @@
--- msic_order: the MSIC scheduler's job flags and job order (README "Queue fair access", seed 004)
+-- msic_order: the MSIC scheduler's job flags and job order (docs/msic.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
 SET timezone = 'UTC';
 
--- the guide's configuration: SUBMIT_QUEUE pending, BATCH_QUEUES hosta@hosta,hostb@hostb,
+-- the administrator's guide's configuration: SUBMIT_QUEUE pending, BATCH_QUEUES hosta@hosta,hostb@hostb,
 -- EXPRESS_QUEUE special, and the sample FAIR_SHARE lines low:10:10 med:15:10 hi:40:10
 -- special:35:10; MAX_WAIT_TIME not set (the default, 5 days)
 CREATE TEMP TABLE conf AS
@@ -35,7 +35,7 @@ LANGUAGE sql AS $$
              timestamptz '2024-03-11 12:00:00+00' - ago, host, NULL, ckpt, NULL, NULL)::msic_job
 $$;
 
--- the order of some jobs under the guide's configuration
+-- the order of some jobs under the administrator's guide's configuration
 CREATE FUNCTION pg_temp.ord(jobs msic_job[], rank text DEFAULT 'share', cpus int DEFAULT 64)
 RETURNS TABLE(pos int, job_id text, priority boolean, waiting boolean, runlimit boolean,
               chkpt_ok boolean, suspended boolean, chkptd boolean, queue_rank numeric,
@@ -55,7 +55,7 @@ SELECT ARRAY[pg_temp.j('e1', 'alice', 'special', 'Q', '2 hours', '1 hour'),
              pg_temp.j('r2', 'dave', 'hi', 'R', '2 hours', '3 hours', '90 minutes', 'hostb'),
              pg_temp.j('x1', 'erin', 'other', 'Q', '1 hour', '1 hour')] AS jobs;
 
--- rank 'share' (the guide): low 9.6/10 = 0.96, hi 46/40 = 1.15 (over), med 24/15 = 1.6 (over),
+-- rank 'share' (the administrator's guide): low 9.6/10 = 0.96, hi 46/40 = 1.15 (over), med 24/15 = 1.6 (over),
 -- a queue without FAIR_SHARE entry 1 (at its share, soft limit 0). Soft limit 10% of 64 CPUs
 -- = 6. The express job first; m1 waited 6 days but med is over its share: not WAITING, and
 -- CHKPT_OK; running jobs last, the one with less time left first.
@@ -182,7 +182,7 @@ SELECT * FROM st, msic_job_order(ROW(NULL, NULL, NULL, NULL, NULL, NULL, NULL, N
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, ARRAY[NULL::msic_share_spec], NULL, NULL,
         NULL, NULL, NULL)::msic_config, s, '{}', now(), 64);
 
--- default memory of a job without a mem request (reference 7.1)
+-- default memory of a job without a mem request (the original's get_default_mem)
 SELECT msic_default_mem(c, 'hi', 2147483648, 8589934592) AS queue_default,
        msic_default_mem(c, 'hi', NULL, 8589934592) AS queue_max,
        msic_default_mem(c, 'hi') AS built_in,

@@ -1,4 +1,4 @@
--- msic_share: the MSIC scheduler's queue share accounting (seed 004, README "Queue fair access")
+-- msic_share: the MSIC scheduler's queue share accounting (docs/msic.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

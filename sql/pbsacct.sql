@@ -1,4 +1,4 @@
--- pbsacct: PBS / OpenPBS / TORQUE accounting lines (README "Loading accounting records"), the PBS usage formula,
+-- pbsacct: PBS / OpenPBS / TORQUE accounting lines (docs/loading.md), the PBS usage formula,
 -- reruns, and the load pipeline (COPY verbatim, parallel CREATE TABLE AS, upsert, reload)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;

@@ -1,4 +1,4 @@
--- resgroup: the PBS resource_group file (README "Loading accounting records"; reference section 1.7)
+-- resgroup: the PBS resource_group file (docs/loading.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- resvec: resource vectors (README "Resource vectors")
+-- resvec: resource vectors (docs/resvec-sharepath.md ("Resource vectors"))
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

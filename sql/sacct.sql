@@ -1,4 +1,4 @@
--- sacct: Slurm sacct --parsable2 rows, durations and sacctmgr associations (README "Loading accounting records")
+-- sacct: Slurm sacct --parsable2 rows, durations and sacctmgr associations (docs/loading.md)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- sharepath: paths in a share tree (README "Share-tree paths")
+-- sharepath: paths in a share tree (docs/resvec-sharepath.md ("Share-tree paths"))
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

@@ -1,4 +1,4 @@
--- sharetree: share trees and pool trees with usage rolled up (README "Share trees")
+-- sharetree: share trees and pool trees with usage rolled up (docs/fairshare.md ("Share trees"))
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;

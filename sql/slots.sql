@@ -1,5 +1,5 @@
 -- slots: HTCondor slot weights and SLURM TRES billing
--- (README "Resource vectors" and "Slot weights"; the HTCondor-users thread "Including excess
+-- (docs/resvec-sharepath.md ("Resource vectors") and "Slot weights"; the HTCondor-users thread "Including excess
 -- per-core memory request in SlotWeight for dynamic slots")
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;

@@ -1,5 +1,5 @@
 -- userprio_state, userprio_report and pie_spin: what HTCondor's condor_userprio prints for a
--- submitter, and each submitter's slice of a negotiation cycle (README "Slot weights, TRES billing and HTCondor user priority")
+-- submitter, and each submitter's slice of a negotiation cycle (docs/slot-weights.md ("Slot weights, TRES billing and HTCondor user priority"))
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
@@ -124,7 +124,7 @@ SELECT userprio(1, now(), '0');
 SELECT userprio(1, 'infinity', '1 hour');
 SELECT 'max(1,2p+3)'::userprio_state;
 
--- issue 14
+-- reliability
 \i sql/data/sqlstate_of.sql
 -- the combine that crashed a backend: an overflow is a 22003 error; no state holds infinity
 SELECT fairsched.userprio_combine('max(1e308,1p+1e308)|0@2026-01-01T00:00:00Z..2026-01-01T00:00:00Z/1|used=0,in_use=0,began=-,last_used=-',

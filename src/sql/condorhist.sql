@@ -1,4 +1,4 @@
--- condorhist: HTCondor job ads from condor_history -l and history files (README "Loading accounting records")
+-- condorhist: HTCondor job ads from condor_history -l and history files (docs/loading.md)
 
 CREATE FUNCTION fairsched.condor_history(doc text)
     RETURNS TABLE(ad int4, global_job_id text, owner text, accounting_group fairsched.sharepath,

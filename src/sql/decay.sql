@@ -1,4 +1,4 @@
--- decay: usage decay and fairness over time (README "Usage decay")
+-- decay: usage decay and fairness over time (docs/decay.md)
 
 CREATE FUNCTION fairsched.decay(usage float8, elapsed interval, half_life interval) RETURNS float8
     AS 'MODULE_PATHNAME', 'decay_exact' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

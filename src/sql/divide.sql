@@ -1,4 +1,4 @@
--- divide: fair-share ratio division down a pool tree (YTsaurus's fair share ratio page; README "Fair-share division")
+-- divide: fair-share ratio division down a pool tree (YTsaurus's fair share ratio page; docs/fair-share-division.md)
 
 CREATE FUNCTION fairsched.divide(total float8, weights float8[], min_shares float8[],
                                  max_shares float8[], mode text DEFAULT 'clamp')

@@ -1,4 +1,4 @@
--- fairshare: hierarchical fairshare over a share tree (README "Hierarchical fairshare")
+-- fairshare: hierarchical fairshare over a share tree (docs/fairshare.md)
 
 CREATE FUNCTION fairsched.fairshare(t fairsched.sharetree, algorithm text DEFAULT 'classic',
                                     dampening float8 DEFAULT 1)

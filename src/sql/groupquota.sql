@@ -1,4 +1,4 @@
--- groupquota: HTCondor's hierarchical group quotas as the negotiator allocates them (README "HTCondor hierarchical group quotas")
+-- groupquota: HTCondor's hierarchical group quotas as the negotiator allocates them (docs/slot-weights.md ("HTCondor hierarchical group quotas"))
 
 CREATE FUNCTION fairsched.group_quotas(groups text[], quotas float8[], dynamic boolean[],
                                        accept_surplus boolean[], demand float8[], pool float8,

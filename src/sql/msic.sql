@@ -1,4 +1,4 @@
--- msic: the composite types of the MSIC-Cluster PBS scheduler's policy (seed 004, README "Queue fair access"),
+-- msic: the composite types of the MSIC-Cluster PBS scheduler's policy (docs/msic.md),
 -- shared by msic_config (configuration, holidays, prime time), msic_share (queue share
 -- accounting) and msic_order (job flags and order).
 
@@ -35,7 +35,7 @@ CREATE TYPE fairsched.msic_config AS (
     sorted_job_dumpfile text
 );
 COMMENT ON TYPE fairsched.msic_config IS
-    'The validated configuration of the MSIC-Cluster PBS scheduler (seed 004): queues, prime time, load targets, FAIR_SHARE entries, holidays';
+    'The validated configuration of the MSIC-Cluster PBS scheduler: queues, prime time, load targets, FAIR_SHARE entries, holidays';
 
 -- one queue's share state, as the SHARE_INFO_FILE holds it
 CREATE TYPE fairsched.msic_share AS (queue text, ndays int, past_pct float8, today_usage float8, today_max float8);

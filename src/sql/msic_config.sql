@@ -1,5 +1,5 @@
 -- msic_config: the MSIC-Cluster scheduler's configuration file, holidays file and prime time
--- (seed 004, README "Queue fair access"). Local times are the session time zone's.
+-- (docs/msic.md). Local times are the session time zone's.
 
 CREATE FUNCTION fairsched.msic_config(conf text, holidays text DEFAULT NULL,
                                       local_host text DEFAULT NULL)

@@ -1,4 +1,4 @@
--- msic_cycle: one scheduling cycle of the MSIC-Cluster PBS scheduler (seed 004, README "Queue fair access"),
+-- msic_cycle: one scheduling cycle of the MSIC-Cluster PBS scheduler (docs/msic.md),
 -- and the replay of submissions through successive cycles.
 
 CREATE FUNCTION fairsched.msic_cycle(config fairsched.msic_config, shares fairsched.msic_share[],

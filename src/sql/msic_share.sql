@@ -1,4 +1,4 @@
--- msic_share: the MSIC-Cluster scheduler's queue share accounting (seed 004, README "Queue fair access"):
+-- msic_share: the MSIC-Cluster scheduler's queue share accounting (docs/msic.md):
 -- the SHARE_INFO_FILE text, charging a started job, the nightly rollover, the queue rank, and
 -- the msic_queue_state aggregate that computes a queue's state from its history of job starts.
 CREATE FUNCTION fairsched.msic_shares(share_info text, at timestamptz DEFAULT NULL)
@@ -23,7 +23,7 @@ COMMENT ON FUNCTION fairsched.msic_past_pct(fairsched.msic_share) IS 'the past u
 CREATE FUNCTION fairsched.msic_rank(s fairsched.msic_share, shares int, rank text DEFAULT 'share')
     RETURNS float8
     AS 'MODULE_PATHNAME', 'msic_rank' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.msic_rank(fairsched.msic_share, int, text) IS 'queue rank: share (the guide) = past percentage / share percentage; usage (the original code) = past percentage truncated to an integer';
+COMMENT ON FUNCTION fairsched.msic_rank(fairsched.msic_share, int, text) IS 'queue rank: share (the administrator''s guide) = past percentage / share percentage; usage (the original code) = past percentage truncated to an integer';
 CREATE FUNCTION fairsched.msic_over_share(s fairsched.msic_share, shares int, rank text DEFAULT 'share')
     RETURNS boolean
     AS 'MODULE_PATHNAME', 'msic_over_share' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

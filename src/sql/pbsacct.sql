@@ -1,4 +1,4 @@
--- pbsacct: PBS Pro / OpenPBS / TORQUE accounting log lines and the PBS usage formula (README "Loading accounting records")
+-- pbsacct: PBS Pro / OpenPBS / TORQUE accounting log lines and the PBS usage formula (docs/loading.md)
 
 CREATE TYPE fairsched.pbs_record AS (
     log_time        timestamp,

@@ -1,4 +1,4 @@
--- resgroup: the PBS scheduler's resource_group file as share-tree rows (README "Loading accounting records")
+-- resgroup: the PBS scheduler's resource_group file as share-tree rows (docs/loading.md)
 
 CREATE FUNCTION fairsched.resource_group(doc text, unknown_shares float8 DEFAULT 0)
     RETURNS TABLE(line int4, name text, id int4, parent text, shares float8,

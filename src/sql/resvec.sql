@@ -1,4 +1,4 @@
--- resvec: resource vectors such as ncpus=4,mem=8gb,walltime=01:00:00 (README "Resource vectors")
+-- resvec: resource vectors such as ncpus=4,mem=8gb,walltime=01:00:00 (docs/resvec-sharepath.md ("Resource vectors"))
 
 CREATE TYPE fairsched.resvec;
 

@@ -1,4 +1,4 @@
--- sacct: Slurm accounting rows (sacct --parsable2), durations and sacctmgr associations (README "Loading accounting records")
+-- sacct: Slurm accounting rows (sacct --parsable2), durations and sacctmgr associations (docs/loading.md)
 
 CREATE TYPE fairsched.sacct_record AS (
     job_id        text,

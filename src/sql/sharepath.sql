@@ -1,4 +1,4 @@
--- sharepath: a node's path in a share tree, physics."alice.smith@example.org" (README "Share-tree paths")
+-- sharepath: a node's path in a share tree, physics."alice.smith@example.org" (docs/resvec-sharepath.md ("Share-tree paths"))
 
 CREATE TYPE fairsched.sharepath;
 

@@ -1,4 +1,4 @@
--- sharetree: a share tree (or pool tree) with usage rolled up (README "Share trees")
+-- sharetree: a share tree (or pool tree) with usage rolled up (docs/fairshare.md ("Share trees"))
 
 CREATE TYPE fairsched.sharetree;
 

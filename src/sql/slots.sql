@@ -1,4 +1,4 @@
--- slots: HTCondor slot weights and SLURM TRES billing (README "Resource vectors" and "Slot weights";
+-- slots: HTCondor slot weights and SLURM TRES billing (docs/resvec-sharepath.md ("Resource vectors") and "Slot weights";
 -- the HTCondor-users SlotWeight thread)
 
 CREATE FUNCTION fairsched.slot_weight(slot fairsched.resvec, machine fairsched.resvec,

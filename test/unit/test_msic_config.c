@@ -31,7 +31,7 @@ fails(const char *text)
 	return err.message;
 }
 
-static const char *guide = "# the guide's example\n"
+static const char *guide = "# the administrator's guide's example\n"
                            "SUBMIT_QUEUE\t\t\tpending\n"
                            "BATCH_QUEUES\t\t\thosta@hosta,hostb@hostb\n"
                            "EXPRESS_QUEUE   special\n"

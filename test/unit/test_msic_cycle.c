@@ -308,7 +308,8 @@ test_random_cycles(void)
 				case FS_MSIC_CHECKPOINT:
 				case FS_MSIC_REQUEUE:
 					/* running jobs, neither express nor long-waiting (waiting long and not
-					 * over share: low is over share only in the guide's rank), stopped once */
+					 * over share: low is over share only in the administrator's guide's rank),
+					 * stopped once */
 					if (j->o.state != 'R' || decided[d->job]++ || hi < 0 ||
 					    fs_str_eq(unit_str(j->o.queue), unit_str("special")) ||
 					    (j->o.eligible_at < unit_msic_tuesday_10() - 5 * DAY_US &&

@@ -1,7 +1,7 @@
 /*
  * test_msic_replay.c: replaying a stream of submissions through successive MSIC cycles
- * (src/core/msic/msic_replay.c): a hand-checked morning with an express job that suspends a long one,
- * and the interval it refuses.
+ * (src/core/msic/msic_replay.c): a hand-checked morning with an express job that suspends a long
+ * one, and the interval it refuses.
  */
 #include "unit.h"
 

@@ -1,6 +1,6 @@
 /*
  * msic_config.h: the MSIC-Cluster PBS scheduler's configuration file, its holidays file and its
- * prime-time calendar (seed 004; reference sections 1 and 5), on plain numbers and text. The
+ * prime-time calendar (docs/msic.md), on plain numbers and text. The
  * calendar itself is declared in msic_prime.h, included here.
  */
 #ifndef FS_MSIC_CONFIG_H

@@ -1,9 +1,9 @@
 /*
  * msic_cycle.c: one scheduling cycle of the MSIC scheduler (pack_queues.c, evaluate_system.c,
  * queue_limits.c, resource_limits.c and runjob.c of the original, as
- * ../shared/reference/msic-scheduler.md sections 4, 6 and 7 describe them), with the guide's
- * rules where guide and code disagree and every defect the reference lists replaced by the
- * sensible result. The README's MSIC section lists each choice.
+ * ../shared/reference/msic-scheduler.md sections 4, 6 and 7 describe them), with the
+ * administrator's guide's rules where guide and code disagree and every defect the reference lists
+ * replaced by the sensible result. The README's MSIC section lists each choice.
  *
  * Cost: the job order is O(n log n); each pending job then looks at every batch queue (O(q)), and
  * a job that preempts walks the running jobs of each queue once (O(r)), so a cycle is
@@ -205,7 +205,8 @@ load_ok(cycle *c, const cycle_queue *q)
 	const fs_msic_host *hs = host_of(c, q);
 	const cycle_host *h = &c->h[q->host];
 	const fs_msic_cycle_in *in = c->in;
-	/* the guide's band is a percentage of the CPUs; the original forgot to divide by 100 */
+	/* the administrator's guide's band is a percentage of the CPUs; the original forgot to divide
+	 * by 100 */
 	double per = in->load_unscaled ? hs->ncpus : hs->ncpus / 100.0;
 	double lo = (in->load_pct - in->load_minus) * per;
 	double hi = (in->load_pct + in->load_plus) * per;
@@ -757,8 +758,8 @@ preempt_queue_ok(cycle *c, size_t p, const cycle_queue *q)
 	hs = host_of(c, q);
 	if (job->arch.s != NULL && (hs->arch.s == NULL || !fs_str_eq(job->arch, hs->arch)))
 		return why(c, "Available hosts differ from requested architecture (%.*s)", S(job->arch));
-	/* the guide's prime-time limit holds for every job but express ones (the original forgot
-	 * it here, so a long-waiting job could run through prime time) */
+	/* the administrator's guide's prime-time limit holds for every job but express ones (the
+	 * original forgot it here, so a long-waiting job could run through prime time) */
 	return fits_queue(c, p, q) && prime_ok(c, p);
 }
 

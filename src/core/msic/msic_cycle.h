@@ -1,8 +1,9 @@
 /*
- * msic_cycle.h: one scheduling cycle of the MSIC-Cluster PBS scheduler (seed 004; reference
- * sections 4, 6 and 7): the load gate, placement on the batch queues by best fit, preemption
- * (suspend, checkpoint, requeue) for express, long-waiting and under-share jobs, resuming
- * suspended jobs, the comments of jobs that cannot run, and the share charges of the cycle.
+ * msic_cycle.h: one scheduling cycle of the MSIC-Cluster PBS scheduler (docs/msic.md; its
+ * administrator's guide, and its code where the two differ): the load gate, placement on the batch
+ * queues by best fit, preemption (suspend, checkpoint, requeue) for express, long-waiting and
+ * under-share jobs, resuming suspended jobs, the comments of jobs that cannot run, and the share
+ * charges of the cycle.
  */
 #ifndef FS_MSIC_CYCLE_H
 #define FS_MSIC_CYCLE_H
@@ -91,7 +92,8 @@ typedef enum fs_msic_action
 
 const char *fs_msic_action_name(fs_msic_action a);
 
-/* msic_cycle's compat switches: the original code's rule where it and the guide disagree. */
+/* msic_cycle's compat switches: the original code's rule where it and the administrator's guide
+ * disagree. */
 typedef enum fs_msic_compat
 {
 	FS_MSIC_COMPAT_RANK_USAGE,    /* rank by raw past usage (fs_msic_order_in.rank) */
@@ -136,7 +138,7 @@ void fs_msic_cycle_free(fs_msic_cycle_out *out, const fs_allocator *a);
 #define FS_MSIC_BUILTIN_MEM 104857600.0
 
 /*
- * The memory of a job without a mem request (jobinfo.c:get_default_mem, reference 7.1): only a
+ * The memory of a job without a mem request (jobinfo.c:get_default_mem): only a
  * queue with a FAIR_SHARE entry looks at its resources_default.mem, then its resources_max.mem
  * (negative: unset); everything else gets the built-in 100 MB.
  */

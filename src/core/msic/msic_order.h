@@ -1,6 +1,6 @@
 /*
- * msic_order.h: the MSIC-Cluster PBS scheduler's per-job flags and job order (seed 004, README
- * "Queue fair access"): queue rank from the share state, PRIORITY, WAITING, RUNLIMIT,
+ * msic_order.h: the MSIC-Cluster PBS scheduler's per-job flags and job order (docs/msic.md):
+ * queue rank from the share state, PRIORITY, WAITING, RUNLIMIT,
  * CHKPT_OK, SUSPENDED, CHKPTD, and the pending jobs in the original's order with the step that
  * decided each place, then the running jobs by time left.
  */

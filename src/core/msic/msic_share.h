@@ -1,6 +1,6 @@
 /*
- * msic_share.h: the MSIC-Cluster PBS scheduler's queue share accounting (seed 004, README "Queue
- * fair access"): the per-queue state, charging a started job, the nightly rollover, the queue rank,
+ * msic_share.h: the MSIC-Cluster PBS scheduler's queue share accounting (docs/msic.md): the
+ * per-queue state, charging a started job, the nightly rollover, the queue rank,
  * the SHARE_INFO_FILE text form, and the combinable per-day accumulator behind msic_queue_state.
  *
  * Times are plain numbers: instants in microseconds since 2000-01-01 UTC, local days as day
@@ -49,9 +49,9 @@ fs_status fs_msic_charge(fs_msic_share *s, int64_t ncpus, int64_t walltime_us,
 fs_status fs_msic_rollover(fs_msic_share *s, fs_error *err);
 
 /*
- * Queue rank. FS_MSIC_RANK_SHARE (the guide): past percentage (today included) divided by the
- * queue's share percentage, over share above 1; a 0 share gives +Infinity when the queue has
- * used anything and 0 when it has not. FS_MSIC_RANK_USAGE (the original code,
+ * Queue rank. FS_MSIC_RANK_SHARE (the administrator's guide): past percentage (today included)
+ * divided by the queue's share percentage, over share above 1; a 0 share gives +Infinity when the
+ * queue has used anything and 0 when it has not. FS_MSIC_RANK_USAGE (the original code,
  * jobinfo.c:get_share_rank): the past percentage truncated to an integer, over share above 100.
  * A queue without a FAIR_SHARE entry ranks FS_MSIC_RANK_NO_ENTRY(mode): 1 or 100, not over.
  */
@@ -62,7 +62,8 @@ typedef enum fs_msic_rank_mode
 } fs_msic_rank_mode;
 
 #define FS_MSIC_RANK_MODES                                                                         \
-	"share (the guide: past usage divided by the queue's share) and usage (the original code: "    \
+	"share (the administrator's guide: past usage divided by the queue's share) and usage (the "   \
+	"original code: "                                                                              \
 	"raw past usage)"
 #define FS_MSIC_RANK_NO_ENTRY(mode) ((mode) == FS_MSIC_RANK_USAGE ? 100.0 : 1.0)
 

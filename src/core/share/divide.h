@@ -1,8 +1,8 @@
 /*
- * divide.h: fair-share ratio division (YTsaurus's fair share ratio page; README "Fair-share
- * division"): dividing a parent's fair share among children with weights, lower bounds
- * (guarantees) and upper bounds (caps), solved exactly, and the top-down division over a pool
- * tree.
+ * divide.h: fair-share ratio division (YTsaurus's fair share ratio page;
+ * docs/fair-share-division.md): dividing a parent's fair share among children with weights, lower
+ * bounds (guarantees) and upper bounds (caps), solved exactly, and the top-down division over a
+ * pool tree.
  */
 #ifndef FS_DIVIDE_H
 #define FS_DIVIDE_H

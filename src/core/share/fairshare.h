@@ -1,5 +1,5 @@
 /*
- * fairshare.h: hierarchical fairshare over a prepared share tree (README "Hierarchical fairshare"):
+ * fairshare.h: hierarchical fairshare over a prepared share tree (docs/fairshare.md):
  * SLURM classic (NO_FAIR_TREE, also PBS's formula), SLURM Fair Tree, PBS (every node starts at
  * usage 1) and SLURM's PriorityFlags=DEPTH_OBLIVIOUS.
  */

@@ -1,9 +1,9 @@
 /*
- * groupquota.h: HTCondor's hierarchical group quotas (README "HTCondor hierarchical group quotas")
- * as the negotiator computes them at the start of a cycle (GroupEntry.cpp): quotas assigned down
- * the tree of dotted group names, each group's demand served from its quota, surplus shared
- * bottom-up among groups that accept it (by quota, then equally among groups with zero quota) and,
- * with whole slots, the fractional remainders handed out by round robin.
+ * groupquota.h: HTCondor's hierarchical group quotas (docs/slot-weights.md ("HTCondor hierarchical
+ * group quotas")) as the negotiator computes them at the start of a cycle (GroupEntry.cpp): quotas
+ * assigned down the tree of dotted group names, each group's demand served from its quota, surplus
+ * shared bottom-up among groups that accept it (by quota, then equally among groups with zero
+ * quota) and, with whole slots, the fractional remainders handed out by round robin.
  */
 #ifndef FS_GROUPQUOTA_H
 #define FS_GROUPQUOTA_H

@@ -1,6 +1,6 @@
 /*
  * slots.h: HTCondor slot weights for partitionable machines (the HTCondor-users SlotWeight
- * thread; README "Slot weights") and SLURM TRES billing (TRESBillingWeights,
+ * thread; docs/slot-weights.md ("Slot weights")) and SLURM TRES billing (TRESBillingWeights,
  * PriorityFlags=MAX_TRES).
  */
 #ifndef FS_SLOTS_H

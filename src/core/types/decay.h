@@ -1,5 +1,5 @@
 /*
- * decay.h: usage decay (README "Usage decay"): half-life decay as SLURM, HTCondor and PBS apply it,
+ * decay.h: usage decay (docs/decay.md): half-life decay as SLURM, HTCondor and PBS apply it,
  * the exact integral of a running job's decayed charge, and the decayed running sum whose state
  * combines (decay both to the later instant, then add).
  *

@@ -99,7 +99,7 @@ fs_status fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_alloc
 /* Check untrusted encoded bytes: bounds, names, kinds, finite amounts, names strictly ascending. */
 fs_status fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err);
 
-/* Parse text input (the full grammar of README "Resource vectors"). */
+/* Parse text input (the full grammar of docs/resvec-sharepath.md ("Resource vectors")). */
 fs_status fs_rv_parse(const char *text, size_t len, const fs_allocator *a, size_t reserve,
                       uint8_t **out, size_t *outlen, fs_error *err);
 

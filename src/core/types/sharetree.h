@@ -1,7 +1,8 @@
 /*
- * sharetree.h: share trees (shares and usage per node, README "Share trees") and pool trees
- * (weights, share-ratio bounds, usage and demand vectors, section 6): building them row by row with
- * a hash on the path, merging, the pre-order with rolled-up totals, and their flat and text forms.
+ * sharetree.h: share trees (shares and usage per node, docs/fairshare.md ("Share trees")) and pool
+ * trees (weights, share-ratio bounds, usage and demand vectors, YTsaurus): building them row by row
+ * with a hash on the path, merging, the pre-order with rolled-up totals, and their flat and text
+ * forms.
  */
 #ifndef FS_SHARETREE_H
 #define FS_SHARETREE_H

@@ -1165,7 +1165,8 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 			if (r == SIZE_MAX)
 				continue;
 			s = slot_of(f, local_index(f, v->targets[k]), (uint32_t) r);
-			slot_put(f, (uint32_t) j, (uint32_t) r, s);
+			if (s != NO_SLOT) /* the holder has the amount: fs_vpool_resolve checks it */
+				slot_put(f, (uint32_t) j, (uint32_t) r, s);
 		}
 	}
 	f->ok = fit_array(a, f->m, sizeof(bool), "vnodes", &st, err);

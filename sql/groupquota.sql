@@ -164,3 +164,18 @@ SELECT count(*) FROM many_groups,
      group_quotas(names, quotas, dynamic, accept, demand, 1e7) AS g;
 RESET statement_timeout;
 DROP TABLE many_groups;
+
+-- whole slots: three groups of zero quota share 11 slots as 11/3 each; the remainders (as
+-- doubles they add to 1.9999999999999996) make two whole slots and round robin hands out both
+SELECT grp, quota, surplus, allocated
+FROM group_quotas(ARRAY['a','b','c'], ARRAY[0,0,0]::float8[], ARRAY[false,false,false],
+                  ARRAY[true,true,true], ARRAY[10,10,10]::float8[], 11, use_slot_weights => false);
+-- the same under a parent of zero quota, and a parent of 11 that keeps nothing for itself
+SELECT grp, quota, surplus, allocated
+FROM group_quotas(ARRAY['p','p.a','p.b','p.c'], ARRAY[0,0,0,0]::float8[],
+                  ARRAY[false,false,false,false], ARRAY[true,true,true,true],
+                  ARRAY[0,10,10,10]::float8[], 11, use_slot_weights => false);
+SELECT grp, quota, surplus, allocated
+FROM group_quotas(ARRAY['p','p.a','p.b','p.c'], ARRAY[11,0,0,0]::float8[],
+                  ARRAY[false,false,false,false], ARRAY[false,true,true,true],
+                  ARRAY[0,10,10,10]::float8[], 11, use_slot_weights => false);

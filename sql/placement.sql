@@ -474,3 +474,61 @@ END
 $$;
 RESET statement_timeout;
 DROP TABLE big_sel;
+
+-- a chunk split across one host's vnodes resumes where the previous chunk stopped: 10,000
+-- chunks of ncpus=2 over 20,000 vnodes of ncpus=1 on one host, each chunk on two vnodes in
+-- turn (linear in vnodes + chunks; it took seconds when every chunk rescanned the host)
+CREATE TEMP TABLE one_host AS
+SELECT vnode_pool('hv' || lpad(i::text, 5, '0'), 'ncpus=1', NULL, '{"host": "h1"}') AS pool
+FROM generate_series(1, 20000) AS i;
+SET statement_timeout = '2s';
+SELECT count(*) AS pieces, count(DISTINCT chunk) AS chunks, count(DISTINCT vnode) AS vnodes,
+       bool_and(amounts = 'ncpus=1') AS one_cpu_each,
+       bool_and(vnode = 'hv' || lpad((2 * chunk - 1)::text, 5, '0')
+                OR vnode = 'hv' || lpad((2 * chunk)::text, 5, '0')) AS in_turn
+FROM one_host, place_select(pool, '{}', '10000:ncpus=2');
+RESET statement_timeout;
+DROP TABLE one_host;
+-- whole chunks first fit, then the split ones take what is left from the host's first vnode on,
+-- a resource at a time (chunk 5: the last cpu and mem of v1, the last cpu of v2, a gb of v3's
+-- mem; chunk 6 goes on from v3)
+SELECT chunk, vnode, amounts
+FROM (SELECT vnode_pool(v, a::resvec, NULL, '{"host": "h"}') AS pool
+      FROM (VALUES ('v1', 'ncpus=3,mem=3gb'), ('v2', 'ncpus=3,mem=2gb'),
+                   ('v3', 'ncpus=3,mem=4gb'), ('v4', 'ncpus=3,mem=4gb')) AS t(v, a)) AS p,
+     place_select(pool, '{}', '6:ncpus=2:mem=2gb')
+ORDER BY chunk, vnode;
+
+-- memory in proportion to the spec and the pool: 20,000 terms, each naming a resource of its
+-- own, on 10 vnodes (every term's amount of every resource was kept, 3.2 GB, an XX000)
+CREATE TEMP TABLE ten AS
+SELECT vnode_pool('t' || i, 'ncpus=2000', NULL, NULL::jsonb) AS pool
+FROM generate_series(1, 10) AS i;
+CREATE TEMP TABLE spec20k AS
+SELECT string_agg('1:ncpus=1:r' || i || '=0', '+') AS s FROM generate_series(1, 20000) AS i;
+SELECT length(s) AS spec_bytes FROM spec20k;
+SELECT count(*) AS pieces, count(DISTINCT chunk) AS chunks, count(DISTINCT vnode) AS vnodes
+FROM ten, spec20k, place_select(pool, '{}', s);
+-- the same terms with resources the vnodes lack fit nowhere
+SELECT count(*) AS pieces
+FROM ten, (SELECT string_agg('1:r' || i || '=1', '+') AS s FROM generate_series(1, 20000) AS i) AS q,
+     place_select(pool, '{}', s);
+-- a limit on the resources a select spec holds, default_chunk's counted in every term: 54000
+\i sql/data/sqlstate_of.sql
+SELECT pg_temp.sqlstate_of($q$
+SELECT count(*) FROM ten, place_select(pool, '{}',
+    (SELECT string_agg('1:ncpus=1', '+') FROM generate_series(1, 1001)),
+    default_chunk => (SELECT string_agg('d' || i || '=1', ',') FROM generate_series(1, 1000) AS i)::resvec)
+$q$) AS sqlstate;
+SELECT count(*) FROM ten, place_select(pool, '{}',
+    (SELECT string_agg('1:ncpus=1', '+') FROM generate_series(1, 1001)),
+    default_chunk => (SELECT string_agg('d' || i || '=1', ',') FROM generate_series(1, 1000) AS i)::resvec);
+-- one chunk of many resources is checked for duplicates in linear time
+SET statement_timeout = '2s';
+SELECT count(*) FROM ten, place_select(pool, '{}',
+    '1:' || (SELECT string_agg('q' || i || '=0', ':') FROM generate_series(1, 100000) AS i));
+SELECT * FROM ten, place_select(pool, '{}',
+    '1:' || (SELECT string_agg('q' || i || '=0', ':') FROM generate_series(1, 3000) AS i) || ':q17=1')
+LIMIT 1;
+RESET statement_timeout;
+DROP TABLE ten, spec20k;

@@ -200,3 +200,25 @@ SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=3
 SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1|used=0,in_use=0,began=-,last_used=2026-01-03T00:00:00Z'::userprio_state;
 -- the form before usage was kept (no "|used=...") is an error, not a state without usage
 SELECT 'max(0.5,0.25p+7.5)|0@2026-01-01T00:00:00Z..2026-01-02T00:00:00Z/1'::userprio_state;
+
+-- time_since_last_usage over the whole timestamptz range (4713 BC to 294276 AD) is more
+-- microseconds than an interval holds: an error, not a wrapped negative interval; the other
+-- columns are instants of the state and always in range
+SET timezone = 'UTC';
+SELECT r.usage_start_time, r.last_usage_time, r.last_priority_update, r.time_since_last_usage
+FROM userprio_report(
+       (SELECT userprio_state(in_use, at, '1 day' ORDER BY at)
+        FROM (VALUES (0, '4713-11-24 00:00:00+00 BC'::timestamptz),
+                     (1, '4713-11-24 01:00:00+00 BC'), (0, '294276-12-31 23:59:59+00'))
+             AS t(in_use, at))) AS r;
+-- a span that fits is reported: last usage in 2000, last update in 294276
+SELECT r.time_since_last_usage
+FROM userprio_report(
+       (SELECT userprio_state(in_use, at, '1 day' ORDER BY at)
+        FROM (VALUES (0, '1999-12-31 23:00:00+00'::timestamptz), (1, '2000-01-01 00:00:00+00'),
+                     (0, '294276-12-31 23:59:59+00')) AS t(in_use, at))) AS r;
+-- its SQLSTATE: 22008 (datetime_field_overflow)
+SELECT pg_temp.sqlstate_of($q$
+SELECT (userprio_report(userprio_state(in_use, at, '1 day' ORDER BY at))).time_since_last_usage
+FROM (VALUES (0, '4713-11-24 00:00:00+00 BC'::timestamptz), (1, '4713-11-24 01:00:00+00 BC'),
+             (0, '294276-12-31 23:59:59+00')) AS t(in_use, at)$q$) AS sqlstate;

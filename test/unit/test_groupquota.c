@@ -412,6 +412,51 @@ test_properties(void)
 	}
 }
 
+/*
+ * Whole slots: three groups of zero quota split 11 slots as 11/3 each; the remainders make two
+ * whole slots, which round robin hands out (summed as doubles they came to just under 2).
+ */
+static void
+test_whole_remainders(void)
+{
+	const gspec g[] = {
+	    {"a", 0, false, true, 10}, {"b", 0, false, true, 10}, {"c", 0, false, true, 10}};
+	result r = run(g, 3, 11, 0, false, false);
+	double total = 0, most = 0, least = 1e9;
+	size_t i;
+
+	if (!CHECK(r.st == FS_OK) || !CHECK(r.n == 4))
+	{
+		done(&r);
+		return;
+	}
+	for (i = 1; i < r.n; i++)
+	{
+		CHECK(r.rows[i].allocated == floor(r.rows[i].allocated));
+		total += r.rows[i].allocated;
+		most = r.rows[i].allocated > most ? r.rows[i].allocated : most;
+		least = r.rows[i].allocated < least ? r.rows[i].allocated : least;
+	}
+	CHECK(total == 11);
+	CHECK(most - least <= 1);
+	done(&r);
+	/* the same split one level down, under a parent of zero quota */
+	{
+		const gspec h[] = {{"p", 0, false, true, 0},
+		                   {"p.a", 0, false, true, 10},
+		                   {"p.b", 0, false, true, 10},
+		                   {"p.c", 0, false, true, 10}};
+
+		r = run(h, 4, 11, 0, false, false);
+		total = 0;
+		if (CHECK(r.st == FS_OK))
+			for (i = 0; i < r.n; i++)
+				total += r.rows[i].allocated;
+		CHECK(total == 11);
+		done(&r);
+	}
+}
+
 void
 test_groupquota(void)
 {
@@ -420,6 +465,7 @@ test_groupquota(void)
 	test_surplus();
 	test_surplus_shares();
 	test_round_robin();
+	test_whole_remainders();
 	test_autoregroup();
 	test_errors();
 	test_properties();

@@ -1332,6 +1332,124 @@ test_select_properties(void)
 		printf("     now %d, later %d, none %d, split %d\n", now, later, none, split);
 }
 
+/* An allocator that counts the bytes held, and the most held at once. */
+typedef struct peak_count
+{
+	size_t held, peak;
+} peak_count;
+
+static void *
+peak_alloc(void *ctx, size_t size)
+{
+	peak_count *c = ctx;
+	size_t *p = malloc(sizeof(size_t) + (size ? size : 1));
+
+	p[0] = size;
+	c->held += size;
+	if (c->held > c->peak)
+		c->peak = c->held;
+	return p + 1;
+}
+
+static void
+peak_free(void *ctx, void *ptr)
+{
+	peak_count *c = ctx;
+	size_t *p = (size_t *) ptr - 1;
+
+	c->held -= p[0];
+	free(p);
+}
+
+/* Place sel_text on p with the counting allocator; the pieces' count, or -1 on an error. */
+static long
+place_counted(fs_vpool *p, const char *sel_text, peak_count *c, fs_chunk_placement *cp,
+              const fs_allocator *a, fs_error *err)
+{
+	fs_select *sel;
+	fs_place pl;
+	fs_sort_key sk[4];
+	size_t nsk = fs_sort_key_defaults(sk);
+	uint8_t *dc = rv_of("ncpus=1");
+	fs_status st;
+
+	c->held = c->peak = 0;
+	st = fs_place_parse("free", 4, &pl, err);
+	if (st == FS_OK)
+		st = fs_select_parse(sel_text, strlen(sel_text), dc, a, &sel, err);
+	free(dc);
+	if (st != FS_OK)
+		return -1;
+	st = fs_place_select(p, SPEC(NULL, NULL, 0, sk, nsk, false, false), sel, &pl, a, cp, err);
+	fs_select_free(sel, a);
+	return st == FS_OK ? (long) cp->npieces : -1;
+}
+
+/*
+ * Scale: a split chunk resumes where the previous one stopped (10,000 chunks of ncpus=2 over
+ * 20,000 vnodes of ncpus=1 on one host: each chunk on the next two vnodes), and memory stays in
+ * proportion to the spec and the pool (20,000 terms naming a resource each, on 10 vnodes; every
+ * term's amount of every resource took 3.2 GB).
+ */
+static void
+test_select_scale(void)
+{
+	peak_count c = {0, 0};
+	const fs_allocator a = {peak_alloc, peak_free, &c};
+	fs_vpool *p = fs_vpool_new(&unit_alloc);
+	uint8_t *one = rv_of("ncpus=1"), *many = rv_of("ncpus=2000");
+	fs_label host = {"host", 4, "h1", 2};
+	fs_chunk_placement cp;
+	fs_sb sb;
+	fs_error err;
+	char name[16];
+	size_t i;
+	long n;
+	bool in_turn = true, added = true;
+
+	for (i = 0; i < 20000; i++)
+	{
+		snprintf(name, sizeof(name), "hv%05zu", i + 1);
+		added = added &&
+		        fs_vpool_add(p, name, strlen(name), one, NULL, &host, 1, NULL, 0, &err) == FS_OK;
+	}
+	CHECK(added);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
+	n = place_counted(p, "10000:ncpus=2", &c, &cp, &a, &err);
+	if (CHECK(n == 20000))
+		for (i = 0; i < cp.npieces; i++)
+			in_turn = in_turn && cp.pieces[i].chunk == i / 2 + 1 && cp.pieces[i].vnode == i;
+	CHECK(in_turn);
+	if (n >= 0)
+		fs_chunk_placement_free(&cp, &a);
+	fs_vpool_free(p);
+
+	p = fs_vpool_new(&unit_alloc);
+	for (i = 0; i < 10; i++)
+	{
+		snprintf(name, sizeof(name), "t%zu", i + 1);
+		added = added &&
+		        fs_vpool_add(p, name, strlen(name), many, NULL, NULL, 0, NULL, 0, &err) == FS_OK;
+	}
+	CHECK(added);
+	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
+	fs_sb_init(&sb, &unit_alloc, 1 << 16);
+	for (i = 0; i < 20000; i++)
+		fs_sb_appendf(&sb, "%s1:ncpus=1:r%zu=0", i ? "+" : "", i);
+	n = place_counted(p, sb.data, &c, &cp, &a, &err);
+	if (!CHECK(n == 20000))
+		printf("     %s\n", n < 0 ? err.message : "too few pieces");
+	/* the spec is 370 kB; its terms, their resources and the pieces take a few MB */
+	if (!CHECK(c.peak < (size_t) 64 << 20))
+		printf("     peak %zu bytes\n", c.peak);
+	if (n >= 0)
+		fs_chunk_placement_free(&cp, &a);
+	free(sb.data);
+	fs_vpool_free(p);
+	free(one);
+	free(many);
+}
+
 void
 test_placement(void)
 {
@@ -1351,4 +1469,5 @@ test_placement(void)
 	test_input_errors();
 	test_place_first();
 	test_select_properties();
+	test_select_scale();
 }

@@ -9,6 +9,7 @@
 
 #include "types/resvec.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -210,6 +211,19 @@ too_many_chunks(uint64_t total, fs_error *err)
 	return FS_ERR_LIMIT;
 }
 
+static fs_status
+too_many_entries(uint64_t entries, fs_error *err)
+{
+	fs_fail(err, FS_ERR_LIMIT, "select spec names too many resources");
+	fs_error_detail(err,
+	                "Its chunks name at least %llu resources, counting default_chunk's in each "
+	                "chunk; at most %d are allowed.",
+	                (unsigned long long) entries, FS_SELECT_ENTRIES_MAX);
+	fs_error_hint(err, "Write equal chunks once with a count (2:ncpus=1 rather than "
+	                   "ncpus=1+ncpus=1).");
+	return FS_ERR_LIMIT;
+}
+
 /* One resource=value of a chunk as written. */
 typedef struct sel_item
 {
@@ -218,7 +232,71 @@ typedef struct sel_item
 	const char *value;
 	size_t valuelen, value_at;
 	bool quoted;
+	size_t hslot; /* its place in the chunk's name hash */
 } sel_item;
+
+/*
+ * The names of one chunk's items, a hash (item index + 1, 0 for empty) so that a chunk with
+ * many resources is checked for duplicates in linear time; emptied after each chunk through the
+ * items' hslot.
+ */
+typedef struct name_hash
+{
+	uint32_t *slot;
+	size_t cap;
+} name_hash;
+
+/* The item of this name among items[0..n), or SIZE_MAX; *at is where it is or would go. */
+static size_t
+name_find(const name_hash *h, const sel_item *items, const char *name, size_t len, size_t *at)
+{
+	size_t mask = h->cap - 1, i;
+
+	for (i = (size_t) fs_hash(name, len) & mask; h->slot[i]; i = (i + 1) & mask)
+	{
+		const sel_item *it = &items[h->slot[i] - 1];
+
+		if (fs_bytes_cmp(it->name, it->namelen, name, len) == 0)
+		{
+			*at = i;
+			return h->slot[i] - 1;
+		}
+	}
+	*at = i;
+	return SIZE_MAX;
+}
+
+/* Room for n + 1 names at half load, rehashing items[0..n). */
+static void
+name_reserve(name_hash *h, sel_item *items, size_t n, const fs_allocator *a)
+{
+	size_t k, at;
+
+	if (2 * (n + 1) <= h->cap)
+		return;
+	if (h->slot)
+		a->release(a->ctx, h->slot);
+	h->cap = h->cap ? 2 * h->cap : 64;
+	while (2 * (n + 1) > h->cap)
+		h->cap *= 2;
+	h->slot = a->alloc(a->ctx, sizeof(uint32_t) * h->cap);
+	memset(h->slot, 0, sizeof(uint32_t) * h->cap);
+	for (k = 0; k < n; k++)
+	{
+		(void) name_find(h, items, items[k].name, items[k].namelen, &at);
+		h->slot[at] = (uint32_t) k + 1;
+		items[k].hslot = at;
+	}
+}
+
+static void
+name_clear(name_hash *h, const sel_item *items, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		h->slot[items[k].hslot] = 0;
+}
 
 /* An amount's error as the detail of a select spec error, at the value's position. */
 static fs_status
@@ -242,7 +320,7 @@ amount_in_select(const char *text, size_t len, size_t at, const fs_error *amount
 /* A chunk term from its items: amounts into the request (with default_chunk), the rest as matches.
  */
 static fs_status
-build_term(const char *text, size_t len, const sel_item *items, size_t n,
+build_term(const char *text, size_t len, const sel_item *items, size_t n, const name_hash *names,
            const uint8_t *default_chunk, const fs_allocator *a, fs_chunk_spec *term, fs_error *err)
 {
 	size_t ndef = default_chunk ? fs_rv_count(default_chunk) : 0, nrv = 0, i, rvlen;
@@ -303,11 +381,10 @@ build_term(const char *text, size_t len, const sel_item *items, size_t n,
 		fs_rv_iter_init(&iter, default_chunk);
 		while (fs_rv_next(&iter, &d))
 		{
-			bool named = false;
+			size_t at;
 
-			for (i = 0; i < n && !named; i++)
-				named = fs_bytes_cmp(items[i].name, items[i].namelen, d.name, d.namelen) == 0;
-			if (!named)
+			FS_POLL(nrv);
+			if (n == 0 || name_find(names, items, d.name, d.namelen, &at) == SIZE_MAX)
 				rv[nrv++] = d;
 		}
 	}
@@ -360,7 +437,7 @@ scan_value(const char *text, size_t len, size_t *i, sel_item *it, fs_error *err)
 /* The resource=value pairs of one chunk term, from text[*i] to the next "+" or the end. */
 static fs_status
 scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n, size_t *cap,
-           const fs_allocator *a, fs_error *err)
+           name_hash *names, const fs_allocator *a, fs_error *err)
 {
 	for (;;)
 	{
@@ -401,15 +478,16 @@ scan_items(const char *text, size_t len, size_t *i, sel_item **items, size_t *n,
 		st = scan_value(text, len, i, &it, err);
 		if (st != FS_OK)
 			return st;
-		for (k = 0; k < *n; k++)
-			if (fs_bytes_cmp((*items)[k].name, (*items)[k].namelen, it.name, it.namelen) == 0)
-			{
-				snprintf(problem, sizeof(problem), "Resource \"%s\" appears twice in one chunk",
-				         shown);
-				return select_error(text, len, it.name_at, problem, err);
-			}
+		name_reserve(names, *items, *n, a);
+		if (name_find(names, *items, it.name, it.namelen, &k) != SIZE_MAX)
+		{
+			snprintf(problem, sizeof(problem), "Resource \"%s\" appears twice in one chunk", shown);
+			return select_error(text, len, it.name_at, problem, err);
+		}
 		if (*n == *cap)
 			*items = grow(a, *items, *n, cap, sizeof(sel_item));
+		it.hslot = k;
+		names->slot[k] = (uint32_t) *n + 1;
 		(*items)[(*n)++] = it;
 		if (*i < len && text[*i] == ':')
 		{
@@ -426,8 +504,9 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 {
 	fs_select *s = a->alloc(a->ctx, sizeof(fs_select));
 	sel_item *items = NULL;
-	size_t i = 0, icap = 0, tcap = 0;
-	uint64_t total = 0;
+	name_hash names = {NULL, 0};
+	size_t i = 0, icap = 0, tcap = 0, ndef = default_chunk ? fs_rv_count(default_chunk) : 0;
+	uint64_t total = 0, entries = 0;
 	fs_status st = FS_OK;
 
 	memset(s, 0, sizeof(*s));
@@ -473,15 +552,24 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 		else if (text[i] == ':')
 			i++; /* ":ncpus=2", one chunk */
 		if (!bare)
-			st = scan_items(text, len, &i, &items, &nitems, &icap, a, err);
+			st = scan_items(text, len, &i, &items, &nitems, &icap, &names, a, err);
 		if (st != FS_OK)
 			break;
+		/* each term's resources, default_chunk's included, are kept and placed one by one */
+		entries += nitems + ndef;
+		if (entries > FS_SELECT_ENTRIES_MAX)
+		{
+			st = too_many_entries(entries, err);
+			break;
+		}
 		if (s->nterms == tcap)
 			s->terms = grow(a, s->terms, s->nterms, &tcap, sizeof(fs_chunk_spec));
 		term = &s->terms[s->nterms++];
 		memset(term, 0, sizeof(*term));
 		term->count = (uint32_t) count;
-		st = build_term(text, len, items, nitems, default_chunk, a, term, err);
+		st = build_term(text, len, items, nitems, &names, default_chunk, a, term, err);
+		if (nitems > 0)
+			name_clear(&names, items, nitems);
 		total += count;
 		if (st == FS_OK && total > FS_SELECT_CHUNKS_MAX)
 			st = too_many_chunks(total, err);
@@ -493,6 +581,8 @@ fs_select_parse(const char *text, size_t len, const uint8_t *default_chunk, cons
 	}
 	if (items)
 		a->release(a->ctx, items);
+	if (names.slot)
+		a->release(a->ctx, names.slot);
 	if (st != FS_OK)
 	{
 		fs_select_free(s, a);
@@ -537,10 +627,19 @@ typedef struct fitter
 	const fs_select *sel;
 	const fs_place *pl;
 	const fs_allocator *a;
-	/* the consumable resources of the request, and each term's amount of each */
-	size_t nres;
+	/* the consumable resources of the request (a hash on their names), and each term's
+	 * positive amounts: need_r / need_amount [need_at[t], need_at[t + 1]) */
+	size_t nres, capres;
 	fs_rv_item *res;
-	double *need; /* nterms x nres */
+	uint32_t *res_hash; /* res index + 1, 0 for empty */
+	size_t res_hcap;
+	size_t *need_at;
+	uint32_t *need_r;
+	double *need_amount;
+	/* per need entry: the first candidate of the host that may still give some of it when a
+	 * chunk is split, valid while cur_epoch[t] == term_epoch[t] */
+	size_t *cursor;
+	uint64_t *cur_epoch, *term_epoch, epoch;
 	/* hosts of the whole pool: a vnode's "host" label, else its own name */
 	uint32_t *host;
 	const char **hostname;
@@ -555,11 +654,19 @@ typedef struct fitter
 	uint32_t stamp;
 	uint32_t *members; /* local index -> pool position: the set's vnodes, then outside holders */
 	size_t m, nlocal;
-	uint32_t *slot;  /* m x nres: index into free[] (a shared amount: its holder's slot) */
-	double *free;    /* nlocal x nres */
-	uint8_t *elig;   /* nterms x m */
-	bool *used;      /* m: a chunk of the job is there (scatter, vscatter) */
-	uint32_t *hosts; /* the set's hosts in order of first vnode */
+	/* (local index, resource) -> index into free[] (a shared amount: its holder's), for the
+	 * resources a vnode has: open addressing, sized for the set's amounts */
+	struct slot_entry
+	{
+		uint32_t l, r, slot;
+	} * slots;
+	size_t slots_cap;
+	double *free;      /* one per amount of a local vnode */
+	bool *ok;          /* m: the sharing allows the vnode (excl, exclhost) */
+	uint32_t *elig_of; /* m: the term elig[] holds, or UINT32_MAX */
+	bool *elig;        /* m: the vnode meets term elig_of's label requirements */
+	bool *used;        /* m: a chunk of the job is there (scatter, vscatter) */
+	uint32_t *hosts;   /* the set's hosts in order of first vnode */
 	size_t nsethosts;
 	uint32_t *hstart; /* nsethosts + 1: ranges of hvnodes */
 	uint32_t *hvnodes;
@@ -575,8 +682,39 @@ typedef struct fitter
 		double amount;
 	} * undo;
 	size_t nundo, capundo;
-	double *rem;
+	/* a split chunk: what each vnode gives of each resource, and one vnode's items */
+	struct gift
+	{
+		uint32_t i, r;
+		double amount;
+	} * gifts;
+	size_t ngifts, capgifts;
+	fs_rv_item *items;
+	size_t capitems;
 } fitter;
+
+#define NO_SLOT UINT32_MAX
+
+/* The most bytes one array of a placement may take (PostgreSQL allocates at most 1 GB). */
+#define FIT_ARRAY_MAX ((size_t) 0x3fffffff)
+
+/* An array of n elements, or a 54000 error naming what it holds when it would be too big. */
+static void *
+fit_array(const fs_allocator *a, size_t n, size_t size, const char *what, fs_status *st,
+          fs_error *err)
+{
+	if (*st != FS_OK)
+		return NULL;
+	if (n >= FIT_ARRAY_MAX / size)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "placement needs too many %s", what);
+		fs_error_detail(err, "It needs %zu; at most %zu are allowed.", n, FIT_ARRAY_MAX / size - 1);
+		fs_error_hint(err, "Place the job on a smaller pool or with a shorter select spec.");
+		*st = FS_ERR_LIMIT;
+		return NULL;
+	}
+	return a->alloc(a->ctx, (n + 1) * size);
+}
 
 static bool
 vnode_busy(const fs_vnode *v)
@@ -673,51 +811,117 @@ init_hosts(fitter *f, fs_error *err)
 	return FS_OK;
 }
 
-/* The union of the terms' consumable resources, and each term's amount of each. */
+/* The index of the request's resource of this name, or SIZE_MAX. */
+static size_t
+find_res(const fitter *f, const char *name, size_t namelen)
+{
+	size_t mask = f->res_hcap - 1, h;
+
+	if (f->res_hcap == 0)
+		return SIZE_MAX;
+	for (h = (size_t) fs_hash(name, namelen) & mask; f->res_hash[h]; h = (h + 1) & mask)
+	{
+		const fs_rv_item *r = &f->res[f->res_hash[h] - 1];
+
+		if (fs_bytes_cmp(r->name, r->namelen, name, namelen) == 0)
+			return f->res_hash[h] - 1;
+	}
+	return SIZE_MAX;
+}
+
+static void
+res_hash_put(fitter *f, size_t r)
+{
+	size_t mask = f->res_hcap - 1, h;
+
+	for (h = (size_t) fs_hash(f->res[r].name, f->res[r].namelen) & mask; f->res_hash[h];
+	     h = (h + 1) & mask)
+		;
+	f->res_hash[h] = (uint32_t) r + 1;
+}
+
+/* Add a resource to the union, growing the hash at half load. */
+static void
+add_res(fitter *f, const fs_rv_item *item)
+{
+	const fs_allocator *a = f->a;
+	size_t r;
+
+	if (f->nres == f->capres)
+		f->res = grow(a, f->res, f->nres, &f->capres, sizeof(fs_rv_item));
+	f->res[f->nres++] = *item;
+	if (2 * f->nres > f->res_hcap)
+	{
+		if (f->res_hash)
+			a->release(a->ctx, f->res_hash);
+		f->res_hcap = f->res_hcap ? 2 * f->res_hcap : 64;
+		f->res_hash = a->alloc(a->ctx, sizeof(uint32_t) * f->res_hcap);
+		memset(f->res_hash, 0, sizeof(uint32_t) * f->res_hcap);
+		for (r = 0; r < f->nres; r++)
+			res_hash_put(f, r);
+	}
+	else
+		res_hash_put(f, f->nres - 1);
+}
+
+/* The union of the terms' consumable resources, and each term's positive amounts. */
 static fs_status
 init_resources(fitter *f, fs_error *err)
 {
 	const fs_allocator *a = f->a;
-	size_t t, cap = 0, r;
+	size_t nterms = f->sel->nterms, t, r, k = 0;
+	fs_status st = FS_OK;
 
 	f->nres = 0;
 	f->res = NULL;
-	for (t = 0; t < f->sel->nterms; t++)
+	for (t = 0; t < nterms; t++)
 	{
 		fs_rv_iter it;
 		fs_rv_item item;
 
+		FS_POLL(t);
 		fs_rv_iter_init(&it, f->sel->terms[t].request);
 		while (fs_rv_next(&it, &item))
 		{
-			for (r = 0; r < f->nres; r++)
-				if (fs_bytes_cmp(f->res[r].name, f->res[r].namelen, item.name, item.namelen) == 0)
-					break;
-			if (r < f->nres && f->res[r].kind != item.kind)
+			r = find_res(f, item.name, item.namelen);
+			if (r != SIZE_MAX && f->res[r].kind != item.kind)
 			{
 				fs_rv_kind_mismatch(err, "combine", &f->res[r], &item);
 				fs_error_context(err, "while combining two chunks of the select spec");
 				return err->status;
 			}
-			if (r == f->nres)
-			{
-				if (f->nres == cap)
-					f->res = grow(a, f->res, f->nres, &cap, sizeof(fs_rv_item));
-				f->res[f->nres++] = item;
-			}
+			if (r == SIZE_MAX)
+				add_res(f, &item);
+			if (item.amount > 0)
+				k++;
 		}
 	}
-	f->need = a->alloc(a->ctx, sizeof(double) * (f->sel->nterms * f->nres + 1));
-	for (t = 0; t < f->sel->nterms; t++)
-		for (r = 0; r < f->nres; r++)
-		{
-			fs_rv_item item;
+	f->need_at = fit_array(a, nterms + 1, sizeof(size_t), "chunk terms", &st, err);
+	f->need_r = fit_array(a, k, sizeof(uint32_t), "chunk amounts", &st, err);
+	f->need_amount = fit_array(a, k, sizeof(double), "chunk amounts", &st, err);
+	f->cursor = fit_array(a, k, sizeof(size_t), "chunk amounts", &st, err);
+	f->cur_epoch = fit_array(a, nterms, sizeof(uint64_t), "chunk terms", &st, err);
+	f->term_epoch = fit_array(a, nterms, sizeof(uint64_t), "chunk terms", &st, err);
+	if (st != FS_OK)
+		return st;
+	for (t = 0, k = 0; t < nterms; t++)
+	{
+		fs_rv_iter it;
+		fs_rv_item item;
 
-			f->need[t * f->nres + r] =
-			    fs_rv_get(f->sel->terms[t].request, f->res[r].name, f->res[r].namelen, &item)
-			        ? item.amount
-			        : 0;
-		}
+		FS_POLL(t);
+		f->need_at[t] = k;
+		f->cur_epoch[t] = f->term_epoch[t] = 0;
+		fs_rv_iter_init(&it, f->sel->terms[t].request);
+		while (fs_rv_next(&it, &item))
+			if (item.amount > 0)
+			{
+				f->need_r[k] = (uint32_t) find_res(f, item.name, item.namelen);
+				f->need_amount[k++] = item.amount;
+			}
+	}
+	f->need_at[nterms] = k;
+	f->epoch = 0;
 	return FS_OK;
 }
 
@@ -806,12 +1010,69 @@ local_index(fitter *f, uint32_t u)
 	return (uint32_t) f->nlocal++;
 }
 
+static size_t
+slot_hash(const fitter *f, uint32_t l, uint32_t r)
+{
+	uint64_t x = ((uint64_t) l << 32 | r) * UINT64_C(0x9E3779B97F4A7C15);
+
+	x ^= x >> 29;
+	x *= UINT64_C(0xBF58476D1CE4E5B9);
+	x ^= x >> 32;
+	return (size_t) x & (f->slots_cap - 1);
+}
+
+/* The index into free[] of local vnode l's amount of resource r, or NO_SLOT when it has none. */
+static uint32_t
+slot_of(const fitter *f, uint32_t l, uint32_t r)
+{
+	size_t h;
+
+	for (h = slot_hash(f, l, r); f->slots[h].slot != NO_SLOT; h = (h + 1) & (f->slots_cap - 1))
+		if (f->slots[h].l == l && f->slots[h].r == r)
+			return f->slots[h].slot;
+	return NO_SLOT;
+}
+
+static void
+slot_put(fitter *f, uint32_t l, uint32_t r, uint32_t slot)
+{
+	size_t h;
+
+	for (h = slot_hash(f, l, r); f->slots[h].slot != NO_SLOT; h = (h + 1) & (f->slots_cap - 1))
+		if (f->slots[h].l == l && f->slots[h].r == r)
+			break;
+	f->slots[h].l = l;
+	f->slots[h].r = r;
+	f->slots[h].slot = slot;
+}
+
+static int
+u32_order(const void *x, const void *y, void *ctx)
+{
+	uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+
+	(void) ctx;
+	return (a > b) - (a < b);
+}
+
+static int
+u64_order(const void *x, const void *y, void *ctx)
+{
+	uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
+
+	(void) ctx;
+	return (a > b) - (a < b);
+}
+
 /* Slots, free amounts, eligibility and host order for the vnodes of one set. */
 static fs_status
 init_set(fitter *f, const fs_pset *ps, fs_error *err)
 {
 	const fs_allocator *a = f->a;
-	size_t nterms = f->sel->nterms, j, r, t, l, h;
+	size_t j, l, h, namounts = 0, nshared = 0, cap = 16, k;
+	uint32_t *rs = NULL;
+	uint64_t *rk = NULL;
+	size_t caprs = 0, caprk = 0, nterms = f->sel->nterms, t;
 	fs_status st = FS_OK;
 
 	f->stamp++;
@@ -819,57 +1080,118 @@ init_set(fitter *f, const fs_pset *ps, fs_error *err)
 	f->nlocal = 0;
 	for (j = 0; j < f->m; j++)
 		local_index(f, ps->vnodes[j]);
-	f->slot = a->alloc(a->ctx, sizeof(uint32_t) * (f->m * f->nres + 1));
+	/* the holders of shared amounts join the local vnodes, vnode by vnode in resource order;
+	 * count the slots */
+	for (j = 0; j < f->m; j++)
+	{
+		const fs_vnode *v = fs_vpool_vnode(f->view, ps->vnodes[j]);
+		size_t nrk = 0;
+
+		FS_POLL(j);
+		for (k = 0; k < v->nindirect; k++)
+		{
+			size_t r = find_res(f, v->indirect[k].res, v->indirect[k].reslen);
+
+			if (r == SIZE_MAX)
+				continue;
+			if (nrk == caprk)
+				rk = grow(a, rk, nrk, &caprk, sizeof(uint64_t));
+			rk[nrk++] = (uint64_t) r << 32 | k;
+		}
+		fs_sort(rk, nrk, sizeof(uint64_t), u64_order, NULL, a);
+		for (k = 0; k < nrk; k++)
+			local_index(f, v->targets[rk[k] & UINT32_MAX]);
+		nshared += nrk;
+	}
+	if (rk)
+		a->release(a->ctx, rk);
+	for (l = 0; l < f->nlocal; l++)
+	{
+		FS_POLL(l);
+		namounts += fs_rv_count(fs_vpool_vnode(f->view, f->members[l])->avail);
+	}
+	while (cap < 2 * (namounts + nshared))
+		cap *= 2;
+	f->slots = fit_array(a, cap, sizeof(struct slot_entry), "vnode amounts", &st, err);
+	f->free = fit_array(a, namounts, sizeof(double), "vnode amounts", &st, err);
+	if (st != FS_OK)
+		return st;
+	f->slots_cap = cap;
+	for (h = 0; h < cap; h++)
+		f->slots[h].slot = NO_SLOT;
+	/* each local vnode's own amounts of the request's resources, in resource order (the order
+	 * in which a kind mismatch is found) */
+	for (l = 0, namounts = 0; l < f->nlocal && st == FS_OK; l++)
+	{
+		const fs_vnode *v = fs_vpool_vnode(f->view, f->members[l]);
+		fs_rv_iter it;
+		fs_rv_item item;
+		size_t nrs = 0;
+
+		FS_POLL(l);
+		fs_rv_iter_init(&it, v->avail);
+		while (fs_rv_next(&it, &item))
+		{
+			size_t r = find_res(f, item.name, item.namelen);
+
+			if (r == SIZE_MAX)
+				continue;
+			if (nrs == caprs)
+				rs = grow(a, rs, nrs, &caprs, sizeof(uint32_t));
+			rs[nrs++] = (uint32_t) r;
+		}
+		fs_sort(rs, nrs, sizeof(uint32_t), u32_order, NULL, a);
+		for (k = 0; k < nrs && st == FS_OK; k++)
+		{
+			st = free_amount(f, f->members[l], rs[k], &f->free[namounts], err);
+			slot_put(f, (uint32_t) l, rs[k], (uint32_t) namounts++);
+		}
+	}
+	if (rs)
+		a->release(a->ctx, rs);
+	if (st != FS_OK)
+		return st;
+	/* a shared amount: the slot of the vnode that holds it */
 	for (j = 0; j < f->m; j++)
 	{
 		const fs_vnode *v = fs_vpool_vnode(f->view, ps->vnodes[j]);
 
 		FS_POLL(j);
-		for (r = 0; r < f->nres; r++)
+		for (k = 0; k < v->nindirect; k++)
 		{
-			const fs_indirect *e =
-			    v->nindirect ? fs_vnode_indirect(v, f->res[r].name, f->res[r].namelen) : NULL;
-			uint32_t holder = (uint32_t) j;
+			size_t r = find_res(f, v->indirect[k].res, v->indirect[k].reslen);
+			uint32_t s;
 
-			if (e)
-				holder = local_index(f, v->targets[e - v->indirect]);
-			f->slot[j * f->nres + r] = (uint32_t) (holder * f->nres + r);
+			if (r == SIZE_MAX)
+				continue;
+			s = slot_of(f, local_index(f, v->targets[k]), (uint32_t) r);
+			if (s != NO_SLOT) /* the holder has the amount: fs_vpool_resolve checks it */
+				slot_put(f, (uint32_t) j, (uint32_t) r, s);
 		}
 	}
-	f->free = a->alloc(a->ctx, sizeof(double) * (f->nlocal * f->nres + 1));
-	for (l = 0; l < f->nlocal && st == FS_OK; l++)
-	{
-		FS_POLL(l);
-		for (r = 0; r < f->nres && st == FS_OK; r++)
-			st = free_amount(f, f->members[l], r, &f->free[l * f->nres + r], err);
-	}
-	f->elig = a->alloc(a->ctx, nterms * f->m + 1);
+	f->ok = fit_array(a, f->m, sizeof(bool), "vnodes", &st, err);
+	f->elig = fit_array(a, f->m, sizeof(bool), "vnodes", &st, err);
+	f->elig_of = fit_array(a, f->m, sizeof(uint32_t), "vnodes", &st, err);
+	f->ident = fit_array(a, f->m, sizeof(uint32_t), "vnodes", &st, err);
+	f->used = fit_array(a, f->m, sizeof(bool), "vnodes", &st, err);
+	/* hosts in order of their first vnode in the set, each with its vnodes in set order */
+	f->hosts = fit_array(a, f->m, sizeof(uint32_t), "vnodes", &st, err);
+	f->hstart = fit_array(a, f->m + 1, sizeof(uint32_t), "vnodes", &st, err);
+	f->hvnodes = fit_array(a, f->m, sizeof(uint32_t), "vnodes", &st, err);
+	if (st != FS_OK)
+		return st;
 	for (j = 0; j < f->m; j++)
 	{
 		uint32_t u = ps->vnodes[j];
-		bool ok = true;
 
 		FS_POLL(j);
 		/* excl: no job there now; exclhost: none on any vnode of the host */
-		if (f->now && f->pl->sharing == FS_SHARE_EXCL && f->busy[u])
-			ok = false;
-		if (f->now && f->pl->sharing == FS_SHARE_EXCLHOST && f->host_busy[f->host[u]])
-			ok = false;
-		for (t = 0; t < nterms; t++)
-			f->elig[t * f->m + j] = ok && matches(f, &f->sel->terms[t], u);
-	}
-	f->ident = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
-	for (j = 0; j < f->m; j++)
-	{
-		FS_POLL(j);
+		f->ok[j] = !(f->now && f->pl->sharing == FS_SHARE_EXCL && f->busy[u]) &&
+		           !(f->now && f->pl->sharing == FS_SHARE_EXCLHOST && f->host_busy[f->host[u]]);
+		f->elig_of[j] = UINT32_MAX;
 		f->ident[j] = (uint32_t) j;
+		f->used[j] = false;
 	}
-	f->used = a->alloc(a->ctx, sizeof(bool) * (f->m + 1));
-	memset(f->used, 0, sizeof(bool) * (f->m + 1));
-	/* hosts in order of their first vnode in the set, each with its vnodes in set order */
-	f->hosts = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
-	f->hstart = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 2));
-	f->hvnodes = a->alloc(a->ctx, sizeof(uint32_t) * (f->m + 1));
 	f->nsethosts = 0;
 	for (j = 0; j < f->m; j++)
 	{
@@ -931,19 +1253,20 @@ static void
 end_set(fitter *f)
 {
 	free_pieces(f, 0);
-	release(f->a, f->slot);
+	release(f->a, f->slots);
 	release(f->a, f->free);
+	release(f->a, f->ok);
 	release(f->a, f->elig);
+	release(f->a, f->elig_of);
 	release(f->a, f->used);
 	release(f->a, f->ident);
 	release(f->a, f->hosts);
 	release(f->a, f->hstart);
 	release(f->a, f->hvnodes);
-	f->slot = NULL;
+	f->slots = NULL;
 	f->free = NULL;
-	f->elig = NULL;
-	f->used = NULL;
-	f->ident = NULL;
+	f->ok = f->elig = f->used = NULL;
+	f->elig_of = f->ident = NULL;
 	f->hosts = f->hstart = f->hvnodes = NULL;
 }
 
@@ -981,38 +1304,73 @@ add_piece(fitter *f, size_t t, uint32_t j, uint8_t *amounts)
 	return FS_OK;
 }
 
+/* Does the set's vnode j take chunks of term t (sharing, label requirements)? Kept per vnode
+ * for the last term asked, so memory stays in proportion to the set. */
+static bool
+eligible(fitter *f, size_t t, uint32_t j)
+{
+	if (f->elig_of[j] != (uint32_t) t)
+	{
+		f->elig_of[j] = (uint32_t) t;
+		f->elig[j] = f->ok[j] && matches(f, &f->sel->terms[t], f->members[j]);
+	}
+	return f->elig[j];
+}
+
+/* Term t starts on a host: its split cursors go back to the host's first vnode. */
+static void
+term_start(fitter *f, size_t t)
+{
+	f->term_epoch[t] = ++f->epoch;
+}
+
+static int
+gift_order(const void *x, const void *y, void *ctx)
+{
+	const struct gift *a = x, *b = y;
+
+	(void) ctx;
+	if (a->i != b->i)
+		return a->i < b->i ? -1 : 1;
+	return (a->r > b->r) - (a->r < b->r);
+}
+
 /*
  * One chunk of term t on the vnodes cand[from..n) (local indices, in order): the first that holds
  * it whole; else, when allowed (the vnodes of one host), split across them, each giving what it
- * has of each resource, as PBS's EVAL_OKBREAK does. *at is the vnode it went to (whole).
+ * has of each resource, as PBS's EVAL_OKBREAK does. *at is the vnode it went to (whole), or n
+ * once no vnode holds a chunk of the term whole: amounts only shrink while a term is placed, so
+ * none will, and the next chunk goes straight to the split.
  */
 static fs_status
 place_one(fitter *f, size_t t, const uint32_t *cand, size_t n, size_t from, bool split,
           bool skip_used, bool *placed, size_t *at, fs_error *err)
 {
-	const double *need = &f->need[t * f->nres];
-	size_t i, r, undo_mark, piece_mark;
+	size_t e0 = f->need_at[t], e1 = f->need_at[t + 1], i, e, g, undo_mark;
 	uint8_t *amounts;
 	size_t len;
+	bool short_of = false;
 	fs_status st;
 
 	*placed = false;
 	for (i = from; i < n; i++)
 	{
 		uint32_t j = cand[i];
-		const uint32_t *slot = &f->slot[j * f->nres];
 		bool fits = true;
 
 		FS_POLL(i);
-		if (!f->elig[t * f->m + j] || (skip_used && f->used[j]))
+		if ((skip_used && f->used[j]) || !eligible(f, t, j))
 			continue;
-		for (r = 0; r < f->nres && fits; r++)
-			fits = need[r] <= 0 || f->free[slot[r]] >= need[r];
+		for (e = e0; e < e1 && fits; e++)
+		{
+			uint32_t s = slot_of(f, j, f->need_r[e]);
+
+			fits = s != NO_SLOT && f->free[s] >= f->need_amount[e];
+		}
 		if (!fits)
 			continue;
-		for (r = 0; r < f->nres; r++)
-			if (need[r] > 0)
-				take(f, slot[r], need[r]);
+		for (e = e0; e < e1; e++)
+			take(f, slot_of(f, j, f->need_r[e]), f->need_amount[e]);
 		len = fs_rv_size(f->sel->terms[t].request);
 		amounts = f->a->alloc(f->a->ctx, len);
 		memcpy(amounts, f->sel->terms[t].request, len);
@@ -1022,58 +1380,85 @@ place_one(fitter *f, size_t t, const uint32_t *cand, size_t n, size_t from, bool
 		*at = i;
 		return FS_OK;
 	}
-	if (!split || n < 2)
+	*at = n;
+	/* a chunk of no amounts fits whole on any vnode that takes it: none does */
+	if (!split || n < 2 || e0 == e1)
 		return FS_OK;
-	/* every vnode of the host may give a part, also those before `from` */
-	*at = from;
-	undo_mark = f->nundo;
-	piece_mark = f->npieces;
-	for (r = 0; r < f->nres; r++)
-		f->rem[r] = need[r] > 0 ? need[r] : 0;
-	for (i = 0; i < n; i++)
+	/*
+	 * Every vnode of the host may give a part, also those before `from`. What a vnode gives of
+	 * one resource does not depend on the others, so each resource is taken on its own, from
+	 * the first vnode that may still have some (the cursor: those before it have none left);
+	 * the parts are then put together vnode by vnode, as the vnodes are visited in turn.
+	 */
+	if (f->cur_epoch[t] != f->term_epoch[t])
 	{
-		uint32_t j = cand[i];
-		const uint32_t *slot = &f->slot[j * f->nres];
-		fs_rv_item *items;
-		size_t k = 0;
-		bool done = true;
+		for (e = e0; e < e1; e++)
+			f->cursor[e] = 0;
+		f->cur_epoch[t] = f->term_epoch[t];
+	}
+	undo_mark = f->nundo;
+	f->ngifts = 0;
+	for (e = e0; e < e1; e++)
+	{
+		uint32_t r = f->need_r[e];
+		double rem = f->need_amount[e];
 
-		FS_POLL(i);
-		if (!f->elig[t * f->m + j])
-			continue;
-		items = f->a->alloc(f->a->ctx, sizeof(fs_rv_item) * (f->nres + 1));
-		for (r = 0; r < f->nres; r++)
+		for (i = f->cursor[e]; i < n; i++)
 		{
-			double give = f->rem[r] < f->free[slot[r]] ? f->rem[r] : f->free[slot[r]];
+			uint32_t s = slot_of(f, cand[i], r);
 
+			FS_POLL(i);
+			if (s != NO_SLOT && f->free[s] > 0 && eligible(f, t, cand[i]))
+				break;
+		}
+		f->cursor[e] = i;
+		for (; i < n && rem > 0; i++)
+		{
+			uint32_t s;
+			double give;
+
+			FS_POLL(i);
+			if (!eligible(f, t, cand[i]) || (s = slot_of(f, cand[i], r)) == NO_SLOT)
+				continue;
+			give = rem < f->free[s] ? rem : f->free[s];
 			if (give > 0)
 			{
-				take(f, slot[r], give);
-				f->rem[r] -= give;
-				items[k] = f->res[r];
-				items[k++].amount = give;
+				take(f, s, give);
+				rem -= give;
+				if (f->ngifts == f->capgifts)
+					f->gifts = grow(f->a, f->gifts, f->ngifts, &f->capgifts, sizeof(*f->gifts));
+				f->gifts[f->ngifts].i = (uint32_t) i;
+				f->gifts[f->ngifts].r = r;
+				f->gifts[f->ngifts++].amount = give;
 			}
-			done = done && f->rem[r] <= 0;
 		}
-		if (k > 0)
-		{
-			st = fs_rv_build(items, k, FS_ERR_VALUE, f->a, 0, &amounts, &len, err);
-			f->a->release(f->a->ctx, items);
-			if (st != FS_OK)
-				return st;
-			add_piece(f, t, j, amounts);
-		}
-		else
-			f->a->release(f->a->ctx, items);
-		if (done)
-		{
-			f->placed[t]++;
-			*placed = true;
-			return FS_OK;
-		}
+		short_of = short_of || rem > 0;
 	}
-	roll_back(f, undo_mark);
-	free_pieces(f, piece_mark);
+	if (short_of)
+	{
+		roll_back(f, undo_mark);
+		return FS_OK;
+	}
+	fs_sort(f->gifts, f->ngifts, sizeof(*f->gifts), gift_order, NULL, f->a);
+	for (g = 0; g < f->ngifts;)
+	{
+		size_t k = 0, i0 = f->gifts[g].i;
+
+		FS_POLL(g);
+		for (; g < f->ngifts && f->gifts[g].i == i0; g++)
+		{
+			if (k == f->capitems)
+				f->items = grow(f->a, f->items, k, &f->capitems, sizeof(fs_rv_item));
+			f->items[k] = f->res[f->gifts[g].r];
+			f->items[k++].amount = f->gifts[g].amount;
+		}
+		st = fs_rv_build(f->items, k, FS_ERR_VALUE, f->a, 0, &amounts, &len, err);
+		if (st != FS_OK)
+			return st;
+		add_piece(f, t, cand[i0], amounts);
+	}
+	f->placed[t]++;
+	*placed = true;
 	return FS_OK;
 }
 
@@ -1092,6 +1477,7 @@ place_chunkwise(fitter *f, bool *ok, fs_error *err)
 		/* first fit: a vnode that did not hold one chunk of the term holds no later one */
 		size_t from = 0;
 
+		term_start(f, t);
 		for (k = 0; k < f->sel->terms[t].count && *ok; k++)
 		{
 			fs_status st;
@@ -1141,6 +1527,7 @@ place_hostwise(fitter *f, bool *ok, fs_error *err)
 				uint32_t k;
 				size_t from = 0;
 
+				term_start(f, t);
 				for (k = 0; k < f->sel->terms[t].count && placed && st == FS_OK; k++)
 				{
 					FS_POLL(k);
@@ -1165,6 +1552,7 @@ place_hostwise(fitter *f, bool *ok, fs_error *err)
 			size_t from = 0;
 			bool put = false;
 
+			term_start(f, t);
 			placed = true;
 			while (remaining[t] > 0 && placed && st == FS_OK)
 			{
@@ -1215,9 +1603,10 @@ try_set(fitter *f, const fs_pset *ps, bool *ok, fs_error *err)
 	return st;
 }
 
-/* The job's total request (each term's amounts times its count), for the sets' totals. */
+/* The job's total request (each term's amounts times its count), for the sets' totals, by
+ * fs_rv_scale and fs_rv_add term by term: O(terms x resources), used to report an overflow. */
 static fs_status
-job_total(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *err)
+job_total_by_terms(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *err)
 {
 	uint8_t *acc = NULL, *scaled, *sum;
 	size_t t, len;
@@ -1225,6 +1614,7 @@ job_total(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *
 
 	for (t = 0; t < sel->nterms && st == FS_OK; t++)
 	{
+		FS_POLL(t);
 		st = fs_rv_scale(sel->terms[t].request, (double) sel->terms[t].count, false, a, 0, &scaled,
 		                 &len, err);
 		if (st != FS_OK)
@@ -1249,14 +1639,75 @@ job_total(const fs_select *sel, const fs_allocator *a, uint8_t **out, fs_error *
 	return FS_OK;
 }
 
+static bool
+amount_ok(int kind, double v)
+{
+	return isfinite(v) && (kind != FS_KIND_DURATION || fabs(v) < FS_RV_DURATION_MAX);
+}
+
+/*
+ * The same sums, resource by resource in the same order (so the same doubles), in one pass over
+ * the terms: O(spec + resources log resources). An amount that overflows is reported by the
+ * term-by-term sum, which says which and where.
+ */
+static fs_status
+job_total(fitter *f, uint8_t **out, fs_error *err)
+{
+	const fs_select *sel = f->sel;
+	const fs_allocator *a = f->a;
+	fs_rv_item *items;
+	bool *seen;
+	size_t t, r, len;
+	bool overflow = false;
+	fs_status st = FS_OK;
+
+	items = fit_array(a, f->nres, sizeof(fs_rv_item), "resources", &st, err);
+	seen = fit_array(a, f->nres, sizeof(bool), "resources", &st, err);
+	if (st != FS_OK)
+	{
+		release(a, items);
+		return st;
+	}
+	memset(seen, 0, sizeof(bool) * (f->nres + 1));
+	for (t = 0; t < sel->nterms && !overflow; t++)
+	{
+		fs_rv_iter it;
+		fs_rv_item item;
+
+		FS_POLL(t);
+		fs_rv_iter_init(&it, sel->terms[t].request);
+		while (fs_rv_next(&it, &item) && !overflow)
+		{
+			double v = item.amount * (double) sel->terms[t].count;
+
+			r = find_res(f, item.name, item.namelen);
+			if (!seen[r])
+			{
+				items[r] = f->res[r];
+				items[r].amount = v;
+				seen[r] = true;
+			}
+			else
+				items[r].amount += v;
+			overflow = !amount_ok(item.kind, v) || !amount_ok(item.kind, items[r].amount);
+		}
+	}
+	if (!overflow)
+		st = fs_rv_build(items, f->nres, FS_ERR_VALUE, a, 0, out, &len, err);
+	a->release(a->ctx, items);
+	a->release(a->ctx, seen);
+	return overflow ? job_total_by_terms(sel, a, out, err) : st;
+}
+
 static void
 fitter_free(fitter *f)
 {
 	const fs_allocator *a = f->a;
-	void *ptrs[] = {f->res,     f->need,      f->host,        f->hostname, f->hostnamelen,
-	                f->busy,    f->host_busy, f->local_stamp, f->local_of, f->host_stamp,
-	                f->host_of, f->members,   f->placed,      f->base,     f->undo,
-	                f->rem,     f->pieces};
+	void *ptrs[] = {f->res,         f->res_hash,  f->need_at,    f->need_r,      f->need_amount,
+	                f->cursor,      f->cur_epoch, f->term_epoch, f->host,        f->hostname,
+	                f->hostnamelen, f->busy,      f->host_busy,  f->local_stamp, f->local_of,
+	                f->host_stamp,  f->host_of,   f->members,    f->placed,      f->base,
+	                f->undo,        f->pieces,    f->gifts,      f->items};
 	size_t i;
 
 	for (i = 0; i < sizeof(ptrs) / sizeof(ptrs[0]); i++)
@@ -1304,23 +1755,29 @@ fs_place_select(fs_vpool *pool, const fs_pset_spec *spec, const fs_select *sel, 
 	if (st == FS_OK)
 		st = init_hosts(&f, err);
 	if (st == FS_OK)
-		st = job_total(sel, a, &total, err);
+		st = job_total(&f, &total, err);
 	if (st != FS_OK)
 	{
 		fitter_free(&f);
 		fs_chunk_placement_free(out, a);
 		return st;
 	}
-	f.local_stamp = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
+	f.local_stamp = fit_array(a, n, sizeof(uint32_t), "vnodes", &st, err);
+	f.local_of = fit_array(a, n, sizeof(uint32_t), "vnodes", &st, err);
+	f.host_stamp = fit_array(a, f.nhosts, sizeof(uint32_t), "hosts", &st, err);
+	f.host_of = fit_array(a, f.nhosts, sizeof(uint32_t), "hosts", &st, err);
+	f.members = fit_array(a, n, sizeof(uint32_t), "vnodes", &st, err);
+	f.placed = fit_array(a, sel->nterms, sizeof(uint32_t), "chunk terms", &st, err);
+	f.base = fit_array(a, sel->nterms, sizeof(uint32_t), "chunk terms", &st, err);
+	if (st != FS_OK)
+	{
+		a->release(a->ctx, total);
+		fitter_free(&f);
+		fs_chunk_placement_free(out, a);
+		return st;
+	}
 	memset(f.local_stamp, 0, sizeof(uint32_t) * (n + 1));
-	f.local_of = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	f.host_stamp = a->alloc(a->ctx, sizeof(uint32_t) * (f.nhosts + 1));
 	memset(f.host_stamp, 0, sizeof(uint32_t) * (f.nhosts + 1));
-	f.host_of = a->alloc(a->ctx, sizeof(uint32_t) * (f.nhosts + 1));
-	f.members = a->alloc(a->ctx, sizeof(uint32_t) * (n + 1));
-	f.placed = a->alloc(a->ctx, sizeof(uint32_t) * (sel->nterms + 1));
-	f.base = a->alloc(a->ctx, sizeof(uint32_t) * (sel->nterms + 1));
-	f.rem = a->alloc(a->ctx, sizeof(double) * (f.nres + 1));
 	for (t = 0, f.base[0] = 0; t + 1 < sel->nterms; t++)
 		f.base[t + 1] = f.base[t] + sel->terms[t].count;
 	/* now on the free amounts; else as if every vnode of the set were free */

@@ -254,8 +254,10 @@ typedef struct fs_select
 	uint32_t total; /* chunks in all terms */
 } fs_select;
 
-/* The most chunks one select spec asks for (54000 beyond). */
-#define FS_SELECT_CHUNKS_MAX 100000
+/* The most chunks one select spec asks for, and the most resource=value items its chunks hold
+ * with default_chunk's resources added to each (54000 beyond). */
+#define FS_SELECT_CHUNKS_MAX  100000
+#define FS_SELECT_ENTRIES_MAX 1000000
 
 /*
  * Parse a select spec, "2:ncpus=8:mem=16gb+1:ngpus=1"; amounts read as resvec amounts, other

@@ -632,31 +632,101 @@ round_robin(gq_ctx *c, uint32_t v, double surplus)
 }
 
 /*
- * hgq_recover_remainders: with whole slots, each allocation is rounded down and the fractions
- * become surplus, shared again by round robin from the bottom up.
+ * Whole slots are counted as integers. Each allocation splits into its whole slots and a
+ * remainder; remainders are counted in ticks of 2^-32 slot, so that their sum is exact, and
+ * with a bound on their error: rounding to a tick (half a tick each) and the rounding of the
+ * float computation that produced them (a few units in the last place of the pool). Remainders
+ * whose sum comes within that bound of a whole slot make that slot: summed as doubles, the
+ * remainders of three allocations of 11/3 slots come to 1.9999999999999996 and one of their two
+ * slots would be lost. No round robin hands out more than the pool has left (slots_left).
  */
-static double
-recover_remainders(gq_ctx *c, uint32_t v)
+#define GQ_TICK_BITS 32
+#define GQ_TICKS     ((uint64_t) 1 << GQ_TICK_BITS)
+
+typedef struct gq_rest
+{
+	uint64_t ticks; /* the remainders not yet handed out */
+	uint64_t slack; /* the most by which ticks may fall short of their exact sum */
+} gq_rest;
+
+static uint64_t
+add_sat(uint64_t x, uint64_t y)
+{
+	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
+}
+
+static uint64_t
+to_ticks(double slots)
+{
+	double t = floor(0.5 + slots * (double) GQ_TICKS);
+
+	return t <= 0 ? 0 : t >= 18446744073709549568.0 ? UINT64_MAX - 2047 : (uint64_t) t;
+}
+
+/*
+ * hgq_recover_remainders: with whole slots, each allocation is rounded down and the remainders
+ * become surplus, shared again by round robin from the bottom up; returns what is left over.
+ */
+static gq_rest
+recover_remainders(gq_ctx *c, uint32_t v, double pool, double *slots_left)
 {
 	gq_node *nd = &c->nodes[v];
-	double surplus = nd->allocated - floor(nd->allocated);
+	double fraction = nd->allocated - floor(nd->allocated), whole, left;
+	gq_rest rest;
+	uint64_t used;
 	uint32_t k;
 
-	nd->allocated = floor(0.5 + (nd->allocated - surplus));
-	nd->requested = floor(0.5 + (nd->requested + surplus));
+	/* half a tick for rounding, 64 units in the last place of the pool for the float sums */
+	rest.ticks = to_ticks(fraction);
+	rest.slack = add_sat(1, to_ticks(ldexp(pool, -46)));
+	nd->allocated = floor(0.5 + (nd->allocated - fraction));
+	nd->requested = floor(0.5 + (nd->requested + fraction));
 	nd->subtree_requested = nd->requested;
 	for (k = 0; k < nd->nkids; k++)
 	{
 		uint32_t w = c->kids[nd->first_kid + k];
+		gq_rest kid;
 
 		FS_POLL(k);
-		surplus += recover_remainders(c, w);
+		kid = recover_remainders(c, w, pool, slots_left);
+		rest.ticks = add_sat(rest.ticks, kid.ticks);
+		rest.slack = add_sat(rest.slack, kid.slack);
 		if (c->nodes[w].accept)
 			nd->subtree_requested += c->nodes[w].subtree_requested;
 	}
 	if (nd->nkids == 0)
-		return surplus;
-	return round_robin(c, v, surplus);
+		return rest;
+	whole = (double) (add_sat(rest.ticks, rest.slack) >> GQ_TICK_BITS);
+	if (whole > *slots_left)
+		whole = *slots_left;
+	left = round_robin(c, v, whole);
+	*slots_left -= whole - left;
+	/* the slots handed out come out of the remainders, and out of the slack where they fell
+	 * short; the slots no one took stay remainders */
+	used = (uint64_t) (whole - left) << GQ_TICK_BITS;
+	if (used > rest.ticks)
+	{
+		rest.slack = used - rest.ticks < rest.slack ? rest.slack - (used - rest.ticks) : 0;
+		rest.ticks = 0;
+	}
+	else
+		rest.ticks -= used;
+	return rest;
+}
+
+/* The whole slots of the pool that no allocation holds once every allocation is rounded down. */
+static double
+slots_unallocated(const gq_ctx *c, double pool)
+{
+	double held = 0;
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++)
+	{
+		FS_POLL(i);
+		held += floor(c->nodes[i].allocated);
+	}
+	return pool > held ? pool - held : 0;
 }
 
 /* ---------------------------------------------------------------- entry point */
@@ -707,7 +777,14 @@ fs_group_quotas(const fs_gq_group *groups, size_t n, const fs_gq_options *opt,
 	/* <none> keeps what its children leave of the pool, however they were scaled */
 	(void) fairshare(&c, 0);
 	if (!opt->use_slot_weights)
-		(void) recover_remainders(&c, 0);
+	{
+		double left = slots_unallocated(&c, opt->pool);
+
+		(void) recover_remainders(&c, 0, opt->pool, &left);
+		/* slots the remainders' error bound still missed go round from the top */
+		if (left >= 1)
+			(void) round_robin(&c, 0, left);
+	}
 	for (i = 0; i < n; i++)
 		autoregroup = autoregroup || groups[i].autoregroup;
 	if (autoregroup)

@@ -10,6 +10,7 @@
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
 #include "catalog/pg_type.h"
+#include "common/int.h"
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/timestamp.h"
@@ -183,8 +184,13 @@ userprio_report(PG_FUNCTION_ARGS)
 	{
 		Interval *since = palloc0(sizeof(Interval));
 
-		/* the microseconds between two valid instants fit: they are at most 2^63 apart */
-		since->time = (int64) ((uint64_t) r.last_update - (uint64_t) r.last_usage);
+		/* valid instants span 4713 BC to 294276 AD, more microseconds than an int64 holds */
+		if (pg_sub_s64_overflow(r.last_update, r.last_usage, &since->time))
+			ereport(ERROR,
+			        (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE), errmsg("interval out of range"),
+			         errdetail("The time from the last usage to the last update does not "
+			                   "fit in an interval."),
+			         errhint("Keep the samples of one state within about 292,000 years.")));
 		values[9] = IntervalPGetDatum(since);
 	}
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(desc), values, nulls)));

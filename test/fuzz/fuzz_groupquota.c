@@ -8,7 +8,7 @@
  * accepts surplus every slot that demand can take is handed out.
  */
 #include "fuzz_alloc.h"
-#include "groupquota.h"
+#include "share/groupquota.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -86,6 +86,7 @@ is_comment(const char *s, size_t len)
 static fs_status ad_error(adstate *st, fs_status status, int32_t line, size_t line_start, size_t at,
                           const char *hint, const char *fmt, ...) FS_PRINTF(7, 8);
 
+/* at is an offset in the document, or FS_NO_POSITION; the line is quoted up to 200 bytes. */
 static fs_status
 ad_error(adstate *st, fs_status status, int32_t line, size_t line_start, size_t at,
          const char *hint, const char *fmt, ...)
@@ -482,6 +483,8 @@ check_duplicates(adstate *st)
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	fs_sort(idx, n, sizeof(size_t), attr_cmp, st->attrs, a);
+	/* sorted by name then line, equal names are neighbours: keep the earliest line that sets a
+	 * name again, with the line before it that set the name */
 	for (i = 1; i < n; i++)
 	{
 		const attr *x = &st->attrs[idx[i - 1]], *y = &st->attrs[idx[i]];
@@ -788,6 +791,7 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	memset(ad, 0, sizeof(fs_ch_ad));
 	fs_error_clear(err);
 	*done = false;
+	/* skip the blank, banner and comment lines before the ad */
 	while (r->pos < r->len)
 	{
 		size_t le = line_end(r, r->pos);
@@ -815,6 +819,8 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	st.attrs = r->a->alloc(r->a->ctx, st.cap * sizeof(attr));
 	fs_sb_init(&st.json, r->a, 256);
 	fs_sb_append(&st.json, "{", 1);
+	/* up to the separator; after an error the rest of the ad is still skipped, so that the next
+	 * call starts at the next ad */
 	while (r->pos < r->len)
 	{
 		size_t le = line_end(r, r->pos);

@@ -110,6 +110,7 @@ usage_lookup(usage_state *u, const char *name, size_t n, fs_rv_item *it)
 
 		u->index = u->a->alloc(u->a->ctx, u->nrv * sizeof(fs_rv_item));
 		fs_rv_iter_init(&iter, u->rv);
+		/* the encoded form holds its entries sorted by name, as the search below needs */
 		while (k < u->nrv && fs_rv_next(&iter, &u->index[k]))
 		{
 			FS_POLL(k);
@@ -286,6 +287,10 @@ usage_apply(usage_state *u, size_t f, const double *args, int nargs, double acc,
 	return FS_OK;
 }
 
+/*
+ * The call name(...) of the name[0..nlen) at `at`, u->i on its "(": an unknown name, or an
+ * argument count outside the function's range, is a syntax error at the name.
+ */
 static fs_status
 usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 {
@@ -309,6 +314,7 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 		return usage_syntax(u, at, problem);
 	}
 	u->i++; /* "(" */
+	/* the arguments in order: min and max fold each into acc, the others keep the first two */
 	for (;;)
 	{
 		double x;
@@ -362,6 +368,7 @@ usage_call(usage_state *u, size_t at, size_t nlen, double *v)
 	return usage_finite(u, *v, at, "The function result");
 }
 
+/* atom: a number, a parenthesis, a call, or a name (a resource, pi, e, or else 0). */
 static fs_status
 usage_atom(usage_state *u, double *v)
 {
@@ -430,6 +437,7 @@ usage_atom(usage_state *u, double *v)
 	return usage_syntax(u, at, "Expected a number, a name or \"(\"");
 }
 
+/* power = atom [ "**" unary ]: the exponent is a unary, so 2 ** -1 reads, 2 ** 3 ** 2 is 2 ** 9. */
 static fs_status
 usage_power(usage_state *u, double *v)
 {
@@ -479,6 +487,7 @@ usage_unary(usage_state *u, double *v)
 	return usage_power(u, v);
 }
 
+/* term = unary { ("*" | "/") unary }, left to right; "//" is refused, not read as "/" twice. */
 static fs_status
 usage_term(usage_state *u, double *v)
 {
@@ -516,6 +525,7 @@ usage_term(usage_state *u, double *v)
 	return st;
 }
 
+/* expr = term { ("+" | "-") term }, left to right, each partial result checked finite. */
 static fs_status
 usage_expr(usage_state *u, double *v)
 {

@@ -372,6 +372,8 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 			char q = s[i];
 			size_t j;
 
+			/* the closing quote ends the line or is followed by blanks and a known key; any
+			 * other quote is part of the value */
 			for (j = i + 1; j < end; j++)
 			{
 				size_t n;
@@ -705,6 +707,7 @@ slot_cpus(const char *s, size_t n)
 			return -1;
 		return cpus;
 	}
+	/* comma-separated CPU numbers and lo-hi ranges, each counted hi - lo + 1 */
 	while (i < n)
 	{
 		size_t j = i;

@@ -35,6 +35,10 @@ is_field_sep(char c)
 	return c == ' ' || c == '\t';
 }
 
+/*
+ * The entry named name, or -1; *slot is where it is or would go. Linear probing: the tables have
+ * at least twice as many slots as entries, so a probe ends.
+ */
 static int32_t
 table_find(const name_table *t, const fs_rg_entry *e, const char *name, size_t len, size_t *slot)
 {
@@ -62,6 +66,7 @@ table_find(const name_table *t, const fs_rg_entry *e, const char *name, size_t l
 static void line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at,
                        const char *hint, const char *fmt, ...) FS_PRINTF(6, 7);
 
+/* The detail is kept in e, cut to what an fs_error's detail holds; fs_rg_error raises it. */
 static void
 line_error(const fs_allocator *a, fs_rg_entry *e, fs_status st, size_t at, const char *hint,
            const char *fmt, ...)
@@ -312,6 +317,7 @@ define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok
 	size_t i = (size_t) fs_hash(&id, sizeof(id)) & ids->mask;
 	char shown[80];
 
+	/* probe the ids: a taken one is an error, else i ends on the free slot that will hold it */
 	for (;;)
 	{
 		int32_t v = ids->slots[i];

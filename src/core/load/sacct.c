@@ -427,6 +427,10 @@ field_int(row_ctx *c, const char *col, fs_str f, bool *has, int32_t *out)
 	return FS_OK;
 }
 
+/*
+ * Submit, Eligible, Start, End: epoch seconds, or a local YYYY-MM-DDTHH:MM:SS (a blank for the
+ * T) checked as a date; Unknown and None are no value, kept as an anomaly.
+ */
 static fs_status
 field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 {
@@ -494,6 +498,7 @@ field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 	return FS_OK;
 }
 
+/* Elapsed, Timelimit: the words for no value (UNLIMITED...) leave *has false, as an anomaly. */
 static fs_status
 field_duration(row_ctx *c, const char *col, fs_str f, bool *has, double *out)
 {
@@ -519,6 +524,7 @@ field_duration(row_ctx *c, const char *col, fs_str f, bool *has, double *out)
 	}
 }
 
+/* ExitCode code[:signal], both 32-bit whole numbers. */
 static fs_status
 field_exit(row_ctx *c, fs_str f)
 {
@@ -551,6 +557,11 @@ static const char *const states[] = {
     "SPECIAL_EXIT", "COMPLETING",    "CONFIGURING",  "STAGE_OUT",     "SIGNALING",
     "STOPPED",      "REQUEUE_FED",   "REQUEUE_HOLD", "RESV_DEL_HOLD", "EXPEDITING"};
 
+/*
+ * State: the first word against Slurm's state names (any case, kept in their spelling), with
+ * "CANCELLED by <uid>" read; an unknown state is kept as written and, like any other extra text,
+ * noted as an anomaly.
+ */
 static void
 field_state(row_ctx *c, fs_str f)
 {
@@ -802,6 +813,7 @@ field_tres(row_ctx *c, const char *col, fs_str f, uint8_t **out, size_t *outlen)
 	return FS_OK;
 }
 
+/* s as a JSON string: quote, backslash and control characters escaped. */
 static void
 json_string(fs_sb *sb, const char *s, size_t len)
 {
@@ -895,6 +907,11 @@ time_cmp(const fs_sacct_time *a, const fs_sacct_time *b)
 	return 0;
 }
 
+/*
+ * The fields of one row into r; the first bad one is the row's error. NCPUS falls back to
+ * AllocCPUS and NNodes to AllocNodes; the columns with no field of their own (and those two and
+ * JobName) go to the JSON object r->extra.
+ */
 static fs_status
 parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 {
@@ -1023,6 +1040,7 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	{
 		char problem[160];
 
+		/* the delimiter that starts the first field beyond the header, where the error points */
 		for (i = 0, k = 0; i < len; i++)
 		{
 			FS_POLL(i);

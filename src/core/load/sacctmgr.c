@@ -61,6 +61,7 @@ map_slot(const assoc_state *s, fs_str cluster, fs_str account)
 	             (fs_hash(cluster.s ? cluster.s : "", cluster.len) * 31);
 	size_t i = (size_t) h & (s->capmap - 1);
 
+	/* linear probing; map_put keeps the table at most half full, so an empty slot ends it */
 	for (;; i = (i + 1) & (s->capmap - 1))
 	{
 		const acct_ent *e = &s->map[i];
@@ -83,6 +84,7 @@ map_get(const assoc_state *s, fs_str cluster, fs_str account)
 	return e->used ? e->row : NO_ROW;
 }
 
+/* Set the account's row; the table doubles (every entry placed again) before it is half full. */
 static void
 map_put(assoc_state *s, fs_str cluster, fs_str account, int32_t row)
 {
@@ -253,6 +255,11 @@ dump_option(const char *p, size_t len, const char *key)
 	return fs_str_of(NULL, 0);
 }
 
+/*
+ * One dump line: Cluster starts a cluster's tree (its root row), Parent names the account the
+ * next Account and User lines go under, QOS and Federation lines are skipped. A row with no
+ * Fairshare option gets Slurm's default of 1.
+ */
 static fs_status
 dump_line(assoc_state *s, const char *p, size_t len, fs_str *cluster, int32_t *parent,
           fs_str *parent_name)
@@ -356,6 +363,8 @@ typedef struct list_cols
 	bool trailing;
 } list_cols;
 
+/* Which column is which, by name (Share or Fairshare, ParentName or Par Name); Account and Share
+ * must be there, other columns are ignored. */
 static fs_status
 list_header(assoc_state *s, const char *p, size_t len, list_cols *lc)
 {
@@ -397,6 +406,11 @@ list_header(assoc_state *s, const char *p, size_t len, list_cols *lc)
 
 #define LIST_DEPTH_MAX 64
 
+/*
+ * One listing row. A user row goes under its account; an account under its ParentName or, with no
+ * such column, under the account one indentation level up (sacctmgr's tree option); "root" at no
+ * indentation and with no parent is the cluster's root.
+ */
 static fs_status
 list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
           int32_t *stack /* [LIST_DEPTH_MAX]: account rows by indentation */)
@@ -410,6 +424,7 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 
 	if (lc->trailing && len > 0 && p[len - 1] == '|')
 		len--;
+	/* the fields; beyond 64 they are only counted, for the error below */
 	for (i = 0; i <= len; i++)
 	{
 		if (i < len && p[i] != '|')
@@ -471,6 +486,7 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 		if (depth < LIST_DEPTH_MAX)
 		{
 			stack[depth] = (int32_t) (s->nrows - 1);
+			/* the deeper levels were the previous account's subtree */
 			for (i = depth + 1; i < LIST_DEPTH_MAX; i++)
 				stack[i] = NO_ROW;
 		}
@@ -507,6 +523,8 @@ fs_sacctmgr_assoc(const char *doc, size_t len, const fs_allocator *a, fs_assoc_r
 	s.capmap = 64;
 	s.map = a->alloc(a->ctx, s.capmap * sizeof(acct_ent));
 	memset(s.map, 0, s.capmap * sizeof(acct_ent));
+	/* the first line that is not blank or a comment sets the mode: with a "|" it is a listing's
+	 * header, and then leading blanks (the tree's indentation) and "#" are data */
 	while (pos < len && st == FS_OK)
 	{
 		const char *nl = memchr(doc + pos, '\n', len - pos);

@@ -489,6 +489,7 @@ add_queues(parser *p, const char *opt, const char *s, size_t n, bool submit)
 	size_t i = 0;
 	char sh[128];
 
+	/* comma-separated queue[@host], empty items skipped; no host means the local host */
 	while (i < n)
 	{
 		size_t j = i, at;
@@ -694,6 +695,10 @@ restart_action_opt(parser *p, const char *opt, const char *s, size_t n)
 	return restart_action_check(s, n, p->line, p->err);
 }
 
+/*
+ * One option line, its name matched exactly and case-sensitively as set_cfg_opt does: SUBMIT_QUEUE,
+ * BATCH_QUEUES and FAIR_SHARE add to what earlier lines gave; any other option replaces its value.
+ */
 static fs_status
 set_option(parser *p, const char *o, size_t on, const char *s, size_t n)
 {
@@ -1136,6 +1141,7 @@ fs_msic_config_parse(const char *text, size_t len, const char *local_host, fs_ms
 			}
 		if (st != FS_OK)
 			break;
+		/* the option [w0, w1) and its argument [v0, v1): the first two words before a '#' */
 		i = pos;
 		while (i < cut && fs_is_space(text[i]))
 			i++;

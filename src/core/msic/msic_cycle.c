@@ -1,9 +1,10 @@
 /*
  * msic_cycle.c: one scheduling cycle of the MSIC scheduler (pack_queues.c, evaluate_system.c,
- * queue_limits.c, resource_limits.c and runjob.c of the original, as
- * ../shared/reference/msic-scheduler.md sections 4, 6 and 7 describe them), with the
- * administrator's guide's rules where guide and code disagree and every defect the reference lists
- * replaced by the sensible result. The README's MSIC section lists each choice.
+ * queue_limits.c, resource_limits.c and runjob.c of the original, as the reference on the original
+ * MSIC-Cluster PBS scheduler describes its preemption, target load, memory default and packing),
+ * with the rules of the MSIC-Cluster administrator's guide where it and the code disagree, and
+ * every defect the reference lists replaced by the sensible result. docs/msic.md lists each
+ * choice.
  *
  * Cost: the job order is O(n log n); each pending job then looks at every batch queue (O(q)), and
  * a job that preempts walks the running jobs of each queue once (O(r)), so a cycle is
@@ -155,6 +156,7 @@ why_ref(cycle *c, const char *text)
 
 /* ---------------------------------------------------------------- output */
 
+/* Append a decision; its reason is copied into the output's text, NUL-ended, by offset. */
 static void
 emit(cycle *c, fs_msic_action act, size_t job, fs_str queue, fs_str host, const char *reason)
 {
@@ -205,8 +207,8 @@ load_ok(cycle *c, const cycle_queue *q)
 	const fs_msic_host *hs = host_of(c, q);
 	const cycle_host *h = &c->h[q->host];
 	const fs_msic_cycle_in *in = c->in;
-	/* the administrator's guide's band is a percentage of the CPUs; the original forgot to divide
-	 * by 100 */
+	/* the administrator's guide gives the band in percent of the CPUs; the original forgot to
+	 * divide by 100 */
 	double per = in->load_unscaled ? hs->ncpus : hs->ncpus / 100.0;
 	double lo = (in->load_pct - in->load_minus) * per;
 	double hi = (in->load_pct + in->load_plus) * per;
@@ -467,6 +469,10 @@ all_full(cycle *c)
 	return full;
 }
 
+/*
+ * Job i runs on queue qi: its CPUs and memory are charged to the queue and host, its CPUs to the
+ * host's load at once, and it joins the end of the queue's running jobs.
+ */
 static void
 take(cycle *c, size_t i, int qi)
 {
@@ -515,6 +521,7 @@ count_candidate(cycle *c, size_t v, int sign)
 	{
 		int r;
 
+		/* ge[r] counts the candidates of rank ranks[r] or higher: every r up to its own */
 		for (r = 0; r <= V->rank_idx; r++)
 			q->ge[r] += n;
 	}
@@ -626,6 +633,7 @@ room_anywhere(cycle *c, size_t p, bool second)
 		c->max_narrow = c->max_all = INT64_MIN;
 		for (r = 0; r < c->nranks; r++)
 			c->max_ge[r] = INT64_MIN;
+		/* again over the open queues only after a change (take, a stop) cleared bounds_ok */
 		for (k = 0; k < c->nq; k++)
 		{
 			cycle_queue *q = &c->q[k];
@@ -841,6 +849,8 @@ make_room(cycle *c, size_t p)
 	const cycle_job *P = &c->j[p];
 	int passes = (P->row->priority || P->row->waiting) ? 2 : 1;
 
+	/* until every stop on the chosen queue succeeds, or no queue can make room: a failed stop
+	 * makes its job unstoppable, no candidate any more, so the loop ends */
 	for (;;)
 	{
 		int best = -1, level;
@@ -887,6 +897,8 @@ make_room(cycle *c, size_t p)
 
 /* ---------------------------------------------------------------- the cycle */
 
+/* Start (or resume) job i on queue qi, and charge a job started for the first time to its
+ * originating queue's fair share. */
 static fs_status
 run_job(cycle *c, size_t i, int qi)
 {
@@ -913,6 +925,11 @@ run_job(cycle *c, size_t i, int qi)
 	                      c->in->order.cluster_cpus, c->err);
 }
 
+/*
+ * The pending jobs in order. While every queue is full, a job over its soft limit, checkpointed
+ * or suspended waits unless express or long-waiting; a job no queue takes as it is makes room by
+ * preemption unless it is one of those; a job that does not run gets its reason as a comment.
+ */
 static fs_status
 place_pending(cycle *c)
 {
@@ -1109,6 +1126,7 @@ setup_jobs(cycle *c, const fs_hindex *hidx, const fs_str *hnames)
 
 			if (h == UINT32_MAX)
 				continue; /* a host the scheduler does not know: nothing to account */
+			/* the original has one batch queue per host: the first one on the job's host */
 			for (i = 0; i < c->nq; i++)
 				if (c->q[i].host == (int) h)
 					break;
@@ -1204,6 +1222,7 @@ fs_msic_cycle(const fs_msic_cycle_in *in, const fs_msic_cjob *jobs, size_t n, co
 	setup_shares(&c);
 	st = setup_queues(&c, &hidx, hnames);
 	c.last_up = -1;
+	/* which queues are open, and the last one whose host is up (find_best's all-full case) */
 	for (k = 0; k < c.nq && st == FS_OK; k++)
 	{
 		cycle_queue *q = &c.q[k];

@@ -1,6 +1,7 @@
 /*
  * msic_order.c: the MSIC scheduler's job flags and job order (usersort.c and jobinfo.c of the
- * original, as ../shared/reference/msic-scheduler.md sections 2.5-2.7 and 3 describe them).
+ * original, as the reference on the original MSIC-Cluster PBS scheduler describes its ranks, job
+ * flags, job order and per-user soft limit).
  * Counting per owner and queue goes through hash tables and the order through fs_sort, so one
  * call is O(n log n) in the jobs.
  */
@@ -25,6 +26,7 @@ typedef struct queue_info
 	int limit;
 } queue_info;
 
+/* Each FAIR_SHARE entry names a queue of its own, with numbers from 0 to 100: indexed in qidx. */
 static fs_status
 check_fair_share(const fs_msic_order_in *in, fs_hindex *qidx, fs_str *qnames, fs_error *err)
 {

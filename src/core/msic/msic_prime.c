@@ -197,6 +197,7 @@ fs_msic_prime_zone(const fs_msic_zone *zone, int64_t from, int64_t dur, int64_t 
 	/* the offset the run starts with */
 	for (i = 0; i < zone->n && zone->changes[i].at <= from; i++)
 		off = zone->changes[i].offset_us;
+	/* one piece per offset in force: up to each change before the end, then to the end */
 	for (t = from; t < to; i++)
 	{
 		int64_t next = i < zone->n && zone->changes[i].at < to ? zone->changes[i].at : to;
@@ -223,6 +224,7 @@ fs_msic_prime_us(const fs_msic_clock *clock, int64_t from, int64_t dur, int64_t 
 	st = walk_begin(&w, clock->epoch_day, from, dur, start_us, end_us, holidays, n, &to, err);
 	if (st != FS_OK)
 		return st;
+	/* one piece per offset in force, the clock telling where each one ends */
 	for (t = from; t < to;)
 	{
 		int64_t next = to, off = 0;

@@ -52,6 +52,7 @@ quoted(char *dst, size_t cap, const fs_gq_group *g)
 	fs_quote_excerpt(dst, cap, g->name, g->namelen, 200);
 }
 
+/* A group name: not empty, not the root's, dot-separated parts none empty, not too deep. */
 static fs_status
 check_name(const fs_gq_group *g, size_t i, fs_error *err)
 {
@@ -120,6 +121,8 @@ bad_amount(fs_error *err, double v, const char *what, const char *q)
 	               num(v).text);
 }
 
+/* Quota and demand finite and not negative, a dynamic quota a fraction, whole demand without
+ * slot weights. */
 static fs_status
 check_amounts(const fs_gq_group *g, const fs_gq_options *opt, fs_error *err)
 {
@@ -151,6 +154,7 @@ check_amounts(const fs_gq_group *g, const fs_gq_options *opt, fs_error *err)
 	return FS_OK;
 }
 
+/* pool and none_demand finite and not negative, and whole numbers without slot weights. */
 static fs_status
 check_options(const fs_gq_options *opt, fs_error *err)
 {
@@ -252,6 +256,7 @@ build(gq_ctx *c, const fs_gq_group *g, size_t n, const fs_gq_options *opt, fs_er
 			st = FS_ERR_VALUE;
 			break;
 		}
+		/* the parent's name is all before the last dot */
 		while (dot > 0 && grp->name[dot - 1] != '.')
 			dot--;
 		if (dot == 0)
@@ -435,6 +440,7 @@ water_fill(gq_ctx *c, gq_member *m, uint32_t k, bool by_quota, double *surplus)
 		s -= p[i]->want;
 		p[i]->want = 0;
 	}
+	/* the members not capped split what is left by their shares */
 	for (j = i; j < np; j++)
 	{
 		double give = s * (p[j]->share / rest[i]);
@@ -586,6 +592,8 @@ round_robin(gq_ctx *c, uint32_t v, double surplus)
 		outstanding += m[i].want > 0;
 	}
 	fs_sort(order, k, sizeof(gq_member *), rr_order, c, c->a);
+	/* passes until less than a slot is left or no member wants more; a pass that gives less
+	 * than a whole slot ends it */
 	while (surplus >= 1 && requested > 0 && outstanding > 0)
 	{
 		double amax = floor(surplus / outstanding), sum = 0;

@@ -80,6 +80,8 @@ fs_slot_weight(const uint8_t *slot, const uint8_t *machine, const char *cores, s
 	fs_rv_iter_init(&j, machine);
 	hs = fs_rv_next(&i, &it);
 	hm = fs_rv_next(&j, &m);
+	/* both vectors are sorted by name: one merge pass meets each machine resource with the
+	 * slot's amount of it, and finds a slot resource the machine lacks */
 	while (hs || hm)
 	{
 		int cmp = !hs ? 1 : !hm ? -1 : fs_rv_name_cmp(it.name, it.namelen, m.name, m.namelen);
@@ -296,6 +298,7 @@ parse_weights(const char *s, size_t len, weight_item *items, size_t *n, fs_error
 			}
 			w->unit = ldexp(1.0, 10 * (int) (p - units + 1));
 		}
+		/* a scan: there are at most MAX_WEIGHTS items */
 		for (j = 0; j < *n; j++)
 			if (fs_casecmp(items[j].name, items[j].namelen, w->name, w->namelen) == 0)
 				return bad_weight(err, s + start, end - start, "This TRES is weighted twice.");

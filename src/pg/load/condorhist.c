@@ -20,6 +20,10 @@
 static const int numeric_cols[] = {FS_CH_REQUEST_CPUS, FS_CH_REQUEST_MEMORY, FS_CH_REQUEST_GPUS,
                                    FS_CH_REMOTE_WALL_CLOCK_TIME, FS_CH_CUMULATIVE_SLOT_TIME};
 
+/*
+ * One row per ad. A bad ad raises its error, or with try_mode gives a row of its number, line and
+ * error alone; an error that belongs to no ad (the document's limits) raises in both modes.
+ */
 static void
 condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 {

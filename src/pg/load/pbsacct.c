@@ -107,6 +107,10 @@ stamp_timestamp(const fs_pbs_record *rec)
 	                        USECS_PER_SEC);
 }
 
+/*
+ * rec as a fairsched.pbs_record; with err instead (a syntax error for pbs_acct_try), a record of
+ * the error alone. A CPU count of exec_host that is unknown or beyond int4 is NULL.
+ */
 static Datum
 record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *err)
 {
@@ -203,6 +207,7 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 		const char *q = rec->notes.data;
 		size_t n;
 
+		/* the notes are stored back to back, each ended by a NUL */
 		for (n = 0; n < rec->nnotes; n++)
 		{
 			notes[n] = CStringGetTextDatum(q);

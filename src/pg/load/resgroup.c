@@ -50,6 +50,7 @@ resource_group_rows(FunctionCallInfo fcinfo, bool try_mode)
 		                        "(0 by default).")));
 	fs_pg_check(fs_rg_parse(VARDATA_ANY(doc), VARSIZE_ANY_EXHDR(doc), &fs_pg_alloc, &e, &n, &err),
 	            &err);
+	/* without try, the first bad line in the file raises before any row is returned */
 	if (!try_mode)
 		for (i = 0; i < n; i++)
 			if (e[i].error)

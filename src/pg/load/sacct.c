@@ -38,6 +38,7 @@ typedef struct header_cache
 	fs_error err;
 } header_cache;
 
+/* The parse of header, from the cache when the text is the last one's; a failure is cached too. */
 static const fs_sacct_header *
 cached_header(FunctionCallInfo fcinfo, text *header, const fs_error **failed)
 {
@@ -97,6 +98,7 @@ check_utc_offset(const char *name, long gmtoff)
 	             MAX_TZDISP_HOUR)));
 }
 
+/* Time zone argument n (UTC when absent or NULL) and its name for messages. */
 static pg_tz *
 zone_arg(FunctionCallInfo fcinfo, int n, const char **name_out)
 {
@@ -160,6 +162,7 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 
 #define SACCT_NATTS 32
 
+/* r as a fairsched.sacct_record, error in the last column; with r NULL, a record of the error. */
 static Datum
 record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *tzname,
              const char *error)
@@ -220,6 +223,7 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 		v[29] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->extra.data));
 		n[29] = false;
 		an = palloc(sizeof(Datum) * (r->nanomalies + 1));
+		/* the anomalies are stored back to back, each ended by a NUL */
 		for (k = 0; k < r->nanomalies; k++)
 		{
 			size_t l = strlen(p);
@@ -247,6 +251,10 @@ error_text(const fs_error *err)
 	return pstrdup(err->message);
 }
 
+/*
+ * sacct_row raises the error of a bad header or row, sacct_row_try returns it in the error
+ * column; an unknown time zone raises in both.
+ */
 static Datum
 sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 {

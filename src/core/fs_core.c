@@ -772,3 +772,19 @@ fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out)
 	*out = v;
 	return true;
 }
+
+void *
+fs_grow(const fs_allocator *a, void *arr, size_t n, size_t *cap, size_t size)
+{
+	void *bigger;
+
+	if (n < *cap)
+		return arr;
+	*cap = *cap ? *cap * 2 : 8;
+	bigger = a->alloc(a->ctx, *cap * size);
+	if (n)
+		memcpy(bigger, arr, n * size);
+	if (arr)
+		a->release(a->ctx, arr);
+	return bigger;
+}

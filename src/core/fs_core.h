@@ -184,6 +184,13 @@ fs_bytes_cmp_short(const void *a, size_t alen, const void *b, size_t blen)
 }
 /* The same with ASCII letters folded to lower case (strcasecmp over byte strings). */
 int fs_casecmp(const char *a, size_t alen, const char *b, size_t blen);
+/*
+ * Room for one more element in an array of n elements of `size` bytes with capacity *cap, grown
+ * by doubling (from 8): the array itself when it has room, else a new one with the elements
+ * moved and the old one released. Amortised O(1) per element.
+ */
+void *fs_grow(const fs_allocator *a, void *arr, size_t n, size_t *cap, size_t size);
+
 /* Decimal digits only (at least one), at most `max`: false on anything else or overflow. */
 bool fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out);
 

@@ -15,6 +15,7 @@
 #include "port.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 
 PG_MODULE_MAGIC;
 
@@ -52,6 +53,14 @@ static void *
 fs_pg_palloc(void *ctx, size_t size)
 {
 	(void) ctx;
+	/* the core sizes its arrays from the input: one too large for a single allocation is a limit
+	 * of the input (54000), not the internal error palloc would raise */
+	if (!AllocSizeIsValid(size))
+		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+		                errmsg("the input needs a block of %zu bytes, more than one allocation can "
+		                       "hold (1 GB)",
+		                       size),
+		                errhint("Split the input into smaller pieces.")));
 	return palloc(size);
 }
 

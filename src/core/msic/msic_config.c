@@ -38,23 +38,6 @@ add_str(fs_msic_config *cfg, const char *s, size_t n, bool lower)
 	return off;
 }
 
-/* Make room for one more element of an array that grows by doubling. */
-static void *
-grow(void *arr, size_t n, size_t *cap, size_t elem, const fs_allocator *a)
-{
-	void *bigger;
-
-	if (n < *cap)
-		return arr;
-	*cap = *cap ? *cap * 2 : 8;
-	bigger = a->alloc(a->ctx, *cap * elem);
-	if (n)
-		memcpy(bigger, arr, n * elem);
-	if (arr)
-		a->release(a->ctx, arr);
-	return bigger;
-}
-
 void
 fs_msic_config_free(fs_msic_config *cfg, const fs_allocator *a)
 {
@@ -515,14 +498,14 @@ add_queues(parser *p, const char *opt, const char *s, size_t n, bool submit)
 				q.host = FS_MSIC_NONE;
 			if (submit)
 			{
-				cfg->submit =
-				    grow(cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent), p->a);
+				cfg->submit = fs_grow(p->a, cfg->submit, cfg->n_submit, &cfg->cap_submit,
+				                      sizeof(fs_msic_qent));
 				cfg->submit[cfg->n_submit++] = q;
 			}
 			else
 			{
 				cfg->batch =
-				    grow(cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent), p->a);
+				    fs_grow(p->a, cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent));
 				cfg->batch[cfg->n_batch++] = q;
 			}
 		}
@@ -1075,12 +1058,13 @@ fs_msic_config_add_queue(fs_msic_config *cfg, bool submit, size_t name, size_t h
 	q.host = host;
 	if (submit)
 	{
-		cfg->submit = grow(cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent), a);
+		cfg->submit =
+		    fs_grow(a, cfg->submit, cfg->n_submit, &cfg->cap_submit, sizeof(fs_msic_qent));
 		cfg->submit[cfg->n_submit++] = q;
 	}
 	else
 	{
-		cfg->batch = grow(cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent), a);
+		cfg->batch = fs_grow(a, cfg->batch, cfg->n_batch, &cfg->cap_batch, sizeof(fs_msic_qent));
 		cfg->batch[cfg->n_batch++] = q;
 	}
 }
@@ -1089,7 +1073,7 @@ void
 fs_msic_config_add_fair(fs_msic_config *cfg, size_t queue, int shares, int max_run_pct, int line,
                         const fs_allocator *a)
 {
-	cfg->fair = grow(cfg->fair, cfg->n_fair, &cfg->cap_fair, sizeof(fs_msic_fair), a);
+	cfg->fair = fs_grow(a, cfg->fair, cfg->n_fair, &cfg->cap_fair, sizeof(fs_msic_fair));
 	cfg->fair[cfg->n_fair].queue = queue;
 	cfg->fair[cfg->n_fair].shares = shares;
 	cfg->fair[cfg->n_fair].max_run_pct = max_run_pct;
@@ -1304,7 +1288,7 @@ fs_msic_holidays_parse(const char *text, size_t len, int **days, size_t *n, cons
 		}
 		if (v == 0)
 			continue; /* the SGI "any year" convention */
-		d = grow(d, cnt, &cap, sizeof(int), a);
+		d = fs_grow(a, d, cnt, &cap, sizeof(int));
 		d[cnt++] = (int) v;
 	}
 	if (cnt == 0)

@@ -1,9 +1,9 @@
 /*
- * placement.h: PBS placement sets (node_group_key, seed 003 / PP-1018; README "Placement sets"): a
- * pool of vnodes with resources, string labels and indirect resources ("@vnode"), the flat and
- * multi-dimensional placement sets it holds, their order under node_group_sort_key lines, and
- * where a job would go: by its total request (place) or chunk by chunk (select and place specs,
- * place_select.c).
+ * placement.h: PBS placement sets (node_group_key; the PBS design page PP-1018; docs/placement.md):
+ * a pool of vnodes with resources, string labels and indirect resources ("@vnode": vpool.c,
+ * vpool_forms.c, indirect.c), the flat and multi-dimensional placement sets it holds and their
+ * order under node_group_sort_key lines (psets.c), and where a job would go: by its total request
+ * (place, psets.c) or chunk by chunk (select and place specs: select_spec.c, place_select.c).
  */
 #ifndef FS_PLACEMENT_H
 #define FS_PLACEMENT_H
@@ -291,7 +291,7 @@ typedef struct fs_chunk_placement
  * Place a select spec, set by set in placement order (group=<resource> in the place spec
  * replaces the group keys; no keys: one set "all" of every vnode): the first set where every
  * chunk fits on the vnodes' free amounts, else the first where it would fit were the set's vnodes
- * free, else none. The rules are PBS's (see place_select.c and the README).
+ * free, else none. The rules are PBS's (see place_select.c and docs/placement.md).
  */
 fs_status fs_place_select(fs_vpool *pool, const fs_pset_spec *spec, const fs_select *sel,
                           const fs_place *pl, const fs_allocator *a, fs_chunk_placement *out,

@@ -1,14 +1,14 @@
--- placement: PBS placement sets and node_group_sort_key (README "Placement sets", seed 003)
+-- placement: PBS placement sets and node_group_sort_key (docs/placement.md; the PBS design page PP-1018)
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS fairsched;
 RESET client_min_messages;
 SET search_path = fairsched, public;
-\i sql/data/seed003_vnodes.sql
+\i sql/data/pp1018_vnodes.sql
 
 CREATE TEMP TABLE pools AS
 SELECT vnode_pool(vnode, format('ncpus=%s,mem=%s', ncpus, mem)::resvec, NULL,
                   jsonb_build_object('router', router, 'switch', switch)) AS pool
-FROM seed003;
+FROM pp1018_vnodes;
 
 -- the seed's "current behaviour": the flat sets under the default keys (ncpus LOW total,
 -- mem LOW total, ncpus LOW unused, mem LOW unused): rt2, rt4, rt1, rt3, sw1, sw3, sw2, sw4
@@ -30,7 +30,7 @@ SELECT vnode_pool(vnode, format('ncpus=%s,mem=%s', ncpus, mem)::resvec,
                   CASE WHEN vnode IN ('vn44', 'vn46') THEN 'ncpus=8,mem=4gb'::resvec
                        WHEN vnode = 'vn42' THEN 'ncpus=10'::resvec END,
                   jsonb_build_object('router', router, 'switch', switch)) AS pool
-FROM seed003;
+FROM pp1018_vnodes;
 SELECT name, total, assigned, unused
 FROM busy_pool, placement_sets(pool, ARRAY['router', 'switch'], ARRAY['ncpus LOW unused'])
 WHERE name LIKE 'rt4%' ORDER BY rank;
@@ -150,7 +150,7 @@ COPY raw_pools TO :'binfile' WITH (FORMAT binary);
 COPY pools_back FROM :'binfile' WITH (FORMAT binary);
 SELECT count(*) AS accepted FROM pools_back;
 
--- reliability (issue 14): repeated keys, arrays of arrays, the cap on sets, kinds that differ
+-- reliability: repeated keys, arrays of arrays, the cap on sets, kinds that differ
 SELECT * FROM pools, placement_sets(pool, ARRAY['router', 'switch', 'router']);
 SELECT * FROM pools, placement_sets(pool, ARRAY[['router'], ['switch']]);
 SELECT * FROM pools, placement_sets(pool, ARRAY['router'], ARRAY[['ncpus LOW'], ['mem LOW']]);
@@ -184,7 +184,7 @@ $$;
 RESET statement_timeout;
 DROP TABLE big_pool;
 
--- ---------------------------------------------------------------- peer parity (README "Placement sets")
+-- ---------------------------------------------------------------- peer parity (docs/placement.md)
 
 -- place(..., only_explicit): as in placement_sets, a vnode without a key joins no set. small_pool:
 -- a4 (ncpus=1) and a5 (ncpus=16) have no rack and no zone. By default they form "rack=-zone="
@@ -196,7 +196,7 @@ FROM small_pool, (VALUES (false), (true)) AS o(only_explicit),
 -- the old five-argument call still works (only_explicit defaults to false)
 SELECT p.* FROM small_pool, place(pool, ARRAY['rack', 'zone'], 'ncpus=10', NULL, false) AS p;
 
--- place_select: a PBS select spec placed chunk by chunk. Seed 003's 36 vnodes, no jobs, default
+-- place_select: a PBS select spec placed chunk by chunk. PP-1018's 36 vnodes, no jobs, default
 -- node_group_sort_key. The 2-dimensional sets come first, by total ncpus, then total mem (the
 -- seed's table): rt1-sw3 12/28gb (rank 1), rt2-sw1 14/24 (2), rt4-sw1 16/16 (3), rt2-sw3 18/32
 -- (4), then the four sets of 20 ncpus by mem: rt3-sw3 24 (5), rt2-sw2 28 and rt4-sw3 28 (6 and 7,

@@ -1,4 +1,4 @@
--- placement: PBS placement sets and node_group_sort_key (README "Placement sets", seed 003)
+-- placement: PBS placement sets and node_group_sort_key (docs/placement.md; the PBS design page PP-1018)
 
 CREATE TYPE fairsched.vnodepool;
 CREATE FUNCTION fairsched.vnodepool_in(cstring) RETURNS fairsched.vnodepool

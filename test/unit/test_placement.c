@@ -1,4 +1,5 @@
-/* test_placement.c: unit tests of src/core/placement/placement.c with seed 003's 36 vnodes. */
+/* test_placement.c: unit tests of src/core/placement/ with the 36 vnodes of the PBS design page
+ * PP-1018. */
 #include "unit.h"
 #include "placement/placement.h"
 #include "types/resvec.h"
@@ -11,11 +12,11 @@
 #define SPEC(keys, keylens, nkeys, sk, nsk, prime_time, only_explicit)                             \
 	(&(fs_pset_spec){(keys), (keylens), (nkeys), (sk), (nsk), (prime_time), (only_explicit)})
 
-/* Seed 003's vnode table: ncpus, mem, router, switch (labels as written, "sw4," included). */
+/* PP-1018's vnode table: ncpus, mem, router, switch (labels as written, "sw4," included). */
 static const struct
 {
 	const char *name, *res, *router, *sw;
-} seed003[] = {
+} pp1018_vnodes[] = {
     {"vn10", "ncpus=4,mem=8gb", "rt1", "sw3"},
     {"vn11", "ncpus=2,mem=8gb", "rt1", "sw2"},
     {"vn12", "ncpus=8,mem=8gb", "rt1", "sw4,sw1"},
@@ -82,17 +83,18 @@ seed_vpool(void)
 	fs_error err;
 	size_t i;
 
-	for (i = 0; i < sizeof(seed003) / sizeof(seed003[0]); i++)
+	for (i = 0; i < sizeof(pp1018_vnodes) / sizeof(pp1018_vnodes[0]); i++)
 	{
 		fs_label labels[16];
-		size_t n = split("router", seed003[i].router, labels, 0);
+		size_t n = split("router", pp1018_vnodes[i].router, labels, 0);
 		uint8_t *rv;
 		size_t len;
 
-		n = split("switch", seed003[i].sw, labels, n);
-		fs_rv_parse(seed003[i].res, strlen(seed003[i].res), &unit_alloc, 0, &rv, &len, &err);
-		CHECK(fs_vpool_add(p, seed003[i].name, strlen(seed003[i].name), rv, NULL, labels, n, NULL,
-		                   0, &err) == FS_OK);
+		n = split("switch", pp1018_vnodes[i].sw, labels, n);
+		fs_rv_parse(pp1018_vnodes[i].res, strlen(pp1018_vnodes[i].res), &unit_alloc, 0, &rv, &len,
+		            &err);
+		CHECK(fs_vpool_add(p, pp1018_vnodes[i].name, strlen(pp1018_vnodes[i].name), rv, NULL,
+		                   labels, n, NULL, 0, &err) == FS_OK);
 		free(rv);
 	}
 	CHECK(fs_vpool_prepare(p, &err) == FS_OK);
@@ -136,7 +138,7 @@ amount(const uint8_t *rv, const char *name)
 }
 
 static void
-test_seed003(void)
+test_pp1018(void)
 {
 	fs_vpool *pool = seed_vpool();
 	fs_sort_key sk[8];
@@ -680,9 +682,9 @@ check_placed(fs_vpool *p, const char *key, const char *sel, const char *place, c
 		printf("     %s / %s: %s\n", sel, place, err.message);
 }
 
-/* Seed 003 (derivations in sql/placement.sql): scatter, free, pack and the order of the sets. */
+/* PP-1018 (derivations in sql/placement.sql): scatter, free, pack and the order of the sets. */
 static void
-test_select_seed003(void)
+test_select_pp1018(void)
 {
 	fs_vpool *pool = seed_vpool();
 	fs_sort_key sk[5];
@@ -1453,14 +1455,14 @@ test_select_scale(void)
 void
 test_placement(void)
 {
-	test_seed003();
+	test_pp1018();
 	test_sort_keys();
 	test_vpool_edges();
 	test_limits();
 	test_vpool_binary();
 	test_place_spec();
 	test_select_spec();
-	test_select_seed003();
+	test_select_pp1018();
 	test_select_rules();
 	test_indirect();
 	test_indirect_binary();

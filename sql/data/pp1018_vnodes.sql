@@ -1,7 +1,8 @@
--- Seed 003 (PBS design PP-1018): the 36 vnodes of its example, labels as written ("sw4," too).
--- Included by the placement regression suite and usable from psql: \i sql/data/seed003_vnodes.sql
-CREATE TEMP TABLE seed003 (vnode text, ncpus int, mem text, router text, switch text);
-INSERT INTO seed003 VALUES
+-- The PBS design page PP-1018 ("Design document review of Placement set sorting feature"): the
+-- 36 vnodes of its example, labels as written ("sw4," too).
+-- Included by the placement regression suite and usable from psql: \i sql/data/pp1018_vnodes.sql
+CREATE TEMP TABLE pp1018_vnodes (vnode text, ncpus int, mem text, router text, switch text);
+INSERT INTO pp1018_vnodes VALUES
     ('vn10', 4, '8gb', 'rt1', 'sw3'), ('vn11', 2, '8gb', 'rt1', 'sw2'),
     ('vn12', 8, '8gb', 'rt1', 'sw4,sw1'), ('vn13', 2, '4gb', 'rt1', 'sw1'),
     ('vn14', 8, '16gb', 'rt1', 'sw2'), ('vn15', 4, '16gb', 'rt1', 'sw3,sw1'),

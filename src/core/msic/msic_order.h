@@ -74,7 +74,7 @@ typedef struct fs_msic_row
 	const char *decided_by;
 } fs_msic_row;
 
-/* The most jobs one call orders (54000 beyond). */
+/* The most jobs one call orders (more is an error: docs/limits.md). */
 #define FS_MSIC_JOBS_MAX 50000000
 
 /*

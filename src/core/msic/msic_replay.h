@@ -31,7 +31,7 @@ typedef struct fs_msic_replay_row
 
 typedef void (*fs_msic_replay_emit)(void *ctx, const fs_msic_replay_row *row);
 
-/* The most cycles one replay runs (54000 beyond). */
+/* The most cycles one replay runs (more is an error: docs/limits.md). */
 #define FS_MSIC_REPLAY_CYCLES_MAX 10000000
 
 /*

@@ -170,7 +170,8 @@ typedef struct fs_pset_spec
 	bool only_explicit;
 } fs_pset_spec;
 
-/* The most placement sets one call forms, and the most group keys (54000 beyond). */
+/* The most placement sets one call forms, and the most group keys (more is an error:
+ * docs/limits.md). */
 #define FS_PSETS_MAX     100000
 #define FS_PSET_KEYS_MAX 32
 
@@ -255,7 +256,7 @@ typedef struct fs_select
 } fs_select;
 
 /* The most chunks one select spec asks for, and the most resource=value items its chunks hold
- * with default_chunk's resources added to each (54000 beyond). */
+ * with default_chunk's resources added to each (more is an error: docs/limits.md). */
 #define FS_SELECT_CHUNKS_MAX  100000
 #define FS_SELECT_ENTRIES_MAX 1000000
 

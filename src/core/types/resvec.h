@@ -16,7 +16,8 @@
 #include <string.h>
 
 #define FS_RV_NAME_MAX 63
-/* The most entries one vector holds (54000 beyond): far more than any site has resources. */
+/* The most entries one vector holds (more is an error: docs/limits.md): far more than any site has
+ * resources. */
 #define FS_RV_ENTRIES_MAX 1000000
 /*
  * Durations are below 2^53 seconds in magnitude (285 million years): up to there every value

@@ -14,7 +14,7 @@
 /*
  * Every node stores its full encoded path (2 bytes + 1 + label length per level), so a deep tree
  * of long labels costs its depth times its input: the paths of one tree's nodes may total at
- * most this many bytes (54000 error beyond).
+ * most this many bytes (more is an error: docs/limits.md).
  */
 #define FS_TREE_PATH_BYTES_MAX (64 * 1024 * 1024)
 

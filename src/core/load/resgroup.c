@@ -519,13 +519,11 @@ fs_rg_path_write(const fs_rg_entry *entries, size_t i, uint8_t *out)
 	const fs_rg_entry *e = &entries[i];
 	size_t pos = e->pathlen;
 
-	/* labels from the last up the parent chain, each written where its prefix ends */
+	/* labels from the last up the parent chain; an unknown parent's entry is under "unknown" */
 	fs_sp_set_nlevel(out, e->depth);
 	for (;;)
 	{
-		pos -= e->namelen;
-		memcpy(out + pos, e->name, e->namelen);
-		out[--pos] = (uint8_t) e->namelen;
+		fs_sp_put_label_before(out, &pos, e->name, e->namelen);
 		if (e->parent_index == FS_RG_PARENT_UNKNOWN)
 		{
 			memcpy(out + 3, "unknown", 7);

@@ -576,13 +576,11 @@ fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out)
 	const fs_assoc_row *r = &rows[i];
 	size_t pos = r->pathlen;
 
-	/* labels from the last up the parent chain, each written where its prefix ends */
+	/* labels from the last up the parent chain */
 	fs_sp_set_nlevel(out, r->depth);
 	while (r->label.s != NULL)
 	{
-		pos -= r->label.len;
-		memcpy(out + pos, r->label.s, r->label.len);
-		out[--pos] = (uint8_t) r->label.len;
+		fs_sp_put_label_before(out, &pos, r->label.s, r->label.len);
 		if (r->parent == FS_ASSOC_ROOT)
 			break;
 		r = &rows[r->parent];

@@ -97,4 +97,17 @@ fs_status fs_sp_check_label(const char *label, size_t len, size_t index, fs_erro
 fs_status fs_sp_check_depth(size_t n, fs_error *err);
 void fs_sp_set_nlevel(uint8_t *sp, uint32_t n);
 
+/*
+ * Write a path from its last label back to its first (a parent chain): each label goes just before
+ * *pos, which then points at its start. Start with *pos at the path's size and fs_sp_set_nlevel;
+ * the first label ends at the label count's two bytes.
+ */
+static inline void
+fs_sp_put_label_before(uint8_t *sp, size_t *pos, const char *label, size_t len)
+{
+	*pos -= len;
+	memcpy(sp + *pos, label, len);
+	sp[--*pos] = (uint8_t) len;
+}
+
 #endif

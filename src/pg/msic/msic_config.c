@@ -1,9 +1,9 @@
 /*
- * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit.
- * Local times are the session time zone's (PostgreSQL's own timestamp2tm and
- * DetermineTimeZoneOffset; its UTC offset changes from pg_next_dst_boundary and pg_localtime);
- * the file grammar is in src/core/msic/msic_config.c, the calendar in
- * src/core/msic/msic_prime.c.
+ * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit,
+ * and fs_pg_msic_config_from_record, the one reader of a msic_config value. Local times are the
+ * session time zone's (PostgreSQL's own timestamp2tm and DetermineTimeZoneOffset; its UTC offset
+ * changes from pg_next_dst_boundary and pg_localtime); the file grammar is in
+ * src/core/msic/msic_config.c, the calendar in src/core/msic/msic_prime.c.
  */
 #include "msic/msic_glue.h"
 
@@ -233,10 +233,12 @@ holidays_arg(ArrayType *arr, int *n)
 
 /* ---- msic_config ---------------------------------------------------------------------------- */
 
+#define CONFIG_TYPE "fairsched.msic_config"
+
 #define SET(name, datum)                                                                           \
 	do                                                                                             \
 	{                                                                                              \
-		int a_ = fs_pg_field_number(desc, name, "fairsched.msic_config");                          \
+		int a_ = fs_pg_field_number(desc, name, CONFIG_TYPE);                                      \
 		values[a_] = (datum);                                                                      \
 		nulls[a_] = false;                                                                         \
 	} while (0)
@@ -344,6 +346,7 @@ msic_config(PG_FUNCTION_ARGS)
 	fs_error err;
 	int *days = NULL;
 	size_t ndays = 0;
+	Oid fair_type;
 	int i;
 
 	if (PG_ARGISNULL(0))
@@ -390,10 +393,8 @@ msic_config(PG_FUNCTION_ARGS)
 	SET("max_wait_time", seconds_interval(cfg.max_wait_time));
 	SET("update_comments", BoolGetDatum(cfg.update_comments));
 	SET_STR("sched_restart_action", cfg.sched_restart_action);
-	SET("fair_share",
-	    fair_share_array(&cfg, TupleDescAttr(desc, fs_pg_field_number(desc, "fair_share",
-	                                                                  "fairsched.msic_config"))
-	                               ->atttypid));
+	fair_type = TupleDescAttr(desc, fs_pg_field_number(desc, "fair_share", CONFIG_TYPE))->atttypid;
+	SET("fair_share", fair_share_array(&cfg, fair_type));
 	SET("holidays", holidays_array(days, ndays));
 	SET("max_user_run_jobs", Int32GetDatum(cfg.max_user_run_jobs));
 	SET_STR("sched_host", fs_msic_str(&cfg, cfg.sched_host));
@@ -466,7 +467,7 @@ deform_config(HeapTupleHeader rec, Datum *values, bool *nulls)
 	heap_deform_tuple(&tuple, td, all, allnull);
 	for (k = 0; k < C_FIELDS; k++)
 	{
-		int a = fs_pg_field_number(td, config_fields[k], "fairsched.msic_config");
+		int a = fs_pg_field_number(td, config_fields[k], CONFIG_TYPE);
 
 		values[k] = all[a];
 		nulls[k] = allnull[a];

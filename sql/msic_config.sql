@@ -342,3 +342,24 @@ SELECT msic_primetime_limit(jsonb_populate_record(c, '{"share_info_file": "/tmp/
 SELECT msic_primetime_limit(jsonb_populate_record(c, jsonb_build_object(
            'batch_queues', (SELECT jsonb_agg('b' || g) FROM generate_series(1, 20000) g) || '["b1"]'::jsonb,
            'batch_hosts', NULL)), '2024-01-02 09:00', '01:00') FROM good;
+-- the one reader of a msic_config value: PRIME_TIME_WALLT_LIMIT to the microsecond, the holidays
+-- and times of day checked only where prime time is enforced, FAIR_SHARE entries with a NULL
+-- field left to the functions that use the entries
+SELECT msic_primetime_limit(jsonb_populate_record(c, jsonb_build_object(
+           'enforce_prime_time', true, 'prime_time_start', '08:00', 'prime_time_end', '18:00',
+           'prime_time_wallt_limit', l, 'holidays', '{}'::int[])), '2024-01-02 08:00', '4:00:00.5')
+       AS comment
+FROM good, unnest(ARRAY['4:00:00.25', '4:00:00.5']::interval[]) AS l;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"enforce_prime_time": false,
+           "holidays": [[1, 2], [400, null]], "prime_time_start": "25:00:00"}'),
+           '2024-01-02 09:00', '01:00') IS NULL AS not_enforced FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"enforce_prime_time": true,
+           "prime_time_start": "08:00", "prime_time_end": "18:00", "prime_time_wallt_limit": "4:00",
+           "holidays": [3, null]}'), '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"enforce_prime_time": true,
+           "prime_time_start": "08:00", "prime_time_end": "25:00", "prime_time_wallt_limit": "4:00"}'),
+           '2024-01-02 09:00', '01:00') FROM good;
+SELECT msic_primetime_limit(jsonb_populate_record(c, '{"fair_share": [
+           {"queue": "hi", "shares": 100, "max_run_pct": 10},
+           {"queue": "x", "shares": null, "max_run_pct": 1}]}'), '2024-01-02 09:00', '01:00')
+       IS NULL AS no_comment FROM good;

@@ -194,3 +194,23 @@ FROM (SELECT ROW('pending', NULL, '{hosta}', '{hosta}', 'special', false, NULL, 
 SELECT msic_default_mem(NULL, 'hi', 1, 2);
 SELECT msic_default_mem(NULL, 'hi', -1, 2);
 SELECT msic_default_mem(NULL, 'hi', 1, 'Infinity');
+
+-- the one reader of a msic_config value: each function refuses only what it uses
+-- a FAIR_SHARE entry with no queue is passed over by msic_default_mem, refused by the order
+SELECT msic_default_mem(jsonb_populate_record(NULL::msic_config, '{"fair_share": [
+        {"queue": null, "shares": 10, "max_run_pct": 1},
+        {"queue": "hi", "shares": 100, "max_run_pct": 10}]}'), 'hi', 5, 6) AS entry_default;
+SELECT * FROM msic_job_order(jsonb_populate_record(NULL::msic_config, '{"fair_share": [
+        {"queue": "hi", "shares": 100, "max_run_pct": 10},
+        {"queue": null, "shares": 10, "max_run_pct": 1}]}'), NULL, '{}', now(), 64);
+-- the order does not use prime time: holidays and prime times it would refuse do not matter
+SELECT count(*) FROM msic_job_order(jsonb_populate_record(NULL::msic_config, '{
+        "enforce_prime_time": true, "prime_time_start": "25:00:00", "prime_time_end": "18:00:00",
+        "prime_time_wallt_limit": "4:00:00", "holidays": [400]}'), NULL, '{}', now(), 64);
+-- MAX_WAIT_TIME to the microsecond: eligible 1.2 s before, waiting over 1 s, not over 1.5 s
+SELECT m AS max_wait_time, o.waiting
+FROM unnest(ARRAY['1 second', '1.5 seconds']::interval[]) AS m,
+     LATERAL msic_job_order(jsonb_populate_record(NULL::msic_config,
+                                                  jsonb_build_object('max_wait_time', m)),
+                            NULL, ARRAY[pg_temp.j('a', 'u', 'hi', 'Q', '1 hour', '1.2 seconds')],
+                            '2024-03-11 12:00:00+00', 64, 'share') AS o;

@@ -1,9 +1,9 @@
 /*
- * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit.
- * Local times are the session time zone's (PostgreSQL's own timestamp2tm and
- * DetermineTimeZoneOffset; its UTC offset changes from pg_next_dst_boundary and pg_localtime);
- * the file grammar is in src/core/msic/msic_config.c, the calendar in
- * src/core/msic/msic_prime.c.
+ * msic_config.c (glue): msic_config, is_prime_time, prime_seconds and msic_primetime_limit,
+ * and fs_pg_msic_config_from_record, the one reader of a msic_config value. Local times are the
+ * session time zone's (PostgreSQL's own timestamp2tm and DetermineTimeZoneOffset; its UTC offset
+ * changes from pg_next_dst_boundary and pg_localtime); the file grammar is in
+ * src/core/msic/msic_config.c, the calendar in src/core/msic/msic_prime.c.
  */
 #include "msic/msic_glue.h"
 
@@ -187,17 +187,21 @@ fs_pg_msic_ctime(TimestampTz t, char *buf, size_t cap)
 
 /* ---- arguments ------------------------------------------------------------------------------ */
 
-/* A time of day: 00:00:00 up to, not including, 24:00:00. */
+/* A time of day in microseconds: 00:00:00 up to, not including, 24:00:00. */
 static int64
-time_of_day(const Interval *iv, const char *what)
+time_of_day_us(int64 us, const char *what)
 {
-	int64 us = fs_pg_interval_us(iv, what);
-
 	if (us < 0 || us >= USECS_PER_DAY)
 		ereport(ERROR,
 		        (errcode(ERRCODE_INVALID_PARAMETER_VALUE), errmsg("%s must be a time of day", what),
 		         errdetail("It must be from 00:00:00 up to, not including, 24:00:00.")));
 	return us;
+}
+
+static int64
+time_of_day(const Interval *iv, const char *what)
+{
+	return time_of_day_us(fs_pg_interval_us(iv, what), what);
 }
 
 /* A holidays array: days of the year 1..366 (1 January is 1). */
@@ -229,26 +233,12 @@ holidays_arg(ArrayType *arr, int *n)
 
 /* ---- msic_config ---------------------------------------------------------------------------- */
 
-static int
-attnum(TupleDesc td, const char *name)
-{
-	int i;
-
-	for (i = 0; i < td->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(td, i);
-
-		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
-			return i;
-	}
-	elog(ERROR, "type fairsched.msic_config has no field \"%s\"", name);
-	return -1;
-}
+#define CONFIG_TYPE "fairsched.msic_config"
 
 #define SET(name, datum)                                                                           \
 	do                                                                                             \
 	{                                                                                              \
-		int a_ = attnum(desc, name);                                                               \
+		int a_ = fs_pg_field_number(desc, name, CONFIG_TYPE);                                      \
 		values[a_] = (datum);                                                                      \
 		nulls[a_] = false;                                                                         \
 	} while (0)
@@ -290,6 +280,7 @@ queue_array(const fs_msic_config *cfg, const fs_msic_qent *q, size_t n, bool hos
 	    construct_md_array(d, nu, 1, dims, lbs, TEXTOID, -1, false, TYPALIGN_INT));
 }
 
+/* The FAIR_SHARE entries as a msic_share_spec[] of the given array type. */
 static Datum
 fair_share_array(const fs_msic_config *cfg, Oid array_type)
 {
@@ -355,6 +346,7 @@ msic_config(PG_FUNCTION_ARGS)
 	fs_error err;
 	int *days = NULL;
 	size_t ndays = 0;
+	Oid fair_type;
 	int i;
 
 	if (PG_ARGISNULL(0))
@@ -401,8 +393,8 @@ msic_config(PG_FUNCTION_ARGS)
 	SET("max_wait_time", seconds_interval(cfg.max_wait_time));
 	SET("update_comments", BoolGetDatum(cfg.update_comments));
 	SET_STR("sched_restart_action", cfg.sched_restart_action);
-	SET("fair_share",
-	    fair_share_array(&cfg, TupleDescAttr(desc, attnum(desc, "fair_share"))->atttypid));
+	fair_type = TupleDescAttr(desc, fs_pg_field_number(desc, "fair_share", CONFIG_TYPE))->atttypid;
+	SET("fair_share", fair_share_array(&cfg, fair_type));
 	SET("holidays", holidays_array(days, ndays));
 	SET("max_user_run_jobs", Int32GetDatum(cfg.max_user_run_jobs));
 	SET_STR("sched_host", fs_msic_str(&cfg, cfg.sched_host));
@@ -411,14 +403,82 @@ msic_config(PG_FUNCTION_ARGS)
 	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
 }
 
-/* ---- a configuration built by hand --------------------------------------------------------- */
+/* ---- a msic_config value --------------------------------------------------------------------- */
+
+/* The fields of fairsched.msic_config, found by name (fields appended to the type do not matter).
+ */
+enum
+{
+	C_SUBMIT_QUEUE,
+	C_SUBMIT_HOST,
+	C_BATCH_QUEUES,
+	C_BATCH_HOSTS,
+	C_EXPRESS_QUEUE,
+	C_ENFORCE_PRIME_TIME,
+	C_PRIME_TIME_FROM,
+	C_PRIME_TIME_START,
+	C_PRIME_TIME_END,
+	C_PRIME_TIME_WALLT_LIMIT,
+	C_TARGET_LOAD_PCT,
+	C_TARGET_LOAD_MINUS,
+	C_TARGET_LOAD_PLUS,
+	C_SUSPEND_THRESHOLD,
+	C_FORCE_REQUEUE,
+	C_MAX_WAIT_TIME,
+	C_UPDATE_COMMENTS,
+	C_SCHED_RESTART_ACTION,
+	C_FAIR_SHARE,
+	C_HOLIDAYS,
+	C_MAX_USER_RUN_JOBS,
+	C_SCHED_HOST,
+	C_SHARE_INFO_FILE,
+	C_SORTED_JOB_DUMPFILE,
+	C_FIELDS
+};
+
+static const char *const config_fields[C_FIELDS] = {"submit_queue",      "submit_host",
+                                                    "batch_queues",      "batch_hosts",
+                                                    "express_queue",     "enforce_prime_time",
+                                                    "prime_time_from",   "prime_time_start",
+                                                    "prime_time_end",    "prime_time_wallt_limit",
+                                                    "target_load_pct",   "target_load_minus",
+                                                    "target_load_plus",  "suspend_threshold",
+                                                    "force_requeue",     "max_wait_time",
+                                                    "update_comments",   "sched_restart_action",
+                                                    "fair_share",        "holidays",
+                                                    "max_user_run_jobs", "sched_host",
+                                                    "share_info_file",   "sorted_job_dumpfile"};
+
+/* The fields of a msic_config record, each once, in the order of config_fields. */
+static void
+deform_config(HeapTupleHeader rec, Datum *values, bool *nulls)
+{
+	TupleDesc td =
+	    lookup_rowtype_tupdesc(HeapTupleHeaderGetTypeId(rec), HeapTupleHeaderGetTypMod(rec));
+	Datum *all = palloc(sizeof(Datum) * (td->natts + 1));
+	bool *allnull = palloc(sizeof(bool) * (td->natts + 1));
+	HeapTupleData tuple;
+	int k;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(rec);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = rec;
+	heap_deform_tuple(&tuple, td, all, allnull);
+	for (k = 0; k < C_FIELDS; k++)
+	{
+		int a = fs_pg_field_number(td, config_fields[k], CONFIG_TYPE);
+
+		values[k] = all[a];
+		nulls[k] = allnull[a];
+	}
+	ReleaseTupleDesc(td);
+}
 
 /* A text field into the pool of cfg, or FS_MSIC_NONE when NULL. */
 static size_t
-value_str(fs_msic_config *cfg, HeapTupleHeader rec, const char *name)
+text_str(fs_msic_config *cfg, Datum d, bool isnull)
 {
-	bool isnull;
-	Datum d = GetAttributeByName(rec, name, &isnull);
 	text *t;
 
 	if (isnull)
@@ -427,35 +487,26 @@ value_str(fs_msic_config *cfg, HeapTupleHeader rec, const char *name)
 	return fs_msic_config_add_str(cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
-/* An interval field in whole seconds (rounded down), or dflt when NULL. */
+/*
+ * An interval field: its microseconds, and in *secs the whole seconds (rounded down) a file would
+ * hold. NULL keeps *secs, the default.
+ */
 static int64
-value_secs(HeapTupleHeader rec, const char *name, int64 dflt)
+interval_field(Datum d, bool isnull, const char *name, int64_t *secs)
 {
-	bool isnull;
-	Datum d = GetAttributeByName(rec, name, &isnull);
 	int64 us;
 
 	if (isnull)
-		return dflt;
+		return *secs * USECS_PER_SEC;
 	us = fs_pg_interval_us(DatumGetIntervalP(d), name);
-	return us >= 0 ? us / USECS_PER_SEC : -((-(us + 1)) / USECS_PER_SEC) - 1;
-}
-
-static double
-value_float(HeapTupleHeader rec, const char *name, double dflt)
-{
-	bool isnull;
-	Datum d = GetAttributeByName(rec, name, &isnull);
-
-	return isnull ? dflt : DatumGetFloat8(d);
+	*secs = us >= 0 ? us / USECS_PER_SEC : -((-(us + 1)) / USECS_PER_SEC) - 1;
+	return us;
 }
 
 /* A text[] field: its elements, *n of them (0 when NULL). */
 static Datum *
-value_texts(HeapTupleHeader rec, const char *name, bool **nulls, int *n)
+text_array(Datum d, bool isnull, const char *name, bool **nulls, int *n)
 {
-	bool isnull;
-	Datum d = GetAttributeByName(rec, name, &isnull);
 	Datum *elems;
 
 	*n = 0;
@@ -467,97 +518,133 @@ value_texts(HeapTupleHeader rec, const char *name, bool **nulls, int *n)
 	return elems;
 }
 
-/*
- * Check a msic_config value built by hand (a ROW, jsonb_populate_record) with the rules the text
- * parser applies (fs_msic_config_validate): NULL fields are the original's defaults, and what
- * the file would refuse is refused here, with the parser's message and the field as context.
- * Linear in the entries.
- */
-void
-fs_pg_msic_check_config(HeapTupleHeader rec)
+/* BATCH_QUEUES from batch_queues, each with its batch_hosts element (NULL: none). */
+static void
+read_batch(fs_pg_msic_config *out, const Datum *v, const bool *nul)
 {
-	fs_msic_config cfg;
-	fs_error err;
-	Datum *bq, *bh;
-	bool *bqn, *bhn, isnull;
+	fs_msic_config *cfg = &out->cfg;
+	bool *qnulls, *hnulls;
 	int nq, nh, i;
-	size_t submit;
-	Datum d;
+	Datum *queues =
+	    text_array(v[C_BATCH_QUEUES], nul[C_BATCH_QUEUES], "batch_queues", &qnulls, &nq);
+	Datum *hosts = text_array(v[C_BATCH_HOSTS], nul[C_BATCH_HOSTS], "batch_hosts", &hnulls, &nh);
 
-	fs_msic_config_init(&cfg, &fs_pg_alloc);
-	submit = value_str(&cfg, rec, "submit_queue");
-	if (submit != FS_MSIC_NONE)
-		fs_msic_config_add_queue(&cfg, true, submit, value_str(&cfg, rec, "submit_host"),
-		                         &fs_pg_alloc);
-	bq = value_texts(rec, "batch_queues", &bqn, &nq);
-	bh = value_texts(rec, "batch_hosts", &bhn, &nh);
+	out->nbatch_hosts = nh;
 	for (i = 0; i < nq; i++)
 	{
-		size_t name, host = FS_MSIC_NONE;
-		text *t;
+		size_t name;
 
 		CHECK_FOR_INTERRUPTS();
-		if (bqn[i])
+		if (qnulls[i])
 			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 			                errmsg("batch_queues[%d] of the configuration is NULL", i + 1)));
-		t = DatumGetTextPP(bq[i]);
-		name = fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-		if (i < nh && !bhn[i])
-		{
-			t = DatumGetTextPP(bh[i]);
-			host = fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
-		}
-		fs_msic_config_add_queue(&cfg, false, name, host, &fs_pg_alloc);
+		name = text_str(cfg, queues[i], false);
+		fs_msic_config_add_queue(cfg, false, name,
+		                         i < nh ? text_str(cfg, hosts[i], hnulls[i]) : FS_MSIC_NONE,
+		                         &fs_pg_alloc);
 	}
-	d = GetAttributeByName(rec, "express_queue", &isnull);
-	if (!isnull)
-		cfg.express_queue = value_str(&cfg, rec, "express_queue");
-	d = GetAttributeByName(rec, "enforce_prime_time", &isnull);
-	cfg.enforce_prime_time = !isnull && DatumGetBool(d);
-	cfg.prime_start = value_secs(rec, "prime_time_start", cfg.prime_start);
-	cfg.prime_end = value_secs(rec, "prime_time_end", cfg.prime_end);
-	cfg.wallt_limit = value_secs(rec, "prime_time_wallt_limit", cfg.wallt_limit);
-	cfg.max_wait_time = value_secs(rec, "max_wait_time", cfg.max_wait_time);
-	cfg.target_load_pct = value_float(rec, "target_load_pct", cfg.target_load_pct);
-	cfg.target_load_minus = value_float(rec, "target_load_minus", cfg.target_load_minus);
-	cfg.target_load_plus = value_float(rec, "target_load_plus", cfg.target_load_plus);
-	cfg.suspend_threshold = value_float(rec, "suspend_threshold", cfg.suspend_threshold);
-	d = GetAttributeByName(rec, "max_user_run_jobs", &isnull);
-	if (!isnull)
-		cfg.max_user_run_jobs = DatumGetInt32(d);
-	d = GetAttributeByName(rec, "sched_restart_action", &isnull);
-	if (!isnull)
-		cfg.sched_restart_action = TextDatumGetCString(d);
-	cfg.sched_host = value_str(&cfg, rec, "sched_host");
-	cfg.share_info_file = value_str(&cfg, rec, "share_info_file");
-	cfg.sorted_job_dumpfile = value_str(&cfg, rec, "sorted_job_dumpfile");
-	d = GetAttributeByName(rec, "fair_share", &isnull);
-	if (!isnull)
+}
+
+/*
+ * FAIR_SHARE from fair_share. An entry with a NULL field is not one a file can hold: its place
+ * is noted (fair_null_field, fair_no_queue) for the functions that use the entries to refuse.
+ */
+static void
+read_fair_share(fs_pg_msic_config *out, Datum d, bool isnull)
+{
+	static const char *const names[] = {"queue", "shares", "max_run_pct"};
+	fs_msic_config *cfg = &out->cfg;
+	int n, i, f[3];
+	fs_pg_row_reader r;
+	Datum *elems;
+
+	if (isnull)
+		return;
+	elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec", names, 3, f,
+	                        &n);
+	out->fair_no_queue = palloc(sizeof(int) * (n + 1));
+	for (i = 0; i < n; i++)
 	{
-		static const char *const names[] = {"queue", "shares", "max_run_pct"};
-		int n, f[3];
-		fs_pg_row_reader r;
-		Datum *elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec",
-		                               names, 3, f, &n);
-
-		for (i = 0; i < n; i++)
+		CHECK_FOR_INTERRUPTS();
+		fs_pg_reader_read(&r, elems[i]);
+		if (r.nulls[f[1]] || r.nulls[f[2]])
 		{
-			text *t;
-
-			CHECK_FOR_INTERRUPTS();
-			fs_pg_reader_read(&r, elems[i]);
-			/* entries with a NULL field are refused where they are read, with their message */
-			if (r.nulls[f[0]] || r.nulls[f[1]] || r.nulls[f[2]])
-				continue;
-			t = DatumGetTextPP(r.values[f[0]]);
-			fs_msic_config_add_fair(
-			    &cfg, fs_msic_config_add_str(&cfg, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)),
-			    DatumGetInt32(r.values[f[1]]), DatumGetInt32(r.values[f[2]]), 0, &fs_pg_alloc);
+			if (out->fair_null_field == 0)
+				out->fair_null_field = i + 1;
 		}
-		fs_pg_reader_close(&r);
+		else if (r.nulls[f[0]])
+			out->fair_no_queue[out->nfair_no_queue++] = i + 1;
+		else
+			fs_msic_config_add_fair(cfg, text_str(cfg, r.values[f[0]], false),
+			                        DatumGetInt32(r.values[f[1]]), DatumGetInt32(r.values[f[2]]), 0,
+			                        &fs_pg_alloc);
 	}
-	fs_pg_check(fs_msic_config_validate(&cfg, &fs_pg_alloc, &err), &err);
-	fs_msic_config_free(&cfg, &fs_pg_alloc);
+	fs_pg_reader_close(&r);
+}
+
+/*
+ * The one reader of a msic_config value (a ROW, jsonb_populate_record, msic_config's result):
+ * every field into out (the core's fs_msic_config and what a file does not hold), NULL fields
+ * the original's defaults (fs_msic_config_init), then the rules the text parser applies
+ * (fs_msic_config_validate): what the file would refuse is refused here, with the parser's
+ * message and the field as context. The result lives in the current memory context. Linear in
+ * the entries.
+ */
+void
+fs_pg_msic_config_from_record(HeapTupleHeader rec, fs_pg_msic_config *out)
+{
+	fs_msic_config *cfg = &out->cfg;
+	Datum v[C_FIELDS];
+	bool nul[C_FIELDS];
+	fs_error err;
+
+	deform_config(rec, v, nul);
+	memset(out, 0, sizeof(*out));
+	fs_msic_config_init(cfg, &fs_pg_alloc);
+	if (!nul[C_SUBMIT_QUEUE])
+	{
+		size_t name = text_str(cfg, v[C_SUBMIT_QUEUE], false);
+
+		fs_msic_config_add_queue(cfg, true, name,
+		                         text_str(cfg, v[C_SUBMIT_HOST], nul[C_SUBMIT_HOST]), &fs_pg_alloc);
+	}
+	read_batch(out, v, nul);
+	if (!nul[C_EXPRESS_QUEUE])
+		cfg->express_queue = text_str(cfg, v[C_EXPRESS_QUEUE], false);
+	cfg->enforce_prime_time = !nul[C_ENFORCE_PRIME_TIME] && DatumGetBool(v[C_ENFORCE_PRIME_TIME]);
+	out->has_prime_from = !nul[C_PRIME_TIME_FROM];
+	if (out->has_prime_from)
+		out->prime_from = DatumGetTimestampTz(v[C_PRIME_TIME_FROM]);
+	out->prime_start_us = interval_field(v[C_PRIME_TIME_START], nul[C_PRIME_TIME_START],
+	                                     "prime_time_start", &cfg->prime_start);
+	out->prime_end_us = interval_field(v[C_PRIME_TIME_END], nul[C_PRIME_TIME_END], "prime_time_end",
+	                                   &cfg->prime_end);
+	out->wallt_limit_us = interval_field(v[C_PRIME_TIME_WALLT_LIMIT], nul[C_PRIME_TIME_WALLT_LIMIT],
+	                                     "prime_time_wallt_limit", &cfg->wallt_limit);
+	out->max_wait_us = interval_field(v[C_MAX_WAIT_TIME], nul[C_MAX_WAIT_TIME], "max_wait_time",
+	                                  &cfg->max_wait_time);
+	if (!nul[C_TARGET_LOAD_PCT])
+		cfg->target_load_pct = DatumGetFloat8(v[C_TARGET_LOAD_PCT]);
+	if (!nul[C_TARGET_LOAD_MINUS])
+		cfg->target_load_minus = DatumGetFloat8(v[C_TARGET_LOAD_MINUS]);
+	if (!nul[C_TARGET_LOAD_PLUS])
+		cfg->target_load_plus = DatumGetFloat8(v[C_TARGET_LOAD_PLUS]);
+	if (!nul[C_SUSPEND_THRESHOLD])
+		cfg->suspend_threshold = DatumGetFloat8(v[C_SUSPEND_THRESHOLD]);
+	if (!nul[C_FORCE_REQUEUE])
+		cfg->force_requeue = DatumGetBool(v[C_FORCE_REQUEUE]);
+	if (!nul[C_UPDATE_COMMENTS])
+		cfg->update_comments = DatumGetBool(v[C_UPDATE_COMMENTS]);
+	if (!nul[C_MAX_USER_RUN_JOBS])
+		cfg->max_user_run_jobs = DatumGetInt32(v[C_MAX_USER_RUN_JOBS]);
+	if (!nul[C_SCHED_RESTART_ACTION])
+		cfg->sched_restart_action = TextDatumGetCString(v[C_SCHED_RESTART_ACTION]);
+	cfg->sched_host = text_str(cfg, v[C_SCHED_HOST], nul[C_SCHED_HOST]);
+	cfg->share_info_file = text_str(cfg, v[C_SHARE_INFO_FILE], nul[C_SHARE_INFO_FILE]);
+	cfg->sorted_job_dumpfile = text_str(cfg, v[C_SORTED_JOB_DUMPFILE], nul[C_SORTED_JOB_DUMPFILE]);
+	read_fair_share(out, v[C_FAIR_SHARE], nul[C_FAIR_SHARE]);
+	out->holidays = nul[C_HOLIDAYS] ? NULL : DatumGetArrayTypeP(v[C_HOLIDAYS]);
+	fs_pg_check(fs_msic_config_validate(cfg, &fs_pg_alloc, &err), &err);
 }
 
 /* ---- prime time ----------------------------------------------------------------------------- */
@@ -614,42 +701,25 @@ prime_seconds(PG_FUNCTION_ARGS)
 	                 USECS_PER_SEC);
 }
 
-static Datum
-field(HeapTupleHeader rec, const char *name, bool *isnull)
-{
-	return GetAttributeByName(rec, name, isnull);
-}
-
-/* The prime-time settings of a configuration record. */
+/*
+ * The prime-time settings of a configuration; none when prime time is not enforced. Validated,
+ * an enforced prime time has its start, end and limit; they must be times of day here.
+ */
 void
-fs_pg_msic_read_prime(HeapTupleHeader rec, fs_pg_msic_prime *p)
+fs_pg_msic_prime_settings(const fs_pg_msic_config *c, fs_pg_msic_prime *p)
 {
-	bool isnull, n1, n2, n3, n4;
-	Datum enforce = field(rec, "enforce_prime_time", &isnull);
-	Datum from, start, end, limit, hol;
-
 	memset(p, 0, sizeof(*p));
 	p->limit = -1;
-	p->enforce = !isnull && DatumGetBool(enforce);
+	p->enforce = c->cfg.enforce_prime_time;
 	if (!p->enforce)
 		return;
-	from = field(rec, "prime_time_from", &isnull);
-	p->has_from = !isnull;
-	if (!isnull)
-		p->from = DatumGetTimestampTz(from);
-	start = field(rec, "prime_time_start", &n1);
-	end = field(rec, "prime_time_end", &n2);
-	limit = field(rec, "prime_time_wallt_limit", &n3);
-	hol = field(rec, "holidays", &n4);
-	if (n1 || n2)
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-		                errmsg("prime time is enforced but its start or end is NULL")));
-	p->start = time_of_day(DatumGetIntervalP(start), "prime_time_start");
-	p->end = time_of_day(DatumGetIntervalP(end), "prime_time_end");
-	if (!n3)
-		p->limit = fs_pg_interval_us(DatumGetIntervalP(limit), "prime_time_wallt_limit");
-	if (!n4)
-		p->holidays = holidays_arg(DatumGetArrayTypeP(hol), &p->nholidays);
+	p->has_from = c->has_prime_from;
+	p->from = c->prime_from;
+	p->start = time_of_day_us(c->prime_start_us, "prime_time_start");
+	p->end = time_of_day_us(c->prime_end_us, "prime_time_end");
+	p->limit = c->wallt_limit_us;
+	if (c->holidays != NULL)
+		p->holidays = holidays_arg(c->holidays, &p->nholidays);
 }
 
 /*
@@ -662,17 +732,15 @@ Datum
 msic_primetime_limit(PG_FUNCTION_ARGS)
 {
 	TimestampTz at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "at");
+	fs_pg_msic_config c;
 	fs_pg_msic_prime p;
 	int64 prime;
 	char hms[32];
 
-	fs_pg_msic_check_config(PG_GETARG_HEAPTUPLEHEADER(0));
-	fs_pg_msic_read_prime(PG_GETARG_HEAPTUPLEHEADER(0), &p);
+	fs_pg_msic_config_from_record(PG_GETARG_HEAPTUPLEHEADER(0), &c);
+	fs_pg_msic_prime_settings(&c, &p);
 	if (!p.enforce || (p.has_from && at < p.from))
 		PG_RETURN_NULL();
-	if (p.limit < 0)
-		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-		                errmsg("prime time is enforced but its walltime limit is NULL")));
 	prime = prime_us(at, PG_GETARG_INTERVAL_P(2), p.start, p.end, p.holidays, p.nholidays);
 	if (prime <= p.limit)
 		PG_RETURN_NULL();

@@ -9,12 +9,10 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "utils/builtins.h"
-#include "utils/float.h"
-
-#include <math.h>
 
 #define NAME(s, len) pnstrdup((s), Min((len), 200))
 
+/* The compat switches, each choosing the original code's behaviour over the documented one. */
 static void
 read_compat(ArrayType *arr, fs_msic_cycle_in *in)
 {
@@ -46,82 +44,44 @@ read_compat(ArrayType *arr, fs_msic_cycle_in *in)
 	}
 }
 
-static double
-config_float(HeapTupleHeader cfg, const char *name, double dflt)
-{
-	bool isnull;
-	Datum d = GetAttributeByName(cfg, name, &isnull);
-
-	return isnull ? dflt : DatumGetFloat8(d);
-}
-
-static bool
-config_bool(HeapTupleHeader cfg, const char *name, bool dflt)
-{
-	bool isnull;
-	Datum d = GetAttributeByName(cfg, name, &isnull);
-
-	return isnull ? dflt : DatumGetBool(d);
-}
-
-/* A text[] field of the configuration as strings (NULL elements stay NULL). */
-static fs_str *
-config_texts(HeapTupleHeader cfg, const char *name, int *n)
-{
-	bool isnull;
-	Datum d = GetAttributeByName(cfg, name, &isnull);
-	Datum *elems;
-	bool *nulls;
-	fs_str *out;
-	int i;
-
-	*n = 0;
-	if (isnull)
-		return palloc0(sizeof(fs_str));
-	fs_pg_check_1d(DatumGetArrayTypeP(d), name);
-	deconstruct_array(DatumGetArrayTypeP(d), TEXTOID, -1, false, TYPALIGN_INT, &elems, &nulls, n);
-	out = palloc0(sizeof(fs_str) * (*n + 1));
-	for (i = 0; i < *n; i++)
-		out[i].s = fs_pg_text_field(elems[i], nulls[i], &out[i].len);
-	return out;
-}
-
-/* The configuration's cycle settings (the order's part is read by fs_pg_msic_read_config). */
+/*
+ * The cycle's settings of a configuration: the order's inputs, BATCH_QUEUES with their hosts, the
+ * load targets (finite: validated), requeueing, comments and prime time.
+ */
 static void
-read_cycle_config(HeapTupleHeader cfg, fs_msic_cycle_in *in)
+cycle_config(const fs_pg_msic_config *c, fs_msic_cycle_in *in)
 {
+	const fs_msic_config *cfg = &c->cfg;
+	int nq = (int) cfg->n_batch, nh = c->nbatch_hosts, i;
+	fs_str *queues = palloc0(sizeof(fs_str) * (nq + 1));
+	fs_str *hosts = palloc0(sizeof(fs_str) * (nq + 1));
 	fs_pg_msic_prime p;
-	int nq, nh, i;
 
-	fs_pg_msic_read_config(cfg, &in->order);
-	in->batch_queues = config_texts(cfg, "batch_queues", &nq);
-	in->batch_hosts = config_texts(cfg, "batch_hosts", &nh);
+	fs_pg_msic_order_config(c, &in->order);
 	if (nh != nq && nh != 0)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("the configuration has %d %s but %d %s", nq,
 		                       fs_plural((uint64) nq, "batch queue", "batch queues"), nh,
 		                       fs_plural((uint64) nh, "batch host", "batch hosts")),
 		                errhint("batch_hosts pairs each batch queue with its host, in order.")));
-	if (nh == 0)
-		in->batch_hosts = palloc0(sizeof(fs_str) * (nq + 1));
 	for (i = 0; i < nq; i++)
-		if (in->batch_queues[i].s == NULL)
-			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-			                errmsg("batch_queues[%d] of the configuration is NULL", i + 1)));
+	{
+		queues[i].s = fs_msic_str(cfg, cfg->batch[i].name);
+		queues[i].len = strlen(queues[i].s);
+		/* NULL: the queue's own host */
+		hosts[i].s = fs_msic_str(cfg, cfg->batch[i].host);
+		hosts[i].len = hosts[i].s ? strlen(hosts[i].s) : 0;
+	}
+	in->batch_queues = queues;
+	in->batch_hosts = hosts;
 	in->nbatch = (size_t) nq;
-	/* not set: the original's defaults (getconfig.c) */
-	in->load_pct = config_float(cfg, "target_load_pct", 90);
-	in->load_minus = config_float(cfg, "target_load_minus", 15);
-	in->load_plus = config_float(cfg, "target_load_plus", 10);
-	in->suspend_threshold = config_float(cfg, "suspend_threshold", 10);
-	in->force_requeue = config_bool(cfg, "force_requeue", true);
-	in->update_comments = config_bool(cfg, "update_comments", true);
-	if (!isfinite(in->load_pct) || !isfinite(in->load_minus) || !isfinite(in->load_plus) ||
-	    !isfinite(in->suspend_threshold))
-		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-		                errmsg("the configuration's load targets and suspend threshold must be "
-		                       "finite")));
-	fs_pg_msic_read_prime(cfg, &p);
+	in->load_pct = cfg->target_load_pct;
+	in->load_minus = cfg->target_load_minus;
+	in->load_plus = cfg->target_load_plus;
+	in->suspend_threshold = cfg->suspend_threshold;
+	in->force_requeue = cfg->force_requeue;
+	in->update_comments = cfg->update_comments;
+	fs_pg_msic_prime_settings(c, &p);
 	/* the date form of ENFORCE_PRIME_TIME: enforced from that date on */
 	in->enforce_pt = p.enforce;
 	in->pt_from = p.has_from ? p.from : INT64_MIN;
@@ -164,6 +124,7 @@ walltime_field(const fs_pg_row_reader *r, int f, const char *what, fs_str whose)
 	return v;
 }
 
+/* The msic_host array: name and ncpus required, loadave NULL is 0, up NULL is up. */
 static fs_msic_host *
 read_hosts(ArrayType *arr, size_t *count)
 {
@@ -217,6 +178,7 @@ static const char *const queue_fields[Q_FIELDS] = {
     "name",         "host",         "enabled",   "started", "max_running", "max_ncpus",   "max_mem",
     "min_walltime", "max_walltime", "min_ncpus", "min_mem", "default_mem", "max_user_run"};
 
+/* The msic_queue array: name required, NULL limits unset, enabled and started NULL are on. */
 static fs_msic_queue *
 read_queues(ArrayType *arr, size_t *count)
 {
@@ -259,8 +221,11 @@ void
 fs_pg_msic_cycle_setup(FunctionCallInfo fcinfo, int cfg_arg, int shares_arg, int hosts_arg,
                        int queues_arg, int compat_arg, fs_msic_cycle_in *in)
 {
+	fs_pg_msic_config cfg;
+
 	memset(in, 0, sizeof(*in));
-	read_cycle_config(PG_GETARG_HEAPTUPLEHEADER(cfg_arg), in);
+	fs_pg_msic_config_from_record(PG_GETARG_HEAPTUPLEHEADER(cfg_arg), &cfg);
+	cycle_config(&cfg, in);
 	if (!PG_ARGISNULL(shares_arg))
 		fs_pg_msic_read_shares(PG_GETARG_ARRAYTYPE_P(shares_arg), &in->order);
 	in->hosts = read_hosts(PG_GETARG_ARRAYTYPE_P(hosts_arg), &in->nhosts);

@@ -1,7 +1,8 @@
 /*
  * msic_glue.h (glue): what the MSIC modules' glue shares: reading the fields of composite values
- * by name (msic_config, msic_share, msic_job, msic_host, msic_queue arrays), the session time
- * zone's clock, ctime(3)-style times and the prime-time settings of a configuration.
+ * by name (msic_share, msic_job, msic_host, msic_queue arrays), the one reader of a msic_config
+ * value and what is derived from it (the order's inputs, the prime-time settings), the session
+ * time zone's clock and ctime(3)-style times.
  */
 #ifndef FS_PG_MSIC_GLUE_H
 #define FS_PG_MSIC_GLUE_H
@@ -39,8 +40,31 @@ const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 double fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
                           const char *whose, size_t len);
 
-/* The submit and express queues, MAX_WAIT_TIME and the FAIR_SHARE entries of a configuration. */
-void fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in);
+/*
+ * (msic_config.c) A msic_config value, read once: the core's configuration (the struct the text
+ * parser fills), NULL fields holding the original's defaults, validated by
+ * fs_msic_config_validate; beside it what the composite holds that a file does not.
+ */
+typedef struct fs_pg_msic_config
+{
+	fs_msic_config cfg;
+	/* the intervals to the microsecond (cfg holds them in whole seconds, as a file does) */
+	int64 prime_start_us, prime_end_us, wallt_limit_us, max_wait_us;
+	bool has_prime_from; /* prime_time_from given: prime time enforced from that instant on */
+	TimestampTz prime_from;
+	ArrayType *holidays; /* NULL: none; decoded and checked where prime time is enforced */
+	int nbatch_hosts;    /* the length of batch_hosts, which the cycle pairs with batch_queues */
+	/* fair_share entries cfg cannot hold, refused by the functions that use the entries: */
+	int fair_null_field; /* the first with a NULL shares or max_run_pct (1-based), 0: none */
+	int *fair_no_queue;  /* those with only the queue NULL (1-based, ascending) */
+	int nfair_no_queue;
+} fs_pg_msic_config;
+
+void fs_pg_msic_config_from_record(HeapTupleHeader rec, fs_pg_msic_config *out);
+
+/* (msic_order.c) The order's inputs of a configuration: submit and express queues, MAX_WAIT_TIME
+ * and the FAIR_SHARE entries. */
+void fs_pg_msic_order_config(const fs_pg_msic_config *c, fs_msic_order_in *in);
 void fs_pg_msic_read_shares(ArrayType *arr, fs_msic_order_in *in);
 /* Jobs; for_cycle: ncpus is required. */
 fs_msic_cjob *fs_pg_msic_read_jobs(ArrayType *arr, bool for_cycle, int *count);
@@ -56,15 +80,12 @@ typedef struct fs_pg_msic_prime
 	bool has_from; /* in its date form */
 	TimestampTz from;
 	int64 start, end; /* microseconds after midnight */
-	int64 limit;      /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when NULL */
+	int64 limit;      /* PRIME_TIME_WALLT_LIMIT in microseconds, -1 when not enforced */
 	int *holidays;
 	int nholidays;
 } fs_pg_msic_prime;
 
-void fs_pg_msic_read_prime(HeapTupleHeader cfg, fs_pg_msic_prime *p);
-
-/* (msic_config.c) Refuse a configuration value the text parser would refuse, with its message. */
-void fs_pg_msic_check_config(HeapTupleHeader cfg);
+void fs_pg_msic_prime_settings(const fs_pg_msic_config *c, fs_pg_msic_prime *p);
 
 /* (msic_cycle.c) What msic_cycle and msic_replay read alike from their arguments: the
  * configuration's settings, the share states, hosts, queues and compat switches. */

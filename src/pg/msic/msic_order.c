@@ -1,7 +1,7 @@
 /*
- * msic_order.c (glue): msic_job_order, the MSIC scheduler's job flags and job order. Reads the
- * configuration's fields by name (so fields appended to msic_config do not matter), the share
- * states and the jobs from arrays of composites; the rules are in src/core/msic/msic_order.c.
+ * msic_order.c (glue): msic_job_order, the MSIC scheduler's job flags and job order, and
+ * msic_default_mem. The configuration comes from fs_pg_msic_config_from_record, the share states
+ * and the jobs from arrays of composites; the rules are in src/core/msic/msic_order.c.
  */
 #include "msic/msic_glue.h"
 
@@ -20,6 +20,45 @@
 
 #include <math.h>
 
+/*
+ * The order's inputs of a configuration. Its FAIR_SHARE entries in their order: an entry with a
+ * NULL shares or max_run_pct is refused here, one with a NULL queue is kept in its place (with no
+ * numbers) for fs_msic_job_order to refuse.
+ */
+void
+fs_pg_msic_order_config(const fs_pg_msic_config *c, fs_msic_order_in *in)
+{
+	const fs_msic_config *cfg = &c->cfg;
+	size_t n = cfg->n_fair + (size_t) c->nfair_no_queue;
+	fs_msic_fs_entry *fs = palloc0(sizeof(fs_msic_fs_entry) * (n + 1));
+	size_t i, k = 0, q = 0;
+
+	if (c->fair_null_field > 0)
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("fair_share[%d] of the configuration has a NULL field",
+		                       c->fair_null_field)));
+	in->submit_queue = cfg->n_submit > 0 ? fs_msic_str(cfg, cfg->submit[0].name) : NULL;
+	in->submitlen = in->submit_queue ? strlen(in->submit_queue) : 0;
+	in->express_queue = fs_msic_str(cfg, cfg->express_queue);
+	in->expresslen = strlen(in->express_queue);
+	in->max_wait_us = c->max_wait_us;
+	for (i = 0; i < n; i++)
+	{
+		if (q < (size_t) c->nfair_no_queue && (size_t) c->fair_no_queue[q] == i + 1)
+		{
+			q++;
+			continue;
+		}
+		fs[i].queue = fs_msic_str(cfg, cfg->fair[k].queue);
+		fs[i].queuelen = strlen(fs[i].queue);
+		fs[i].shares = cfg->fair[k].shares;
+		fs[i].max_run_pct = cfg->fair[k].max_run_pct;
+		k++;
+	}
+	in->fs = fs;
+	in->nfs = n;
+}
+
 /* msic_job_order(config, shares, jobs, at, cluster_cpus, rank) */
 PG_FUNCTION_INFO_V1(msic_job_order);
 Datum
@@ -27,6 +66,7 @@ msic_job_order(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	fs_msic_order_in in;
+	fs_pg_msic_config cfg;
 	fs_msic_cjob *cjobs;
 	fs_msic_ojob *jobs;
 	fs_msic_row *rows;
@@ -42,7 +82,8 @@ msic_job_order(PG_FUNCTION_ARGS)
 	rank = PG_GETARG_TEXT_PP(5);
 	in.rank = (fs_msic_rank_mode) fs_pg_name_arg(rank, fs_msic_rank_mode_from_name, "rank mode",
 	                                             "modes", FS_MSIC_RANK_MODES);
-	fs_pg_msic_read_config(PG_GETARG_HEAPTUPLEHEADER(0), &in);
+	fs_pg_msic_config_from_record(PG_GETARG_HEAPTUPLEHEADER(0), &cfg);
+	fs_pg_msic_order_config(&cfg, &in);
 	if (!PG_ARGISNULL(1))
 		fs_pg_msic_read_shares(PG_GETARG_ARRAYTYPE_P(1), &in);
 	cjobs = fs_pg_msic_read_jobs(PG_GETARG_ARRAYTYPE_P(2), false, &n);
@@ -109,12 +150,14 @@ msic_default_mem(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(0) && !PG_ARGISNULL(1))
 	{
 		fs_msic_order_in in;
+		fs_pg_msic_config cfg;
 		text *q = PG_GETARG_TEXT_PP(1);
 		fs_str queue = {VARDATA_ANY(q), VARSIZE_ANY_EXHDR(q)};
 		size_t k;
 
 		memset(&in, 0, sizeof(in));
-		fs_pg_msic_read_config(PG_GETARG_HEAPTUPLEHEADER(0), &in);
+		fs_pg_msic_config_from_record(PG_GETARG_HEAPTUPLEHEADER(0), &cfg);
+		fs_pg_msic_order_config(&cfg, &in);
 		for (k = 0; k < in.nfs && !entry; k++)
 		{
 			fs_str f = {in.fs[k].queue, in.fs[k].queuelen};

@@ -1,6 +1,7 @@
 /*
- * msic_rows.c (glue): reading the MSIC composite types (msic_config, msic_share, msic_job) from
- * function arguments, by field name, so that fields appended to a type do not matter.
+ * msic_rows.c (glue): reading arrays of the MSIC composite types (msic_share, msic_job) from
+ * function arguments, by field name, so that fields appended to a type do not matter; a
+ * msic_config value has its own reader, fs_pg_msic_config_from_record (msic_config.c).
  */
 #include "msic/msic_glue.h"
 
@@ -108,57 +109,6 @@ fs_pg_text_field(Datum d, bool isnull, size_t *len)
 	t = DatumGetTextPP(d);
 	*len = VARSIZE_ANY_EXHDR(t);
 	return VARDATA_ANY(t);
-}
-
-static const char *
-config_text(HeapTupleHeader cfg, const char *name, size_t *len)
-{
-	bool isnull;
-	Datum d = GetAttributeByName(cfg, name, &isnull);
-
-	return fs_pg_text_field(d, isnull, len);
-}
-
-void
-fs_pg_msic_read_config(HeapTupleHeader cfg, fs_msic_order_in *in)
-{
-	bool isnull;
-	Datum d;
-
-	fs_pg_msic_check_config(cfg);
-	in->submit_queue = config_text(cfg, "submit_queue", &in->submitlen);
-	in->express_queue = config_text(cfg, "express_queue", &in->expresslen);
-	d = GetAttributeByName(cfg, "max_wait_time", &isnull);
-	/* not set: the original's default, 432000 s (5 days) */
-	in->max_wait_us = isnull ? INT64CONST(432000) * USECS_PER_SEC
-	                         : fs_pg_interval_us(DatumGetIntervalP(d), "max_wait_time");
-	d = GetAttributeByName(cfg, "fair_share", &isnull);
-	in->fs = NULL;
-	in->nfs = 0;
-	if (!isnull)
-	{
-		static const char *const names[] = {"queue", "shares", "max_run_pct"};
-		int n, i, f[3];
-		fs_pg_row_reader r;
-		Datum *elems = fs_pg_rows_open(&r, DatumGetArrayTypeP(d), "fair_share", "msic_share_spec",
-		                               names, 3, f, &n);
-		fs_msic_fs_entry *fs = palloc(sizeof(fs_msic_fs_entry) * (n + 1));
-
-		for (i = 0; i < n; i++)
-		{
-			fs_pg_reader_read(&r, elems[i]);
-			fs[i].queue = fs_pg_text_field(r.values[f[0]], r.nulls[f[0]], &fs[i].queuelen);
-			if (r.nulls[f[1]] || r.nulls[f[2]])
-				ereport(ERROR,
-				        (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				         errmsg("fair_share[%d] of the configuration has a NULL field", i + 1)));
-			fs[i].shares = DatumGetInt32(r.values[f[1]]);
-			fs[i].max_run_pct = DatumGetInt32(r.values[f[2]]);
-		}
-		fs_pg_reader_close(&r);
-		in->fs = fs;
-		in->nfs = n;
-	}
 }
 
 void

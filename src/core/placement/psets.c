@@ -186,6 +186,7 @@ typedef struct builder
 	size_t scratchcap;
 } builder;
 
+/* Double the room for sets, and rehash every set identity into the doubled index (O(sets)). */
 static void
 grow_sets(builder *b)
 {
@@ -424,6 +425,11 @@ typedef struct order_ctx
 	const int *key_of; /* per sort key: the group key it names, or -1 */
 } order_ctx;
 
+/*
+ * PBS's order of placement sets: more dimensions first, then each node_group_sort_key in turn (a
+ * label value, or an amount of the total, assigned or unused resources; a set without one goes
+ * after), then the key the set was formed by, then its name.
+ */
 static int
 pset_cmp(const void *x, const void *y, void *vctx)
 {
@@ -718,6 +724,7 @@ fs_place_first(const fs_pset *sets, size_t n, const uint8_t *request, size_t *pi
 
 /* ---------------------------------------------------------------- forming the sets */
 
+/* At least one group key, at most FS_PSET_KEYS_MAX, each once (pairwise: at most 32 keys). */
 static fs_status
 check_group_keys(const fs_pset_spec *spec, fs_error *err)
 {

@@ -106,6 +106,7 @@ fs_vpool_flatten(const fs_vpool *p, uint8_t *out)
 	}
 }
 
+/* A length of 1, 2 or 4 bytes (native order, as the flat form writes it); false past the end. */
 static bool
 take_len(fs_reader *r, size_t width, size_t *len)
 {

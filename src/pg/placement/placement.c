@@ -84,6 +84,10 @@ bad_labels(const char *vnode, const char *why, const char *input)
 	raise_in(&err, input);
 }
 
+/*
+ * A vnode's labels from its jsonb object: each key with a string value, or with an array of
+ * strings (one label per element); anything else is refused naming the vnode and the key.
+ */
 static fs_label *
 labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 {

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define H(x) ((int64_t) (x) *3600 * INT64_C(1000000))
-#define DAY  H(24)
 
 static fs_status
 parse(const char *text, const char *host, fs_msic_config *cfg, fs_error *err)

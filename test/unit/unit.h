@@ -26,7 +26,7 @@ bool unit_check_dbl(double got, double want, double tol, const char *what, const
 /* Bytes from hex text (spaces ignored), for hand-written flat and binary forms. */
 size_t unit_unhex(const char *hex, uint8_t *out);
 
-/* The MSIC fixtures: the UTC clock (test_msic_config.c); Tuesday 2026-12-01 10:00 UTC, a cycle's
+/* The MSIC fixtures: the UTC clock (test_msic_prime.c); Tuesday 2026-12-01 10:00 UTC, a cycle's
  * settings over nq queues and hosts (three queue shares, 20 CPUs), and a job, as the cycle and
  * replay tests use them (test_msic_cycle.c). */
 extern const fs_msic_clock unit_utc_clock;

@@ -80,3 +80,10 @@ SELECT decayed_charge(1, '2026-01-02', '2026-01-01', '1 day');
 SELECT decayed_charge(1, '2026-01-01', 'infinity', '1 day');
 SELECT decayed_charge('Infinity', '2026-01-01', '2026-01-02', '1 day');
 SELECT with_half_life('1@2026-01-01T00:00:00Z/86400', '0');
+
+-- accessors: a charge can take the stored usage's own half-life, so it always matches
+SELECT half_life('1@2026-01-01T00:00:00Z/604928.101915') AS half_life,
+       last_instant('1@2026-01-01T00:00:00Z/86400') = '2026-01-01 00:00:00+00' AS last_instant,
+       '1@2026-01-01T00:00:00Z/86400'::decayed_usage
+           + decayed_usage(1, '2026-01-02 00:00:00+00', half_life('1@2026-01-01T00:00:00Z/86400'))
+           AS charged_with_its_half_life;

@@ -284,3 +284,23 @@ decayed_usage_with_half_life(PG_FUNCTION_ARGS)
 	fs_pg_check(fs_decayed_make(in->value, in->at, hl, d, &err), &err);
 	PG_RETURN_POINTER(d);
 }
+
+/* half_life(d): the half-life a stored usage decays with, so a charge can match it */
+PG_FUNCTION_INFO_V1(decayed_usage_half_life);
+Datum
+decayed_usage_half_life(PG_FUNCTION_ARGS)
+{
+	const fs_decayed *d = (const fs_decayed *) PG_GETARG_POINTER(0);
+	Interval *iv = palloc0(sizeof(Interval));
+
+	iv->time = d->half_life;
+	PG_RETURN_INTERVAL_P(iv);
+}
+
+/* last_instant(d): the instant its value is as of (the latest charge) */
+PG_FUNCTION_INFO_V1(decayed_usage_last_instant);
+Datum
+decayed_usage_last_instant(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMPTZ((TimestampTz) ((const fs_decayed *) PG_GETARG_POINTER(0))->at);
+}

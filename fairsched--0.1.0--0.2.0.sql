@@ -19,3 +19,38 @@ COMMENT ON TYPE fairsched.msic_config IS
 COMMENT ON FUNCTION fairsched.msic_job_order(fairsched.msic_config, fairsched.msic_share[], fairsched.msic_job[], timestamptz, int, text) IS
     'The MSIC scheduler''s job flags and order: pending (Q, S) jobs in scheduling order with the comparison step that placed each, then running jobs by time left; rank ''share'' (the administrator''s guide) or ''usage'' (the original code)';
 COMMENT ON FUNCTION fairsched.msic_rank(fairsched.msic_share, int, text) IS 'queue rank: share (the administrator''s guide) = past percentage / share percentage; usage (the original code) = past percentage truncated to an integer';
+
+-- live scheduler state: decayed_usage(), the + operator, decayed_charge, with_half_life; value()
+-- is defined before the last instant too (docs/live-state.md)
+CREATE FUNCTION fairsched.decayed_usage(value float8, at timestamptz, half_life interval)
+    RETURNS fairsched.decayed_usage
+    AS 'MODULE_PATHNAME', 'decayed_usage_make' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION fairsched.decayed_usage(value float8, at timestamptz, half_life interval, model text)
+    RETURNS fairsched.decayed_usage
+    AS 'MODULE_PATHNAME', 'decayed_usage_make' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.decayed_usage(float8, timestamptz, interval) IS 'one charge: value at instant at, decaying with half_life; add it to a stored usage with +';
+COMMENT ON FUNCTION fairsched.decayed_usage(float8, timestamptz, interval, text) IS 'one charge decaying as a model does: exact, condor (as exact) or slurm (the exact half-life equal to SLURM''s per-second factor)';
+CREATE OPERATOR fairsched.+ (
+    LEFTARG = fairsched.decayed_usage,
+    RIGHTARG = fairsched.decayed_usage,
+    FUNCTION = fairsched.decayed_usage_combine,
+    COMMUTATOR = OPERATOR(fairsched.+)
+);
+COMMENT ON OPERATOR fairsched.+ (fairsched.decayed_usage, fairsched.decayed_usage) IS 'sum of two decayed usages: both decayed to the later instant, then added; the half-lives must match';
+CREATE FUNCTION fairsched.decayed_charge(rate float8, run_start timestamptz, run_end timestamptz,
+                                         half_life interval, model text DEFAULT 'exact')
+    RETURNS fairsched.decayed_usage
+    AS 'MODULE_PATHNAME', 'decayed_charge' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.decayed_charge(float8, timestamptz, timestamptz, interval, text) IS 'the exact decayed charge of rate over [run_start, run_end], as of run_end: a running job''s usage sample or its end';
+CREATE FUNCTION fairsched.with_half_life(d fairsched.decayed_usage, half_life interval,
+                                         model text DEFAULT 'exact')
+    RETURNS fairsched.decayed_usage
+    AS 'MODULE_PATHNAME', 'decayed_usage_with_half_life' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.with_half_life(fairsched.decayed_usage, interval, text) IS 'the same value at the same instant, decaying from then on with a new half-life';
+COMMENT ON FUNCTION fairsched.value(fairsched.decayed_usage, timestamptz) IS 'a decayed sum read at any instant: decayed after its last instant, the decay law run backwards before it';
+CREATE FUNCTION fairsched.half_life(d fairsched.decayed_usage) RETURNS interval
+    AS 'MODULE_PATHNAME', 'decayed_usage_half_life' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.half_life(fairsched.decayed_usage) IS 'the half-life a decayed usage decays with (charge a stored usage with it to match)';
+CREATE FUNCTION fairsched.last_instant(d fairsched.decayed_usage) RETURNS timestamptz
+    AS 'MODULE_PATHNAME', 'decayed_usage_last_instant' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.last_instant(fairsched.decayed_usage) IS 'the instant a decayed usage''s value is as of: its latest charge';

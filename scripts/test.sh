@@ -139,6 +139,7 @@ suite test/dump_test.sh
 suite test/upgrade_test.sh
 suite test/upgrade_test.sh --self-test
 suite test/readme_test.sh
+suite test/live_test.sh
 # last: removing the package removes the installed extension (it installs the build again)
 suite test/deb_test.sh
 

@@ -105,6 +105,7 @@ SELECT accrued_usage(1, '2026-01-01', '2026-01-02', '2026-01-09', '0');
 SELECT decayed_sum(u, at, hl) FROM (VALUES (1, now(), '1 day'::interval), (1, now(), '2 days')) AS t(u, at, hl);
 SELECT decayed_sum(1, now(), '0');
 SELECT decayed_sum('Infinity', now(), '1 day');
+-- not an error: 16 hours before its instant the decay law runs backwards, 2^(16/24)
 SELECT value('1@2026-01-02T00:00:00Z/86400', '2026-01-01');
 SELECT 'x@2026-01-01T00:00:00Z/1'::decayed_usage;
 SELECT '1@2026-01-01 00:00:00/1'::decayed_usage;

@@ -1,4 +1,5 @@
-/* test_decay.c: unit tests of src/core/types/decay.c: models, PBS steps, accrued charge, running sums. */
+/* test_decay.c: unit tests of src/core/types/decay.c: models, PBS steps, accrued charge, running
+ * sums. */
 #include "unit.h"
 #include "types/decay.h"
 
@@ -90,11 +91,58 @@ test_decayed_sum(void)
 	CHECK(fs_decayed_value(&a, 200 * HOUR, &v, &err) == FS_OK);
 	CHECK(fs_decayed_value(&all, 200 * HOUR, &w, &err) == FS_OK);
 	CHECK_DBL(v, w, w * 1e-12);
-	CHECK(fs_decayed_value(&all, 98 * HOUR, &v, &err) == FS_ERR_VALUE);
+	/* before the last instant: the decay law backwards, so reading earlier then decaying agrees */
+	CHECK(fs_decayed_value(&all, 98 * HOUR, &v, &err) == FS_OK);
+	CHECK(fs_decayed_value(&all, 99 * HOUR, &w, &err) == FS_OK);
+	CHECK_DBL(v * exp2(-1.0 / (7 * 24)), w, w * 1e-14);
 	CHECK(fs_decayed_add(&all, 1, 0, DAY, &err) == FS_ERR_VALUE);
 	CHECK(strstr(err.message, "one half-life") != NULL);
 	b.half_life = DAY;
 	CHECK(fs_decayed_combine(&a, &b, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "different half-lives: 604800 and 86400 seconds") != NULL);
+}
+
+/* Live state: charges added one by one in any commit order equal the one-pass sum. */
+static void
+test_decayed_live(void)
+{
+	fs_decayed stored, charge, all = {0, 0, DAY};
+	fs_error err;
+	double v, w;
+	int64_t hl;
+	int i;
+
+	CHECK(fs_decayed_make(0, 0, DAY, &stored, &err) == FS_OK);
+	for (i = 0; i < 50; i++)
+	{
+		/* a later transaction may commit first: instants go back and forth */
+		int64_t at = (i % 2 ? i + 3 : i) * HOUR;
+
+		CHECK(fs_decayed_make(1 + i % 5, at, DAY, &charge, &err) == FS_OK);
+		CHECK(fs_decayed_combine(&stored, &charge, &err) == FS_OK);
+		CHECK(fs_decayed_add(&all, 1 + i % 5, at, DAY, &err) == FS_OK);
+	}
+	CHECK(stored.at == 52 * HOUR);
+	CHECK(fs_decayed_value(&stored, 60 * HOUR, &v, &err) == FS_OK);
+	CHECK(fs_decayed_value(&all, 60 * HOUR, &w, &err) == FS_OK);
+	CHECK_DBL(v, w, w * 1e-13);
+	/* one half-life back doubles; far back overflows with a range error, never a crash */
+	CHECK(fs_decayed_make(3, DAY, DAY, &charge, &err) == FS_OK);
+	CHECK(fs_decayed_value(&charge, 0, &v, &err) == FS_OK && v == 6);
+	CHECK(fs_decayed_value(&charge, DAY - 2000 * DAY, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decayed_value(&charge, FS_MIN_INSTANT, &v, &err) == FS_ERR_RANGE);
+	CHECK(fs_decayed_make(NAN, 0, DAY, &charge, &err) == FS_ERR_RANGE);
+	CHECK(fs_decayed_make(1, 0, 0, &charge, &err) == FS_ERR_VALUE);
+	CHECK(fs_decayed_make(1, FS_END_INSTANT, DAY, &charge, &err) == FS_ERR_RANGE);
+	/* slurm's per-second factor as an exact half-life: both decay alike */
+	CHECK(fs_decay_half_life(7 * DAY, FS_DECAY_SLURM, &hl, &err) == FS_OK);
+	CHECK(fs_decay(1, fs_duration_exact(7 * DAY), fs_duration_exact(7 * DAY), FS_DECAY_SLURM, &w,
+	               &err) == FS_OK);
+	CHECK_DBL(exp2(-(double) (7 * DAY) / (double) hl), w, 1e-11);
+	CHECK(fs_decay_half_life(7 * DAY, FS_DECAY_CONDOR, &hl, &err) == FS_OK && hl == 7 * DAY);
+	CHECK(fs_decay_half_life(SEC / 2, FS_DECAY_SLURM, &hl, &err) == FS_ERR_VALUE);
+	CHECK(fs_decay_half_life(INT64_MAX, FS_DECAY_SLURM, &hl, &err) == FS_ERR_RANGE);
+	CHECK(fs_decay_half_life(-1, FS_DECAY_EXACT, &hl, &err) == FS_ERR_VALUE);
 }
 
 static void
@@ -205,9 +253,10 @@ test_wide(void)
 	d.value = 1e308;
 	d.at = 0;
 	CHECK(fs_decayed_add(&d, 1e308, 0, DAY, &err) == FS_ERR_RANGE);
+	/* before its instant 1e308 grows past a double: a range error, not an infinity */
 	CHECK(d.value == 1e308 && d.at == 0);
 	for (t = FS_MIN_INSTANT; t < FS_END_INSTANT - DAY * 1000000; t += DAY * 999983)
-		CHECK(fs_decayed_value(&d, t + 1, &v, &err) == (t + 1 < d.at ? FS_ERR_VALUE : FS_OK));
+		CHECK(fs_decayed_value(&d, t + 1, &v, &err) == (t + 1 < d.at ? FS_ERR_RANGE : FS_OK));
 	CHECK(fs_decayed_add(&d, 1, FS_END_INSTANT, DAY, &err) == FS_ERR_RANGE);
 }
 
@@ -343,6 +392,7 @@ test_decay(void)
 	test_models();
 	test_accrued();
 	test_decayed_sum();
+	test_decayed_live();
 	test_text();
 	test_wide();
 	test_range();

@@ -255,26 +255,90 @@ fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life, fs_er
 fs_status
 fs_decayed_combine(fs_decayed *d, const fs_decayed *other, fs_error *err)
 {
-	fs_status st = same_half_life(d, other->half_life, err);
+	if (d->half_life != other->half_life)
+	{
+		fs_fail(err, FS_ERR_VALUE,
+		        "cannot add decayed usages with different half-lives: %g and %g seconds",
+		        d->half_life / US_PER_SEC, other->half_life / US_PER_SEC);
+		fs_error_hint(err, "Give every charge of one usage the same half_life, or convert one "
+		                   "with with_half_life() first.");
+		return FS_ERR_VALUE;
+	}
+	return fs_decayed_add(d, other->value, other->at, other->half_life, err);
+}
+
+fs_status
+fs_decayed_make(double value, int64_t at, int64_t half_life, fs_decayed *out, fs_error *err)
+{
+	fs_status st = fs_check_amount(value, "value", err);
+
+	if (st == FS_OK)
+		st = fs_check_positive_duration(half_life, "half_life", err);
+	if (st == FS_OK)
+		st = check_instant(at, "at", err);
+	if (st != FS_OK)
+		return st;
+	out->value = value == 0 ? 0 : value;
+	out->at = at;
+	out->half_life = half_life;
+	return FS_OK;
+}
+
+fs_status
+fs_decay_half_life(int64_t half_life, fs_decay_model model, int64_t *out, fs_error *err)
+{
+	fs_status st = fs_check_positive_duration(half_life, "half_life", err);
+	double hl, eff;
 
 	if (st != FS_OK)
 		return st;
-	return fs_decayed_add(d, other->value, other->at, other->half_life, err);
+	if (model != FS_DECAY_SLURM)
+	{
+		*out = half_life;
+		return FS_OK;
+	}
+	hl = half_life / US_PER_SEC;
+	if (!(0.693 / hl < 1))
+	{
+		fs_fail(err, FS_ERR_VALUE,
+		        "the slurm decay model needs a half-life of at least 1 second, not %g seconds", hl);
+		return FS_ERR_VALUE;
+	}
+	/* (1 - 0.693/hl)^t = 2^(-t/eff): eff = -ln 2 / ln(1 - 0.693/hl), in microseconds */
+	eff = -LN2 / log1p(-0.693 / hl) * US_PER_SEC;
+	if (!(eff < 9.2e18))
+	{
+		fs_fail(err, FS_ERR_RANGE, "half_life is out of range for the slurm decay model");
+		fs_error_detail(err, "Its equivalent exact half-life exceeds 2^63 microseconds.");
+		return FS_ERR_RANGE;
+	}
+	*out = (int64_t) llround(eff);
+	return FS_OK;
 }
 
 fs_status
 fs_decayed_value(const fs_decayed *d, int64_t as_of, double *out, fs_error *err)
 {
-	if (as_of < d->at)
-	{
-		char when[48];
+	double v;
 
-		snprintf(when, sizeof(when), "%g", fs_halvings(d->at, as_of, 1) / US_PER_SEC);
-		fs_fail(err, FS_ERR_VALUE, "as_of is %s seconds before the last usage in the sum", when);
-		fs_error_hint(err, "Read a decayed sum at or after the instant of its last row.");
-		return FS_ERR_VALUE;
+	/*
+	 * Before the sum's last instant the decay law runs backwards (2^(+elapsed/half_life)), so
+	 * value(a + b, t) = value(a, t) + value(b, t) at every t: a reader whose now() is older
+	 * than a writer's charge reads every row at the same instant
+	 */
+	if (as_of >= d->at)
+		v = d->value * exp2(-fs_halvings(as_of, d->at, d->half_life));
+	else
+		v = d->value * exp2(fs_halvings(d->at, as_of, d->half_life));
+	if (!isfinite(v))
+	{
+		fs_fail(err, FS_ERR_RANGE, "value out of range: the decayed usage overflows");
+		fs_error_detail(err, "as_of is %g half-lives before the last instant of the usage.",
+		                fs_halvings(d->at, as_of, d->half_life));
+		fs_error_hint(err, "Read a decayed usage at an instant near or after its last charge.");
+		return FS_ERR_RANGE;
 	}
-	*out = d->value * exp2(-fs_halvings(as_of, d->at, d->half_life));
+	*out = v == 0 ? 0 : v;
 	return FS_OK;
 }
 

@@ -82,8 +82,20 @@ typedef struct fs_decayed
 fs_status fs_decayed_add(fs_decayed *d, double usage, int64_t at, int64_t half_life, fs_error *err);
 /* d += other, both decayed to the later instant. */
 fs_status fs_decayed_combine(fs_decayed *d, const fs_decayed *other, fs_error *err);
-/* The sum as of a later instant. */
+/*
+ * The sum as of any instant: decayed forwards after d->at, and before it the decay law run
+ * backwards (value * 2^((d->at - as_of) / half_life)), which keeps value() linear at every
+ * instant. FS_ERR_RANGE only when that overflows a double (about 1024 half-lives back). O(1).
+ */
 fs_status fs_decayed_value(const fs_decayed *d, int64_t as_of, double *out, fs_error *err);
+/* A single charge: `value` at instant `at` decaying with `half_life` (checked). O(1). */
+fs_status fs_decayed_make(double value, int64_t at, int64_t half_life, fs_decayed *out,
+                          fs_error *err);
+/*
+ * The exact half-life that decays as `model` does with `half_life`: itself for exact and condor;
+ * for slurm -ln 2 / ln(1 - 0.693 / half_life_seconds), rounded to the microsecond. O(1).
+ */
+fs_status fs_decay_half_life(int64_t half_life, fs_decay_model model, int64_t *out, fs_error *err);
 
 /*
  * What a value may hold, the same for text and binary input: a finite value, an instant in

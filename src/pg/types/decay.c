@@ -220,3 +220,87 @@ decayed_usage_value(PG_FUNCTION_ARGS)
 	            &err);
 	PG_RETURN_FLOAT8(out);
 }
+
+/* ---------------------------------------------------------------- live state: one charge */
+
+/* The half-life argument `argno` as the model `model_argno` decays (exact when out of range). */
+static int64
+model_half_life(FunctionCallInfo fcinfo, int argno, int model_argno)
+{
+	int64 hl = fs_pg_interval_us(PG_GETARG_INTERVAL_P(argno), "half_life");
+	fs_decay_model model = FS_DECAY_EXACT;
+	fs_error err;
+
+	if (model_argno < PG_NARGS())
+		model = (fs_decay_model) fs_pg_name_arg(PG_GETARG_TEXT_PP(model_argno),
+		                                        fs_decay_model_from_name, "decay model", "models",
+		                                        FS_DECAY_MODELS);
+	fs_pg_check(fs_decay_half_life(hl, model, &hl, &err), &err);
+	return hl;
+}
+
+/* decayed_usage(value, at, half_life [, model]): one charge, to add to a stored usage */
+PG_FUNCTION_INFO_V1(decayed_usage_make);
+Datum
+decayed_usage_make(PG_FUNCTION_ARGS)
+{
+	fs_decayed *d = palloc(sizeof(fs_decayed));
+	int64 hl = model_half_life(fcinfo, 2, 3);
+	fs_error err;
+
+	fs_pg_check(fs_decayed_make(PG_GETARG_FLOAT8(0),
+	                            fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "at"), hl, d, &err),
+	            &err);
+	PG_RETURN_POINTER(d);
+}
+
+/* decayed_charge(rate, run_start, run_end, half_life [, model]): a run's exact charge at its end */
+PG_FUNCTION_INFO_V1(decayed_charge);
+Datum
+decayed_charge(PG_FUNCTION_ARGS)
+{
+	fs_decayed *d = palloc(sizeof(fs_decayed));
+	int64 hl = model_half_life(fcinfo, 3, 4);
+	int64 start = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(1), "run_start");
+	int64 end = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "run_end");
+	double v;
+	fs_error err;
+
+	fs_pg_check(fs_accrued(PG_GETARG_FLOAT8(0), start, end, end, true, hl, &v, &err), &err);
+	fs_pg_check(fs_decayed_make(v, end, hl, d, &err), &err);
+	PG_RETURN_POINTER(d);
+}
+
+/* with_half_life(d, half_life [, model]): the same value at the same instant, decaying anew */
+PG_FUNCTION_INFO_V1(decayed_usage_with_half_life);
+Datum
+decayed_usage_with_half_life(PG_FUNCTION_ARGS)
+{
+	const fs_decayed *in = (const fs_decayed *) PG_GETARG_POINTER(0);
+	fs_decayed *d = palloc(sizeof(fs_decayed));
+	int64 hl = model_half_life(fcinfo, 1, 2);
+	fs_error err;
+
+	fs_pg_check(fs_decayed_make(in->value, in->at, hl, d, &err), &err);
+	PG_RETURN_POINTER(d);
+}
+
+/* half_life(d): the half-life a stored usage decays with, so a charge can match it */
+PG_FUNCTION_INFO_V1(decayed_usage_half_life);
+Datum
+decayed_usage_half_life(PG_FUNCTION_ARGS)
+{
+	const fs_decayed *d = (const fs_decayed *) PG_GETARG_POINTER(0);
+	Interval *iv = palloc0(sizeof(Interval));
+
+	iv->time = d->half_life;
+	PG_RETURN_INTERVAL_P(iv);
+}
+
+/* last_instant(d): the instant its value is as of (the latest charge) */
+PG_FUNCTION_INFO_V1(decayed_usage_last_instant);
+Datum
+decayed_usage_last_instant(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TIMESTAMPTZ((TimestampTz) ((const fs_decayed *) PG_GETARG_POINTER(0))->at);
+}

@@ -979,22 +979,33 @@ e_integral(const fs_pf_prog *p, const pf_ins *in, double r, double *v, fs_error 
 	return FS_OK;
 }
 
-/* round(x, n) for a float: x rounded to n decimals, halves to even. */
+/*
+ * round(x, n) for a float, as Python does it: the decimal text of x correctly rounded to n
+ * places (halves of the exact binary value to even: round(2.675, 2) is 2.67) and read back;
+ * for n < 0 a multiple of 10^-n, halves to even.
+ */
 static double
 py_round_n(double x, double n)
 {
-	double m, y;
+	char buf[FS_DOUBLE_BUFLEN + 400];
+	double m, y, v;
 
-	if (!isfinite(x) || n > 323)
+	if (!isfinite(x) || n > 330)
 		return x;
 	if (n < -308)
 		return copysign(0.0, x);
-	m = pow(10.0, fabs(n));
-	y = n >= 0 ? x * m : x / m;
-	if (!isfinite(y))
-		return x;
-	y = nearbyint(y);
-	return n >= 0 ? y / m : y * m;
+	if (n >= 0)
+	{
+		int len = snprintf(buf, sizeof(buf), "%.*f", (int) n, x);
+
+		if (len <= 0 || (size_t) len >= sizeof(buf) ||
+		    fs_scan_number(buf, (size_t) len, &v) != (size_t) len)
+			return x;
+		return v == 0 ? copysign(0.0, x) : v;
+	}
+	m = pow(10.0, -n);
+	y = nearbyint(x / m) * m;
+	return isfinite(y) ? y : x;
 }
 
 /* The function of the call at `in` over args[0..nargs), checking domains as math does. */

@@ -9,7 +9,7 @@ MODULE_big  = fairsched
 # matter for them); the install script is concatenated in SQL_MODULES order (types first).
 # src/core and src/pg each hold the base at the top and a folder per concern (docs/architecture.md):
 # types, share, placement, load, msic.
-CONCERNS    = types share placement load msic
+CONCERNS    = types share placement load msic priority
 CORE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c $(addprefix src/core/,$(addsuffix /*.c,$(CONCERNS))))))
 GLUE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c $(addprefix src/pg/,$(addsuffix /*.c,$(CONCERNS))))))
 CORE_HDRS   = $(wildcard src/core/*.h $(addprefix src/core/,$(addsuffix /*.h,$(CONCERNS))))

@@ -134,8 +134,11 @@ rd_word(const char *s, size_t *i, size_t end, fs_str *key, fs_str *val)
 	}
 	if (eq == 0)
 		return false;
-	*key = fs_str_of(s + b, eq - b);
-	*val = fs_str_of(s + eq + 1, *i - eq - 1);
+	/* pointers into the line even when empty: the messages quote them */
+	key->s = s + b;
+	key->len = eq - b;
+	val->s = s + eq + 1;
+	val->len = *i - eq - 1;
 	return true;
 }
 

@@ -442,6 +442,16 @@ as_printed(double v, int decimals)
 
 	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
 		return v;
+	/*
+	 * Away from a tie the decimal digits are those of the nearest integer to v * 10^d, and k / 10^d
+	 * is the double nearest to them, as reading the text back gives: no printing on the hot path.
+	 */
+	{
+		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k = nearbyint(y);
+
+		if (fabs(y) < 1e12 && fabs(fabs(y - k) - 0.5) > 1e-3)
+			return k / scale;
+	}
 	len = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (len <= 0 || (size_t) len >= sizeof(buf) ||
 	    fs_scan_number(buf, (size_t) len, &r) != (size_t) len)

@@ -25,7 +25,8 @@ SELECT pbs_formula('ncpus; 1');
 SELECT pbs_formula('ncpus + "1"');
 -- a division by zero is accepted, as in PBS (the job then gets 0)
 SELECT pbs_formula('ncpus / 0');
--- custom resources: the formula of the server-restart report, with its float resources
+-- custom resources: the formula of a PBS server-restart report, refused without its resourcedef
+-- (paws and bias are not resources PBS has) and valid with it
 SELECT pbs_formula('queue_priority + (0.005 * ncpus) + (0.000277778 * eligible_time) + paws + bias');
 SELECT pbs_formula('queue_priority + (0.005 * ncpus) + (0.000277778 * eligible_time) + paws + bias',
                    E'# site resources\npaws type=float\nbias type=float flag=i\n');
@@ -58,9 +59,9 @@ SELECT 'host * 2'::pbs_formula;
 -- units: mem in kb (1025 bytes is 2 kb), walltime in seconds, a resource not requested is 0
 SELECT pbs_formula_value('mem', 'mem=1gb') AS mem_kb, pbs_formula_value('mem', 'mem=1025b') AS kb_up,
        pbs_formula_value('walltime', 'walltime=00:30:00') AS walltime_s,
-       pbs_formula_value('ncpus + ngpus', 'ncpus=4') AS unrequested_0;
+       pbs_formula_value('ncpus + mpiprocs', 'ncpus=4') AS unrequested_0;
 -- resources with at most 4 decimals; the value a 32-bit float (100000001 and 100000002 tie)
-SELECT pbs_formula_value('x * 10000', 'x=0.123456') AS four_decimals,
+SELECT pbs_formula_value(pbs_formula('x * 10000', 'x type=float'), 'x=0.123456') AS four_decimals,
        pbs_formula_value('100000001', '') AS f1, pbs_formula_value('100000002', '') AS f2,
        pbs_formula_value('0.1', '') AS float32_tenth;
 -- the keywords, negative priorities included; eligible_time in whole seconds
@@ -84,7 +85,7 @@ SELECT leaf(f.path) AS entity,
        round(pbs_formula_value('pow(2, -(fairshare_tree_usage / fairshare_perc))', '',
                                fairshare_perc => f.norm_shares,
                                fairshare_tree_usage => f.effective_usage)::numeric, 3) AS as_formula
-FROM pp718, fairshare(t) f WHERE f.is_leaf ORDER BY factor DESC;
+FROM pp718, fairshare(t) f WHERE f.is_leaf ORDER BY factor DESC, entity;
 -- fairshare_perc = 0 (an entity under unknown with no shares): the keyword is 0; dividing by
 -- the perc is PBS's ZeroDivisionError, which gives 0 and PBS's log line as a NOTICE
 SELECT pbs_formula_value('fairshare_factor', '', fairshare_perc => 0, fairshare_tree_usage => 0.3) AS keyword,

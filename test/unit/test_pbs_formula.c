@@ -507,6 +507,7 @@ ref(const node *n, double x, bool integer, double *v, bool *skip)
 	double a, b, c;
 	int e;
 
+	*v = 0; /* also when a skipped sample returns early */
 	switch (n->k)
 	{
 		case N_LEAF:

@@ -17,7 +17,7 @@ chmod 755 "$work"
 trap 'rm -rf "$work"; fs_cluster_stop' EXIT
 psql_() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
 SRC=fs_dump_src
-TABLES="vectors states records part unlogged"
+TABLES="vectors states records part unlogged formulas"
 
 fill_source() {
     "$PG_BIN/dropdb" --if-exists "$SRC"

@@ -12,7 +12,7 @@ set -uo pipefail
 shopt -s lastpipe # the counts live in this shell: the last command of a pipeline runs here
 cd "$(dirname "$0")/.."
 
-CONCERNS="share placement load msic"
+CONCERNS="share placement load msic priority"
 STD_C="float.h limits.h math.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h ctype.h errno.h assert.h"
 passed=0
 failed=0

@@ -177,6 +177,19 @@ SELECT share_tree(ARRAY['users', owner]::sharepath, NULL, coalesce(used -> 'ncpu
        sum(requested) AS requested
 FROM fill.vectors;
 
+-- 7. PBS job_sort_formulas (0.2.0): as written, with every construct of the language
+SELECT to_regtype('fairsched.pbs_formula') IS NOT NULL AS has_pbs_formula \gset
+\if :has_pbs_formula
+CREATE TABLE fill.formulas (id int PRIMARY KEY, f pbs_formula, fs pbs_formula[]);
+INSERT INTO fill.formulas
+SELECT i, CASE WHEN i % 7 = 0 THEN NULL
+               ELSE format('ncpus * %s + (mem // 1024 %% 7 if walltime > %s else -fairshare_factor ** 2)'
+                           ' + max(queue_priority, job_priority, %s) - round(eligible_time / 3600, 2)',
+                           i, i * 60, i)::pbs_formula END,
+       ARRAY['fairshare_factor', 'pow(2, -(fairshare_tree_usage / fairshare_perc))']::pbs_formula[]
+FROM generate_series(1, 50) AS i;
+\endif
+
 -- every type of schema fairsched is stored somewhere above (arrays of them count)
 DO $$
 DECLARE

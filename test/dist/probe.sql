@@ -107,3 +107,13 @@ SELECT id, msic_rank(share, 40), msic_past_pct(share), (config).fair_share,
        msic_primetime_limit(config, '2026-01-05 09:00', '6 hours'), pbs_usage('cput', (pbs).used),
        (sacct).alloc_tres, (job).walltime
 FROM fill.records ORDER BY id;
+
+-- PBS job_sort_formulas (0.2.0, when fill.sql stored them) read back and evaluate as before
+SELECT to_regclass('fill.formulas') IS NOT NULL AS has_formulas \gset
+\if :has_formulas
+SELECT id, f, pbs_formula_value(f, 'ncpus=4,mem=2gb,walltime=01:00:00', queue_priority => 10,
+                                 eligible_time => '02:00:00', fairshare_perc => 0.25,
+                                 fairshare_tree_usage => 0.125),
+       pbs_formula_value(fs[2], '', fairshare_perc => 0.25, fairshare_tree_usage => 0.125)
+FROM fill.formulas ORDER BY id;
+\endif

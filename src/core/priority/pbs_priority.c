@@ -1,0 +1,540 @@
+/*
+ * pbs_priority.c: PBS's job_sort_formula: the server's validation (15123, 15124, 15125), the
+ * resourcedef reader, and a job's formula value as the scheduler computes and stores it.
+ */
+#include "priority/pbs_priority.h"
+
+#include "types/resvec.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char SORT_SUBJECT[] = "PBS job_sort_formula";
+static const char SORT_HINT[] =
+    "A job_sort_formula is a Python expression over numeric resources (sizes in kb, times in "
+    "seconds) and the keywords eligible_time, queue_priority, job_priority, fairshare_perc, "
+    "fairshare_tree_usage, fairshare_factor and accrue_type, with math's functions.";
+
+/*
+ * OpenPBS's built-in resources (its server's resource definitions at the snapshot the job
+ * priority reference read) and their types.
+ */
+static const struct
+{
+	const char *name;
+	fs_pbs_restype type;
+} builtin_res[] = {{"accelerator", FS_PBS_RES_BOOLEAN},
+                   {"accelerator_memory", FS_PBS_RES_SIZE},
+                   {"accelerator_model", FS_PBS_RES_STRING},
+                   {"aoe", FS_PBS_RES_STRING_ARRAY},
+                   {"arch", FS_PBS_RES_STRING},
+                   {"cput", FS_PBS_RES_DURATION},
+                   {"eoe", FS_PBS_RES_STRING},
+                   {"exec_vnode", FS_PBS_RES_STRING},
+                   {"file", FS_PBS_RES_SIZE},
+                   {"hbmem", FS_PBS_RES_SIZE},
+                   {"host", FS_PBS_RES_STRING},
+                   {"max_walltime", FS_PBS_RES_DURATION},
+                   {"mem", FS_PBS_RES_SIZE},
+                   {"min_walltime", FS_PBS_RES_DURATION},
+                   {"mpiprocs", FS_PBS_RES_LONG},
+                   {"naccelerators", FS_PBS_RES_LONG},
+                   {"ncpus", FS_PBS_RES_LONG},
+                   {"nice", FS_PBS_RES_LONG},
+                   {"nodect", FS_PBS_RES_LONG},
+                   {"nodes", FS_PBS_RES_STRING},
+                   {"ompthreads", FS_PBS_RES_LONG},
+                   {"pcput", FS_PBS_RES_DURATION},
+                   {"place", FS_PBS_RES_STRING},
+                   {"pmem", FS_PBS_RES_SIZE},
+                   {"preempt_targets", FS_PBS_RES_STRING_ARRAY},
+                   {"pvmem", FS_PBS_RES_SIZE},
+                   {"select", FS_PBS_RES_STRING},
+                   {"site", FS_PBS_RES_STRING},
+                   {"soft_walltime", FS_PBS_RES_DURATION},
+                   {"software", FS_PBS_RES_STRING},
+                   {"start_time", FS_PBS_RES_LONG},
+                   {"vmem", FS_PBS_RES_SIZE},
+                   {"vnode", FS_PBS_RES_STRING},
+                   {"vntype", FS_PBS_RES_STRING_ARRAY},
+                   {"walltime", FS_PBS_RES_DURATION}};
+#define NBUILTIN (sizeof(builtin_res) / sizeof(builtin_res[0]))
+
+static const char *const restype_names[] = {"long",    "float",  "size",        "duration",
+                                            "boolean", "string", "string_array"};
+
+static const char *const keyword_names[] = {
+    "eligible_time",   "queue_priority",       "job_priority",     "fairshare_perc",
+    "fair_share_perc", "fairshare_tree_usage", "fairshare_factor", "accrue_type"};
+
+fs_pbs_keyword
+fs_pbs_keyword_of(const char *name, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(keyword_names) / sizeof(keyword_names[0]); k++)
+		if (fs_span_eq(name, len, keyword_names[k]))
+			return (fs_pbs_keyword) k;
+	return FS_PBS_KW_NONE;
+}
+
+static int
+builtin_of(const char *name, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < NBUILTIN; k++)
+		if (fs_span_eq(name, len, builtin_res[k].name))
+			return (int) k;
+	return -1;
+}
+
+static bool
+restype_numeric(fs_pbs_restype t)
+{
+	return t == FS_PBS_RES_LONG || t == FS_PBS_RES_FLOAT || t == FS_PBS_RES_SIZE ||
+	       t == FS_PBS_RES_DURATION;
+}
+
+/* ---- resourcedef ----------------------------------------------------------------------- */
+
+static const char RD_SUBJECT[] = "PBS resourcedef";
+static const char RD_HINT[] =
+    "Each line is \"name type=<type> [flag=<flags>]\", the type one of long, float, size, "
+    "duration, boolean, string, string_array.";
+
+typedef struct rd_sorted
+{
+	fs_str name;
+	size_t at;
+} rd_sorted;
+
+static int
+rd_cmp(const void *x, const void *y, void *ctx)
+{
+	const rd_sorted *p = x, *q = y;
+
+	(void) ctx;
+	return fs_str_cmp(p->name, q->name);
+}
+
+/* One "key=value" word of a resourcedef line at s[*i..end): its key and value. */
+static bool
+rd_word(const char *s, size_t *i, size_t end, fs_str *key, fs_str *val)
+{
+	size_t b = *i, eq = 0;
+
+	while (*i < end && !fs_is_space(s[*i]))
+	{
+		if (s[*i] == '=' && eq == 0)
+			eq = *i;
+		(*i)++;
+	}
+	if (eq == 0)
+		return false;
+	/* pointers into the line even when empty: the messages quote them */
+	key->s = s + b;
+	key->len = eq - b;
+	val->s = s + eq + 1;
+	val->len = *i - eq - 1;
+	return true;
+}
+
+fs_status
+fs_pbs_resourcedef_parse(const char *text, size_t len, const fs_allocator *a, fs_pbs_resdef *out,
+                         fs_error *err)
+{
+	size_t i = 0, cap = 0, line = 0;
+	fs_status st = FS_OK;
+	size_t *ats = NULL, atcap = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (i < len && st == FS_OK)
+	{
+		size_t end = i, b, k, n;
+		bool have_type = false;
+		fs_pbs_restype type = FS_PBS_RES_LONG;
+		char problem[200], buf[80];
+
+		FS_POLL(line);
+		line++;
+		while (end < len && text[end] != '\n')
+			end++;
+		while (i < end && fs_is_space(text[i]))
+			i++;
+		if (i == end || text[i] == '#')
+		{
+			i = end + 1;
+			continue;
+		}
+		/* the name: a letter, then letters, digits, "_" and "-" */
+		b = i;
+		if (!((text[i] >= 'a' && text[i] <= 'z') || (text[i] >= 'A' && text[i] <= 'Z')))
+		{
+			st = fs_fail_syntax(err, RD_SUBJECT, text, len, i,
+			                    "A resource name starts with a letter", RD_HINT);
+			break;
+		}
+		while (i < end && (fs_is_name_start(text[i]) || fs_is_digit(text[i]) || text[i] == '-'))
+			i++;
+		n = i - b;
+		if (i < end && !fs_is_space(text[i]))
+		{
+			st = fs_fail_syntax(err, RD_SUBJECT, text, len, i,
+			                    "Unexpected character in a resource name", RD_HINT);
+			break;
+		}
+		while (i < end && st == FS_OK)
+		{
+			fs_str key, val;
+			size_t at;
+
+			while (i < end && fs_is_space(text[i]))
+				i++;
+			if (i == end)
+				break;
+			at = i;
+			if (!rd_word(text, &i, end, &key, &val))
+			{
+				st = fs_fail_syntax(err, RD_SUBJECT, text, len, at,
+				                    "Expected \"type=\" or \"flag=\"", RD_HINT);
+				break;
+			}
+			if (fs_span_eq(key.s, key.len, "type"))
+			{
+				for (k = 0; k < sizeof(restype_names) / sizeof(restype_names[0]); k++)
+					if (fs_span_eq(val.s, val.len, restype_names[k]))
+						break;
+				if (k == sizeof(restype_names) / sizeof(restype_names[0]))
+				{
+					fs_quote_excerpt(buf, sizeof(buf), val.s, val.len, 60);
+					snprintf(problem, sizeof(problem), "Unknown resource type \"%s\"", buf);
+					st = fs_fail_syntax(err, RD_SUBJECT, text, len, at + 5, problem, RD_HINT);
+					break;
+				}
+				type = (fs_pbs_restype) k;
+				have_type = true;
+			}
+			else if (fs_span_eq(key.s, key.len, "flag"))
+			{
+				for (k = 0; k < val.len; k++)
+					if (strchr("fhimnqr", val.s[k]) == NULL || val.s[k] == '\0')
+					{
+						snprintf(problem, sizeof(problem), "Unknown resource flag \"%c\"",
+						         val.s[k]);
+						st = fs_fail_syntax(err, RD_SUBJECT, text, len, at + 5 + k, problem,
+						                    RD_HINT);
+						break;
+					}
+			}
+			else
+			{
+				st = fs_fail_syntax(err, RD_SUBJECT, text, len, at,
+				                    "Expected \"type=\" or \"flag=\"", RD_HINT);
+				break;
+			}
+		}
+		if (st != FS_OK)
+			break;
+		if (!have_type)
+		{
+			st = fs_fail_syntax(err, RD_SUBJECT, text, len, end, "The resource has no \"type=\"",
+			                    RD_HINT);
+			break;
+		}
+		if (out->n == cap)
+		{
+			size_t c2 = cap;
+
+			out->names = fs_grow(a, out->names, out->n, &cap, sizeof(fs_str));
+			out->types = fs_grow(a, out->types, out->n, &c2, sizeof(fs_pbs_restype));
+			ats = fs_grow(a, ats, out->n, &atcap, sizeof(size_t));
+		}
+		out->names[out->n] = fs_str_of(text + b, n);
+		out->types[out->n] = type;
+		ats[out->n] = b;
+		out->n++;
+		if (builtin_of(text + b, n) >= 0)
+		{
+			fs_quote_excerpt(buf, sizeof(buf), text + b, n, 60);
+			fs_fail(err, FS_ERR_VALUE, "resource \"%s\" of a PBS resourcedef is built in", buf);
+			fs_error_detail(err, "Line %zu defines a resource PBS already has.", line);
+			fs_error_hint(err, "Remove the line: a resourcedef names only custom resources.");
+			st = FS_ERR_VALUE;
+		}
+		i = end + 1;
+	}
+	/* a name twice */
+	if (st == FS_OK && out->n > 1)
+	{
+		rd_sorted *s = a->alloc(a->ctx, out->n * sizeof(rd_sorted));
+		size_t k;
+
+		for (k = 0; k < out->n; k++)
+		{
+			s[k].name = out->names[k];
+			s[k].at = ats[k];
+		}
+		fs_sort(s, out->n, sizeof(rd_sorted), rd_cmp, NULL, a);
+		for (k = 1; k < out->n && st == FS_OK; k++)
+			if (fs_str_eq(s[k].name, s[k - 1].name))
+			{
+				char buf[80];
+
+				fs_quote_excerpt(buf, sizeof(buf), s[k].name.s, s[k].name.len, 60);
+				fs_fail(err, FS_ERR_VALUE, "resource \"%s\" is defined twice in a PBS resourcedef",
+				        buf);
+				fs_error_detail(err, "The second definition is at character %zu.",
+				                fs_char_pos(text, s[k].at > s[k - 1].at ? s[k].at : s[k - 1].at));
+				fs_error_hint(err, "Keep one line per resource.");
+				st = FS_ERR_VALUE;
+			}
+		a->release(a->ctx, s);
+	}
+	if (ats)
+		a->release(a->ctx, ats);
+	if (st != FS_OK)
+		fs_pbs_resourcedef_free(out, a);
+	return st;
+}
+
+void
+fs_pbs_resourcedef_free(fs_pbs_resdef *rd, const fs_allocator *a)
+{
+	if (rd->names)
+		a->release(a->ctx, rd->names);
+	if (rd->types)
+		a->release(a->ctx, rd->types);
+	memset(rd, 0, sizeof(*rd));
+}
+
+/* ---- validation ------------------------------------------------------------------------ */
+
+/* The type of resource name[0..len): built in, then custom; -1 when it is not a resource. */
+static int
+resource_type(const char *name, size_t len, const fs_pbs_resdef *rd)
+{
+	int b = builtin_of(name, len);
+	size_t k;
+
+	if (b >= 0)
+		return (int) builtin_res[b].type;
+	for (k = 0; rd && k < rd->n; k++)
+	{
+		FS_POLL(k);
+		if (rd->names[k].len == len && memcmp(rd->names[k].s, name, len) == 0)
+			return (int) rd->types[k];
+	}
+	return -1;
+}
+
+static fs_status
+formula_fail(const fs_pf_prog *p, size_t slot, int code, const char *pbs_msg, const char *why,
+             const char *hint, fs_error *err)
+{
+	size_t len, n;
+	const char *text = fs_pf_text(p, &len);
+	const char *name = fs_pf_slot_name(p, slot, &n);
+	char problem[300], buf[80];
+
+	fs_quote_excerpt(buf, sizeof(buf), name, n, 60);
+	snprintf(problem, sizeof(problem), "PBS error %d, %s: \"%s\" %s", code, pbs_msg, buf, why);
+	return fs_fail_syntax(err, SORT_SUBJECT, text, len, fs_pf_slot_at(p, slot), problem, hint);
+}
+
+fs_status
+fs_pbs_formula_compile(const char *formula, size_t len, const fs_pbs_resdef *rd, bool unknown_ok,
+                       const fs_allocator *a, fs_pf_prog **prog, int *code, fs_error *err)
+{
+	fs_status st = fs_pf_compile(formula, len, FS_PF_SORT, SORT_SUBJECT, SORT_HINT, a, prog, err);
+	size_t k, n, bad = (size_t) -1;
+
+	*code = 0;
+	if (st == FS_ERR_SYNTAX)
+	{
+		char detail[FS_MSG_LEN];
+
+		snprintf(detail, sizeof(detail), "%s", err->detail);
+		fs_error_detail(err, "PBS error %d, Invalid Formula Format: %s", FS_PBS_E_FORMULA_FORMAT,
+		                detail);
+		*code = FS_PBS_E_FORMULA_FORMAT;
+	}
+	if (st != FS_OK)
+		return st;
+	n = fs_pf_nslots(*prog);
+	/* PBS's first pass binds every name: one that is nothing is 15124, the first in the text */
+	for (k = 0; k < n && !unknown_ok; k++)
+	{
+		size_t nl;
+		const char *nm = fs_pf_slot_name(*prog, k, &nl);
+
+		if (fs_pbs_keyword_of(nm, nl) == FS_PBS_KW_NONE && resource_type(nm, nl, rd) < 0 &&
+		    (bad == (size_t) -1 || fs_pf_slot_at(*prog, k) < fs_pf_slot_at(*prog, bad)))
+			bad = k;
+	}
+	if (bad != (size_t) -1)
+	{
+		*code = FS_PBS_E_FORMULA_KEYWORD;
+		st = formula_fail(*prog, bad, FS_PBS_E_FORMULA_KEYWORD, "Formula contains invalid keyword",
+		                  "is not a resource or a keyword",
+		                  rd ? "Name a site's custom resources in the resourcedef argument, as in "
+		                       "PBS's resourcedef file."
+		                     : "Name a site's custom resources in pbs_formula's resourcedef "
+		                       "argument, as in PBS's resourcedef file.",
+		                  err);
+	}
+	/* the second binds only numeric resources: a string or boolean one is 15125 */
+	for (k = 0; k < n && st == FS_OK; k++)
+	{
+		size_t nl;
+		const char *nm = fs_pf_slot_name(*prog, k, &nl);
+		int t = fs_pbs_keyword_of(nm, nl) == FS_PBS_KW_NONE ? resource_type(nm, nl, rd) : -1;
+
+		if (t >= 0 && !restype_numeric((fs_pbs_restype) t) &&
+		    (bad == (size_t) -1 || fs_pf_slot_at(*prog, k) < fs_pf_slot_at(*prog, bad)))
+			bad = k;
+	}
+	if (st == FS_OK && bad != (size_t) -1)
+	{
+		size_t nl;
+		const char *nm = fs_pf_slot_name(*prog, bad, &nl);
+		char why[80];
+
+		snprintf(why, sizeof(why), "is a %s resource", restype_names[resource_type(nm, nl, rd)]);
+		*code = FS_PBS_E_FORMULA_RESTYPE;
+		st = formula_fail(
+		    *prog, bad, FS_PBS_E_FORMULA_RESTYPE, "Formula contains a resource of an invalid type",
+		    why, "A formula uses only numeric resources: long, float, size and duration.", err);
+	}
+	if (st != FS_OK)
+	{
+		fs_pf_free(*prog, a);
+		*prog = NULL;
+	}
+	return st;
+}
+
+void
+fs_pbs_formula_keywords(const fs_pf_prog *prog, int *kw)
+{
+	size_t k, n = fs_pf_nslots(prog);
+
+	for (k = 0; k < n; k++)
+	{
+		size_t nl;
+		const char *nm = fs_pf_slot_name(prog, k, &nl);
+
+		kw[k] = (int) fs_pbs_keyword_of(nm, nl);
+	}
+}
+
+/* ---- the value ------------------------------------------------------------------------- */
+
+/* v as printed with `decimals` decimals and read back (PBS writes the formula's values so). */
+static double
+as_printed(double v, int decimals)
+{
+	char buf[FS_DOUBLE_BUFLEN + 340];
+	double r;
+	int len;
+
+	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
+		return v;
+	/*
+	 * Away from a tie the decimal digits are those of the nearest integer to v * 10^d, and k / 10^d
+	 * is the double nearest to them, as reading the text back gives: no printing on the hot path.
+	 */
+	{
+		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k = nearbyint(y);
+
+		if (fabs(y) < 1e12 && fabs(fabs(y - k) - 0.5) > 1e-3)
+			return k / scale;
+	}
+	len = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	if (len <= 0 || (size_t) len >= sizeof(buf) ||
+	    fs_scan_number(buf, (size_t) len, &r) != (size_t) len)
+		return v;
+	return r;
+}
+
+static double
+requested_value(const fs_rv_item *it)
+{
+	double v = it->amount;
+
+	if (it->kind == FS_KIND_SIZE)
+		v = ceil(v / 1024.0); /* kb */
+	return as_printed(v, 4);
+}
+
+static double
+keyword_value(int kw, const fs_pbs_job_keys *keys)
+{
+	switch (kw)
+	{
+		case FS_PBS_KW_ELIGIBLE_TIME:
+			return trunc(keys->eligible_time);
+		case FS_PBS_KW_QUEUE_PRIORITY:
+			return keys->queue_priority;
+		case FS_PBS_KW_JOB_PRIORITY:
+			return keys->job_priority;
+		case FS_PBS_KW_FAIRSHARE_PERC:
+		case FS_PBS_KW_FAIR_SHARE_PERC:
+			return as_printed(keys->fairshare_perc, 6);
+		case FS_PBS_KW_FAIRSHARE_TREE_USAGE:
+			return as_printed(keys->fairshare_tree_usage, 6);
+		case FS_PBS_KW_FAIRSHARE_FACTOR:
+			return keys->fairshare_perc == 0
+			           ? 0
+			           : as_printed(pow(2, -(keys->fairshare_tree_usage / keys->fairshare_perc)),
+			                        6);
+		default:
+			return keys->accrue_type;
+	}
+}
+
+fs_status
+fs_pbs_formula_value(fs_pf_prog *prog, const int *kw, double *vals, const uint8_t *requested,
+                     const fs_pbs_job_keys *keys, float *result, fs_error *err)
+{
+	size_t n = fs_pf_nslots(prog), k = 0, steps = 0;
+	fs_rv_iter it = {NULL, 0};
+	fs_rv_item item = {NULL, 0, 0, 0, 0};
+	bool more;
+	fs_status st;
+	double v = 0;
+
+	/* the resources: a merge of the formula's names and the vector's, both in byte order */
+	if (requested != NULL)
+		fs_rv_iter_init(&it, requested);
+	more = n > 0 && requested != NULL && fs_rv_next(&it, &item);
+	while (k < n)
+	{
+		size_t nl;
+		const char *name = fs_pf_slot_name(prog, k, &nl);
+		int c = more ? fs_rv_name_cmp(item.name, item.namelen, name, nl) : 1;
+
+		FS_POLL(steps);
+		steps++;
+		if (kw[k] != FS_PBS_KW_NONE)
+		{
+			vals[k] = keyword_value(kw[k], keys);
+			k++;
+		}
+		else if (c < 0)
+			more = fs_rv_next(&it, &item);
+		else
+		{
+			vals[k] = c == 0 ? requested_value(&item) : 0;
+			k++;
+		}
+	}
+	st = fs_pf_eval(prog, vals, &v, err);
+	if (st != FS_OK)
+		return st;
+	/* PBS stores a float: beyond its range an infinity (a plain cast would be undefined) */
+	*result = fabs(v) > FLT_MAX ? (float) copysign(INFINITY, v) : (float) v;
+	return FS_OK;
+}

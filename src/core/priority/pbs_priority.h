@@ -1,0 +1,104 @@
+/*
+ * pbs_priority.h: PBS's job_sort_formula (the PP-718 design): the server's validation of a
+ * formula with its three error codes, the resourcedef file of custom resources, and the value
+ * the scheduler computes for a job, on the formula language of types/pbs_formula.h.
+ */
+#ifndef FS_PBS_PRIORITY_H
+#define FS_PBS_PRIORITY_H
+
+#include "fs_core.h"
+#include "types/pbs_formula.h"
+
+/* The types of PBS resources (resourcedef's type=). */
+typedef enum fs_pbs_restype
+{
+	FS_PBS_RES_LONG,
+	FS_PBS_RES_FLOAT,
+	FS_PBS_RES_SIZE,
+	FS_PBS_RES_DURATION,
+	FS_PBS_RES_BOOLEAN,
+	FS_PBS_RES_STRING,
+	FS_PBS_RES_STRING_ARRAY
+} fs_pbs_restype;
+
+/* A site's custom resources, from the text of a resourcedef file. */
+typedef struct fs_pbs_resdef
+{
+	size_t n;
+	fs_str *names; /* into the text given to the reader, which must outlive this */
+	fs_pbs_restype *types;
+} fs_pbs_resdef;
+
+/*
+ * Read a resourcedef file: one resource per line, `name type=<type> [flag=<flags>]`, `#`
+ * comments and blank lines ignored; types long, float, size, boolean, string, string_array,
+ * duration; flags letters of "fhimnqr". A bad line is a syntax error at its character; a name
+ * twice, or a built-in resource's name, is FS_ERR_VALUE. O(n log n) in the text's length.
+ */
+fs_status fs_pbs_resourcedef_parse(const char *text, size_t len, const fs_allocator *a,
+                                   fs_pbs_resdef *out, fs_error *err);
+void fs_pbs_resourcedef_free(fs_pbs_resdef *rd, const fs_allocator *a);
+
+/* The keywords PBS gives a formula, besides resources. */
+typedef enum fs_pbs_keyword
+{
+	FS_PBS_KW_NONE = -1,
+	FS_PBS_KW_ELIGIBLE_TIME,
+	FS_PBS_KW_QUEUE_PRIORITY,
+	FS_PBS_KW_JOB_PRIORITY,
+	FS_PBS_KW_FAIRSHARE_PERC,
+	FS_PBS_KW_FAIR_SHARE_PERC,
+	FS_PBS_KW_FAIRSHARE_TREE_USAGE,
+	FS_PBS_KW_FAIRSHARE_FACTOR,
+	FS_PBS_KW_ACCRUE_TYPE
+} fs_pbs_keyword;
+
+fs_pbs_keyword fs_pbs_keyword_of(const char *name, size_t len);
+
+/* The PBS error codes of the server's validation. */
+#define FS_PBS_E_FORMULA_FORMAT  15123
+#define FS_PBS_E_FORMULA_KEYWORD 15124
+#define FS_PBS_E_FORMULA_RESTYPE 15125
+
+/*
+ * Compile a job_sort_formula and validate it as the PBS server does: a syntax error is 15123
+ * "Invalid Formula Format", a name that is neither a keyword, a resource (built-in, or of `rd`
+ * when given) nor one of Python's or math's names 15124 "Formula contains invalid keyword", a
+ * resource of a type other than numeric 15125 "Formula contains a resource of an invalid type";
+ * each FS_ERR_SYNTAX with the code and PBS's message leading the detail, *code set. With
+ * `unknown_ok` a name not known is taken for a custom numeric resource (the type's input, which
+ * has no resourcedef). O(n log n) in the formula's length.
+ */
+fs_status fs_pbs_formula_compile(const char *formula, size_t len, const fs_pbs_resdef *rd,
+                                 bool unknown_ok, const fs_allocator *a, fs_pf_prog **prog,
+                                 int *code, fs_error *err);
+
+/* What a job gives the formula besides its resources. */
+typedef struct fs_pbs_job_keys
+{
+	double eligible_time; /* seconds */
+	int queue_priority, job_priority, accrue_type;
+	double fairshare_perc, fairshare_tree_usage; /* 0 when the job's entity has none */
+} fs_pbs_job_keys;
+
+/* The keyword of each slot of a compiled formula (FS_PBS_KW_NONE: a resource), into kw. */
+void fs_pbs_formula_keywords(const fs_pf_prog *prog, int *kw);
+
+/*
+ * The value PBS stores for a job: the formula over the job's requested resources in the
+ * scheduler's units with at most 4 decimals (sizes in kb rounded up, durations in seconds, a
+ * resource not requested 0), the keywords as PBS formats them (integers; the fairshare keywords
+ * with 6 decimals; fairshare_factor = 2^-(usage/perc), 0 when perc is 0), and the result as a
+ * 32-bit float. `kw` is from fs_pbs_formula_keywords; `vals` has room for the program's slots. An
+ * evaluation error is returned (PBS then uses 0) with Python's message. O(formula + entries of
+ * requested); allocates nothing.
+ */
+fs_status fs_pbs_formula_value(fs_pf_prog *prog, const int *kw, double *vals,
+                               const uint8_t *requested, const fs_pbs_job_keys *keys, float *result,
+                               fs_error *err);
+
+/* PBS's log line for an evaluation error (before it uses 0 as the value). */
+#define FS_PBS_FORMULA_ERROR_LOG                                                                   \
+	"Formula evaluation for job had an error.  Zero value will be used: "
+
+#endif

@@ -19,3 +19,19 @@ COMMENT ON TYPE fairsched.msic_config IS
 COMMENT ON FUNCTION fairsched.msic_job_order(fairsched.msic_config, fairsched.msic_share[], fairsched.msic_job[], timestamptz, int, text) IS
     'The MSIC scheduler''s job flags and order: pending (Q, S) jobs in scheduling order with the comparison step that placed each, then running jobs by time left; rank ''share'' (the administrator''s guide) or ''usage'' (the original code)';
 COMMENT ON FUNCTION fairsched.msic_rank(fairsched.msic_share, int, text) IS 'queue rank: share (the administrator''s guide) = past percentage / share percentage; usage (the original code) = past percentage truncated to an integer';
+
+-- sacct_row, sacct_row_try: a delimiter argument (sacct --delimiter), --format lists as headers
+DROP FUNCTION fairsched.sacct_row(text, text, text);
+DROP FUNCTION fairsched.sacct_row_try(text, text, text);
+CREATE FUNCTION fairsched.sacct_row(line text, header text, tz text DEFAULT 'UTC',
+                                    delimiter text DEFAULT '|')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_row' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sacct_row(text, text, text, text) IS 'parse one sacct --parsable2 row against its header line (or the --format list of a --noheader export), split on delimiter (sacct --delimiter); dates without a zone are read in tz; malformed rows and a header that names no known column raise 22P02 naming the character';
+
+CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 'UTC',
+                                        delimiter text DEFAULT '|')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text, text) IS 'sacct_row for bulk loads: a malformed row or header gives NULL fields and the reason in error instead of raising';
+

@@ -33,6 +33,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double secs;
 	bool isnull;
 	const char *why;
+	const char *delim = "|";
+	size_t dlen = 1, known;
 
 	if (fs_slurm_duration(text, size, &secs, &isnull, &why, &err) != FS_OK)
 		check_failure(&err);
@@ -59,11 +61,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (nl == NULL)
 		return 0;
-	if (fs_sacct_header_parse(text, (size_t) (nl - text), &fz, &h, &err) != FS_OK)
+	/* a first line "\x01DELIM" gives the delimiter (sacct --delimiter) for the lines after it */
+	if (nl > text && text[0] == '\x01')
+	{
+		delim = text + 1;
+		dlen = (size_t) (nl - delim);
+		text = nl + 1;
+		size -= (size_t) (text - (const char *) data);
+		if ((nl = memchr(text, '\n', size)) == NULL)
+			return 0;
+	}
+	if (fs_sacct_header_parse(text, (size_t) (nl - text), delim, dlen, &fz, &h, &err) != FS_OK)
 	{
 		check_failure(&err);
 		return 0;
 	}
+	/* a header that parses names a known column and keeps its delimiter */
+	for (i = 0, known = 0; i < FS_SC_NKNOWN; i++)
+		known += h.at[i] >= 0;
+	if (known == 0 || h.dlen != dlen || memcmp(h.delim, delim, dlen) != 0)
+		abort();
 	if (fs_sacct_parse_row(&h, nl + 1, size - (size_t) (nl + 1 - text), &fz, &r, &err) != FS_OK)
 		check_failure(&err);
 	else

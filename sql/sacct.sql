@@ -377,3 +377,19 @@ FROM (VALUES (1, '1|A', '|'), (2, '2;B', ';'), (3, '3|C', '|'), (4, '4|D', ';'))
 SELECT sacct_row('1', 'JobID', delimiter => '');
 SELECT sacct_row_try('1', 'JobID', delimiter => repeat('x', 65));
 SELECT sacct_row(NULL, 'JobID', delimiter => '|') IS NULL AS strict;
+
+-- ReqMem with the per-CPU flag of Slurm before 17.02 in bit 31 (93% of XDMoD's Phillips rows):
+-- 2147486648Mn is 2^31 + 3000, so 3000M per CPU; hand-derived: 167758 8 × 3000M = 24000M,
+-- 996759 8 × 2800M = 22400M, 995612 1 × 4000M, 1007588 8 × 6400M = 51200M = 50G, as ReqTRES says
+SELECT x.lineno, p.job_id, p.ncpus, p.req_mem_bytes, p.req_mem_bytes / 1048576 AS req_mem_mb,
+       p.req_mem_bytes = p.req_tres -> 'mem' AS as_req_tres, p.anomalies
+FROM xrows x JOIN xformat f USING (block),
+     LATERAL sacct_row(x.line, f.header, delimiter => f.delimiter) p
+WHERE x.line ~ '\|21474[0-9]{5}Mn\|' ORDER BY x.lineno;
+-- the 64-bit form, and sacct 21.08's print without the n
+SELECT (sacct_row('1|8|9223372036854778808Mn', 'JobID|NCPUS|ReqMem')).req_mem_bytes / 1048576 AS mb64,
+       (sacct_row('1|2|2147483748M', 'JobID|NCPUS|ReqMem')).req_mem_bytes / 1048576 AS mb_nosuffix,
+       (sacct_row('1|2|2147483748M', 'JobID|NCPUS|ReqMem')).anomalies;
+-- not the flag: bit 32, and a per-CPU value as written
+SELECT (sacct_row('1|1|4294967296Mn', 'JobID|NNodes|ReqMem')).req_mem_bytes / 1048576 AS mb_bit32,
+       (sacct_row('1|1|2147486648Mc', 'JobID|NCPUS|ReqMem')).anomalies AS per_cpu_as_written;

@@ -5,6 +5,7 @@
  * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
  */
 #include "load/sacct.h"
+#include <float.h>
 #include "load/sacctmgr.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
@@ -89,6 +90,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     fs_rv_validate(r.alloc_tres, r.alloc_tres_len, FS_ERR_BINARY, &err) != FS_OK) ||
 		    (r.req_tres &&
 		     fs_rv_validate(r.req_tres, r.req_tres_len, FS_ERR_BINARY, &err) != FS_OK))
+			abort();
+		/* ReqMem is a size, also when the old per-CPU flag was taken off it */
+		if (r.has_req_mem && !(r.req_mem_bytes >= 0 && r.req_mem_bytes <= DBL_MAX))
 			abort();
 		if (r.extra.len < 2 || r.extra.data[0] != '{' || r.extra.data[r.extra.len - 1] != '}')
 			abort();

@@ -4,6 +4,7 @@
 #include "load/sacct.h"
 #include "types/sharepath.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -438,9 +439,88 @@ test_delimiters(void)
 	CHECK(strstr(err.detail, "71 bytes; at most 64") != NULL);
 }
 
+/*
+ * ReqMem with the per-CPU flag of Slurm before 17.02 in bit 31: a real Phillips row (XDMoD's
+ * reference data; its ReqTRES says mem=24000M, 8 CPUs × 3000M), and the 64-bit form.
+ */
+static void
+test_reqmem_old_flag(void)
+{
+	static const char xdmod_header[] =
+	    "JobID|JobIDRaw|Cluster|Partition|QOS|Account|Group|GID|User|UID|Submit|Eligible|Start|"
+	    "End|Elapsed|ExitCode|State|NNodes|NCPUS|ReqCPUS|ReqMem|ReqTRES|AllocTRES|Timelimit|"
+	    "NodeList|JobName";
+	static const char xdmod_row[] =
+	    "167758|167758|phillips|black|banana-cream|taifl|taifl|104733|honbu|330719|"
+	    "2016-12-30T00:02:42|2016-12-30T00:02:42|2016-12-30T00:02:42|2016-12-30T00:03:06|00:00:24|"
+	    "0:0|COMPLETED|1|8|8|2147486648Mn|cpu=8,mem=24000M,node=1|billing=8,cpu=8,mem=24000M,"
+	    "node=1|1-06:00:00|cpn-f13-42-02|"
+	    "7775eddc87c4fe8551668f14a76bb84f60eed698b453ec1abcaf78e93c2d9ed3";
+	fs_sacct_record r;
+	fs_error err;
+	int kind;
+
+	if (CHECK(parse(xdmod_header, xdmod_row, &r, &err)))
+	{
+		CHECK(r.has_req_mem && r.req_mem_bytes == 24000.0 * 1024 * 1024);
+		CHECK(r.req_mem_bytes == rv_amount(r.req_tres, "mem", &kind));
+		CHECK(r.nanomalies == 1);
+		CHECK_STR(anomaly(&r, 0), "ReqMem \"2147486648Mn\" has the per-CPU flag of Slurm before "
+		                          "17.02 in bit 31: read as 3000Mc");
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* the 64-bit form: 2^63 + 3000, which a double would round to 2^63 + 2048 */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|8|9223372036854778808Mn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 24000.0 * 1024 * 1024);
+		CHECK(strstr(anomaly(&r, 0), "in bit 63: read as 3000Mc") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* printed by sacct 21.08 or later: no suffix */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|2|2147483748M", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 200.0 * 1024 * 1024);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* a step repeats the job's request; no CPU count leaves the size unknown */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1.batch|8|2147486648Mn", &r, &err)))
+	{
+		CHECK(!r.has_req_mem && r.nanomalies == 2);
+		CHECK(strstr(anomaly(&r, 1), "on a step row") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|ReqMem", "1|2147486648Mn", &r, &err)))
+	{
+		CHECK(!r.has_req_mem && strstr(anomaly(&r, 1), "no CPU count") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* not the flag: bit 32 set, another unit, per CPU already, or beyond 64 bits */
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|4294967296Mn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == ldexp(4294967296.0, 20) && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|2147486648Kn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 2147486648.0 * 1024 && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|1|2147486648Mc", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == ldexp(2147486648.0, 20) && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|99999999999999999999Mn", &r, &err)))
+	{
+		CHECK(r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+}
+
 void
 test_sacct(void)
 {
+	test_reqmem_old_flag();
 	test_delimiters();
 	test_xdmod_rows();
 	test_edges();

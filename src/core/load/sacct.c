@@ -935,6 +935,42 @@ json_string(fs_sb *sb, const char *s, size_t len)
 	fs_sb_append(sb, "\"", 1);
 }
 
+/*
+ * Slurm before 17.02 kept ReqMem's per-CPU flag in bit 31 of the MB count (MEM_PER_CPU was
+ * 0x80000000); a later sacct no longer knows that bit and prints the record as a per-node (or,
+ * from 21.08, whole-job) size of petabytes: `2147486648Mn` is 3000M per CPU. The 64-bit form
+ * (`9223372036854778808Mn`, bit 63) is decoded too. The digits are read exactly: a double would
+ * round the 64-bit form. Constant time.
+ */
+static void
+reqmem_old_flag(fs_sacct_record *r, fs_str f, double *bytes, char *per)
+{
+	uint64_t mb = 0, flag = 0;
+	size_t d = 0;
+
+	for (; d < f.len && fs_is_digit(f.s[d]); d++)
+	{
+		if (mb > (UINT64_MAX - (uint64_t) (f.s[d] - '0')) / 10)
+			return;
+		mb = mb * 10 + (uint64_t) (f.s[d] - '0');
+	}
+	if (d == 0 || d >= f.len || f.s[d] != 'M' || !(d + 1 == f.len || f.s[d + 1] == 'n'))
+		return;
+	if (mb >> 63)
+		flag = UINT64_C(1) << 63;
+	else if ((mb >> 31) == 1)
+		flag = UINT64_C(1) << 31;
+	else
+		return;
+	mb -= flag;
+	add_anomaly(r,
+	            "ReqMem \"%.*s\" has the per-CPU flag of Slurm before 17.02 in bit %d: read as "
+	            "%lluMc",
+	            (int) f.len, f.s, flag >> 63 ? 63 : 31, (unsigned long long) mb);
+	*bytes = ldexp((double) mb, 20);
+	*per = 'c';
+}
+
 /* ReqMem for the whole job: per CPU (c) and per node (n) before 21.08, the total after. */
 static fs_status
 field_reqmem(row_ctx *c, fs_str f)
@@ -953,6 +989,8 @@ field_reqmem(row_ctx *c, fs_str f)
 	if (used == 0 || used != f.len)
 		return bad(c, f.s + used, "ReqMem must be a size (3000M, 1.50G) with an optional c or n",
 		           NULL);
+	if (per != 'c')
+		reqmem_old_flag(r, f, &bytes, &per);
 	if (per && r->step.s)
 	{
 		add_anomaly(r, "ReqMem \"%.*s\" on a step row repeats the job's request; no step total",

@@ -96,3 +96,39 @@ CREATE FUNCTION fairsched.pbs_formula_value(f fairsched.pbs_formula, requested f
                                             accrue_type int DEFAULT 0) RETURNS float8
     AS 'MODULE_PATHNAME', 'pbs_formula_value' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.pbs_formula_value(fairsched.pbs_formula, fairsched.resvec, int, int, interval, float8, float8, text, int) IS 'the job_sort_formula value PBS stores for a job (a 32-bit float): requested resources in kb and seconds with 4 decimals (0 when not requested), the fairshare keywords with 6 decimals, fairshare_factor = 2^-(usage/perc); an evaluation error gives 0 and a NOTICE with PBS''s log text (on_error => ''raise'' raises it)';
+
+-- sacct_row, sacct_row_try: a delimiter argument (sacct --delimiter), --format lists as headers
+DROP FUNCTION fairsched.sacct_row(text, text, text);
+DROP FUNCTION fairsched.sacct_row_try(text, text, text);
+CREATE FUNCTION fairsched.sacct_row(line text, header text, tz text DEFAULT 'UTC',
+                                    delimiter text DEFAULT '|')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_row' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sacct_row(text, text, text, text) IS 'parse one sacct --parsable2 row against its header line (or the --format list of a --noheader export), split on delimiter (sacct --delimiter); dates without a zone are read in tz; malformed rows and a header that names no known column raise 22P02 naming the character';
+
+CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 'UTC',
+                                        delimiter text DEFAULT '|')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text, text) IS 'sacct_row for bulk loads: a malformed row or header gives NULL fields and the reason in error instead of raising';
+
+
+-- condor_history, condor_history_try: an anomalies column; an attribute set twice in an ad keeps
+-- its last value (HTCondor's rule) instead of failing the ad
+DROP FUNCTION fairsched.condor_history(text);
+DROP FUNCTION fairsched.condor_history_try(text);
+CREATE FUNCTION fairsched.condor_history(doc text)
+    RETURNS TABLE(ad int4, global_job_id text, owner text, accounting_group fairsched.sharepath,
+                  job_status int4, request_cpus float8, request_memory float8, request_gpus float8,
+                  remote_wall_clock_s float8, cumulative_slot_s float8,
+                  completion_date timestamptz, attrs jsonb, line int4, anomalies text[])
+    AS 'MODULE_PATHNAME', 'condor_history' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.condor_history(text) IS 'one row per HTCondor job ad of condor_history -l output or a history file (ads end at a blank line or a "***" banner; "#" lines are comments): typed columns matched case-insensitively (request_memory in bytes from MiB; completion_date NULL when CompletionDate is 0, i.e. not completed; a column is NULL when its attribute is missing, undefined or an unevaluated expression), attrs with every attribute typed (numbers, strings, booleans, undefined as null, anything else as {"expr": text}), line the ad''s first line, anomalies what was odd but read (an attribute set twice keeps its last value, as HTCondor does); a bad ad raises an error naming its line';
+
+CREATE FUNCTION fairsched.condor_history_try(doc text)
+    RETURNS TABLE(ad int4, global_job_id text, owner text, accounting_group fairsched.sharepath,
+                  job_status int4, request_cpus float8, request_memory float8, request_gpus float8,
+                  remote_wall_clock_s float8, cumulative_slot_s float8,
+                  completion_date timestamptz, attrs jsonb, line int4, anomalies text[], error text)
+    AS 'MODULE_PATHNAME', 'condor_history_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.condor_history_try(text) IS 'condor_history without raising on a bad ad: its row has only ad, line and the reason in error, and reading goes on with the next ad';

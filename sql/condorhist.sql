@@ -85,9 +85,11 @@ FROM condor_history(E'Cmd = "C:\\dir\\"\nUnc = "\\\\srv\\share"\nBoth = "a\\\\"b
 -- an accounting group without a group is the user alias: a one-level path
 SELECT accounting_group, nlevel(accounting_group) FROM condor_history('AccountingGroup = "alice"');
 
+-- a name set twice (case-insensitively) keeps its last value, as HTCondor does, with an anomaly
+SELECT ad, owner, attrs, anomalies FROM condor_history(E'Owner = "a"\nowner = "b"');
+
 -- every error, with its DETAIL and HINT
 \set VERBOSITY default
-SELECT ad FROM condor_history(E'Owner = "a"\nowner = "b"');
 SELECT ad FROM condor_history(E'Owner = "a"\n\nRequestCpus = "4"');
 SELECT ad FROM condor_history('Owner = 5');
 SELECT ad FROM condor_history('JobStatus = 4.5');
@@ -180,3 +182,16 @@ SELECT count(*) AS ads, count(error) AS errors,
                    EXCEPT ALL SELECT * FROM condor_parsed) AS same_rows
 FROM condor_parsed;
 DROP TABLE condor_parsed, condor_docs;
+
+-- HTCondor 7.4 per-job history files (PER_JOB_HISTORY_DIR) name attributes twice: the cluster
+-- ad's value first, the job's own later (three files of CHTC jobs, from the OSG Gratia probe's
+-- test input). Hand-derived from the first file: CompletionDate 0 (line 6) then 1290672370
+-- (line 115) = 2010-11-25 08:06:10 UTC; RemoteWallClockTime 0.000000 then 910; 14 names repeated
+\set perjob `cat sql/data/condor_history_per_job_7.4.txt`
+SELECT ad, line, global_job_id, owner, job_status, request_cpus, remote_wall_clock_s,
+       completion_date, cardinality(anomalies) AS repeated, error
+FROM condor_history_try(:'perjob');
+SELECT unnest(anomalies) FROM condor_history(:'perjob') WHERE ad = 1;
+SELECT attrs -> 'CompletionDate' AS completion, attrs -> 'NumJobStarts' AS starts,
+       attrs -> 'ImageSize' AS image_size, (SELECT count(*) FROM jsonb_object_keys(attrs)) AS names
+FROM condor_history(:'perjob') WHERE ad = 1;

@@ -269,3 +269,23 @@ SELECT "user", count(*) AS records, sum(pbs_usage('cput', used)) AS cput_s
 FROM pbs_usage_records GROUP BY "user" ORDER BY cput_s DESC, "user" LIMIT 5;
 
 DROP TABLE pbs_parsed, pbs_parsed2, pbs_usage_records, pbs_raw;
+
+-- Keys the tokenizer did not know. A TORQUE E line of 2010 (from a Python TORQUE parser's
+-- docstring) ends in the site key session_id after resources_used.walltime: it starts a pair of
+-- its own after that whole value (hand-derived: walltime 00:00:10 = 10 s, cput 45 s), with a note
+SELECT p.queue, p.used, p.attrs ->> 'session_id' AS session_id, p.anomalies
+FROM pbs_acct('09/13/2010 07:30:18;E;1698368.cla11pno;user=warin group=osiris jobname=Mariva_Scen_2RES_484traj queue=parall_128 ctime=1284355807 qtime=1284355807 etime=1284355807 start=1284355808 owner=warin@cla11pfr exec_host=cla1a090/7+cla1a090/6+cla1a090/5+cla1a090/4+cla1a090/3+cla1a090/2+cla1a090/1+cla1a090/0+cla1a091/7+cla1a091/6+cla1a091/5+cla1a091/4+cla1a091/3+cla1a091/2+cla1a091/1+cla1a091/0 Resource_List.neednodes=2:ppn=8 Resource_List.nodect=2 Resource_List.nodes=2:ppn=8 Resource_List.walltime=60:00:00 session=27046 end=1284355818 Exit_status=139 resources_used.cput=00:00:45 resources_used.mem=438096kb resources_used.vmem=878572kb resources_used.walltime=00:00:10 session_id=27046') p;
+-- OpenPBS's own keys: provision_vnode (P records), resources_released (z records), resvjobID
+-- (lines written by hand after its accounting writer's formats): known, no note
+SELECT p.record_type, p.queue, p.used, p.attrs, p.anomalies
+FROM (VALUES (1, '04/10/2026 10:00:00;P;12.pbs;user=alice group=staff jobname=job1 queue=workq provision_vnode=node1 provision_event=START start_time=1775815200'),
+             (2, '04/10/2026 10:05:00;z;12.pbs;resources_used.cput=00:00:01 resources_used.walltime=00:10:00 resources_released=(node1:ncpus=4:mem=4gb)'),
+             (3, '04/10/2026 10:06:00;Q;13.pbs;queue=R12 resvjobID=13.pbs')) v(n, line),
+     pbs_acct(line) p ORDER BY n;
+-- no new pair after a value that goes on (":"), after words joined to a value, or in TORQUE's
+-- Resource_Request_ values
+SELECT p.attrs, p.anomalies
+FROM (VALUES (1, '04/10/2026 10:00:00;E;1.s;queue=q Resource_List.nodes=2:ppn=4: y=1'),
+             (2, '04/10/2026 10:00:00;E;1.s;jobname=a b y=1 queue=q'),
+             (3, '04/10/2026 10:00:00;E;1.s;queue=q Resource_Request_2.0=-L tasks=1:lprocs=80')) v(n, line),
+     pbs_acct(line) p ORDER BY n;

@@ -272,7 +272,8 @@ SELECT * FROM sacctmgr_assoc('');
 -- a header of 80,000 columns is read in linear time (the duplicate check was quadratic: 6 s,
 -- past a 1 s statement_timeout), and once per query: the rows share the parsed header
 CREATE TEMP TABLE wide AS
-SELECT string_agg('c' || g, '|' ORDER BY g) AS header, string_agg(g::text, '|' ORDER BY g) AS line
+-- (the first column is JobName: a header must name one known column)
+SELECT string_agg(CASE g WHEN 1 THEN 'JobName' ELSE 'c' || g END, '|' ORDER BY g) AS header, string_agg(g::text, '|' ORDER BY g) AS line
 FROM generate_series(1, 80000) g;
 SET statement_timeout = '1s';
 SELECT p.error, (SELECT count(*) FROM jsonb_object_keys(p.extra)) AS extra_keys, p.extra ->> 'c80000' AS last
@@ -320,3 +321,75 @@ FROM deep d, sacctmgr_assoc(d.doc) a;
 SELECT count(*), count(DISTINCT cluster), count(DISTINCT path)
 FROM sacctmgr_assoc((SELECT string_agg(format(E'Cluster - c%s\nParent - root\nAccount - a\nParent - a\nUser - u\nUser - u', c), E'\n')
                      FROM generate_series(1, 5000) c));
+
+-- Another --delimiter and --noheader exports, real rows of two sites (sql/data/sacct_site_exports.txt):
+-- Peregrine's come from the slurm-jobinfo project's test data (sacct --parsable --noheader
+-- --delimiter=☃; its --format list with the NTasks and TRESUsage columns its rows carry),
+-- Phillips's from XDMoD's reference data (sacct --parsable2 --noheader, XDMoD's --format list)
+CREATE TEMP TABLE xraw (lineno bigserial, line text);
+\copy xraw(line) FROM 'sql/data/sacct_site_exports.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+CREATE TEMP TABLE xformat (block text, header text, delimiter text);
+INSERT INTO xformat VALUES
+  ('peregrine', 'JobID,JobName,User,Partition,NodeList,NNodes,ncpus,NTasks,State,Submit,start,end,'
+                'timelimit,elapsed,TotalCPU,UserCPU,SystemCPU,ReqMem,MaxRSS,TRESUsageInTot,'
+                'TRESUsageOutTot,MaxDiskWrite,MaxDiskRead,MaxRSSNode,MaxDiskWriteNode,'
+                'MaxDiskReadNode,Comment', '☃'),
+  ('phillips', 'jobid,jobidraw,cluster,partition,qos,account,group,gid,user,uid,submit,eligible,'
+               'start,end,elapsed,exitcode,state,nnodes,ncpus,reqcpus,reqmem,reqtres,alloctres,'
+               'timelimit,nodelist,jobname', '|');
+CREATE TEMP TABLE xrows AS
+SELECT l.lineno, b.name AS block, l.line
+FROM (SELECT lineno, line,
+             max(lineno) FILTER (WHERE line LIKE '# block: %') OVER (ORDER BY lineno) AS bstart
+      FROM xraw) l
+JOIN (SELECT lineno, substr(line, 10) AS name FROM xraw WHERE line LIKE '# block: %') b
+  ON b.lineno = l.bstart
+WHERE l.line NOT LIKE '#%';
+-- every row read with its --format list and delimiter (hand-derived: 20872560 ran
+-- 1-06:51:32 = 111092 s of a 8-00:00:00 = 691200 s limit with 100G per node on 1 node;
+-- 165381 has 8000M per node on 8 nodes = 64000M = 67108864000 bytes, as its ReqTRES mem=62.50G)
+SELECT x.lineno, x.block, p.job_id, p.step, p."user", p.state, p.ncpus, p.nnodes, p.elapsed_s,
+       p.timelimit_s, p.req_mem_bytes, p.start, p.anomalies, p.error
+FROM xrows x JOIN xformat f USING (block),
+     LATERAL sacct_row_try(x.line, f.header, 'UTC', f.delimiter) p ORDER BY x.lineno;
+SELECT p.extra FROM xrows x JOIN xformat f USING (block),
+     LATERAL sacct_row(x.line, f.header, delimiter => f.delimiter) p WHERE x.lineno = 4;
+-- the same rows as they were loaded before the delimiter argument: a header of no known
+-- column (the first row of a --noheader export, or a header split on the wrong delimiter) is
+-- refused, with a hint about both
+SELECT sacct_row(x.line, (SELECT line FROM xrows WHERE lineno = 3)) FROM xrows x WHERE lineno = 4;
+SELECT (sacct_row_try(x.line, (SELECT line FROM xrows WHERE lineno = 9))).error
+FROM xrows x WHERE lineno = 10;
+SELECT sacct_row('1;|;COMPLETED', 'JobID;|;State');
+SELECT (sacct_row('1;|;COMPLETED', 'JobID;|;State', delimiter => ';|;')).state;
+SELECT (sacct_row('7^|^a^|^b^|^FAILED', 'JobID^|^JobName^|^State', delimiter => '^|^')).anomalies;
+-- a header line split on another delimiter, and --format= as written on the command line
+SELECT (sacct_row('5☃RUNNING', 'JobID☃State', delimiter => '☃')).state,
+       (sacct_row('5☃RUNNING', '--format=jobid,state%20', delimiter => '☃')).state;
+-- a --format list keeps its names for extra, widths dropped
+SELECT (sacct_row('5|x|RUNNING', 'jobid,jobname%30,state')).extra;
+-- the parsed header is kept per header and delimiter: the same header text with another
+-- delimiter in one query is parsed anew
+SELECT n, p.job_id, p.state, p.error
+FROM (VALUES (1, '1|A', '|'), (2, '2;B', ';'), (3, '3|C', '|'), (4, '4|D', ';')) v(n, line, d),
+     sacct_row_try(line, 'JobID|State', 'UTC', d) p ORDER BY n;
+-- the delimiter's errors: both raise in both forms
+SELECT sacct_row('1', 'JobID', delimiter => '');
+SELECT sacct_row_try('1', 'JobID', delimiter => repeat('x', 65));
+SELECT sacct_row(NULL, 'JobID', delimiter => '|') IS NULL AS strict;
+
+-- ReqMem with the per-CPU flag of Slurm before 17.02 in bit 31 (93% of XDMoD's Phillips rows):
+-- 2147486648Mn is 2^31 + 3000, so 3000M per CPU; hand-derived: 167758 8 × 3000M = 24000M,
+-- 996759 8 × 2800M = 22400M, 995612 1 × 4000M, 1007588 8 × 6400M = 51200M = 50G, as ReqTRES says
+SELECT x.lineno, p.job_id, p.ncpus, p.req_mem_bytes, p.req_mem_bytes / 1048576 AS req_mem_mb,
+       p.req_mem_bytes = p.req_tres -> 'mem' AS as_req_tres, p.anomalies
+FROM xrows x JOIN xformat f USING (block),
+     LATERAL sacct_row(x.line, f.header, delimiter => f.delimiter) p
+WHERE x.line ~ '\|21474[0-9]{5}Mn\|' ORDER BY x.lineno;
+-- the 64-bit form, and sacct 21.08's print without the n
+SELECT (sacct_row('1|8|9223372036854778808Mn', 'JobID|NCPUS|ReqMem')).req_mem_bytes / 1048576 AS mb64,
+       (sacct_row('1|2|2147483748M', 'JobID|NCPUS|ReqMem')).req_mem_bytes / 1048576 AS mb_nosuffix,
+       (sacct_row('1|2|2147483748M', 'JobID|NCPUS|ReqMem')).anomalies;
+-- not the flag: bit 32, and a per-CPU value as written
+SELECT (sacct_row('1|1|4294967296Mn', 'JobID|NNodes|ReqMem')).req_mem_bytes / 1048576 AS mb_bit32,
+       (sacct_row('1|1|2147486648Mc', 'JobID|NCPUS|ReqMem')).anomalies AS per_cpu_as_written;

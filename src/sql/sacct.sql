@@ -36,15 +36,17 @@ CREATE TYPE fairsched.sacct_record AS (
 );
 COMMENT ON TYPE fairsched.sacct_record IS 'one sacct --parsable2 row: job id parts, names, normalised state, exit code and signal, times, durations in seconds, counts, whole-job requested memory in bytes, TRES as resvec, the other columns in extra, odd but readable values in anomalies, and the reason a row could not be read in error (sacct_row_try)';
 
-CREATE FUNCTION fairsched.sacct_row(line text, header text, tz text DEFAULT 'UTC')
+CREATE FUNCTION fairsched.sacct_row(line text, header text, tz text DEFAULT 'UTC',
+                                    delimiter text DEFAULT '|')
     RETURNS fairsched.sacct_record
     AS 'MODULE_PATHNAME', 'sacct_row' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.sacct_row(text, text, text) IS 'parse one sacct --parsable2 row against its header line; dates without a zone are read in tz; malformed rows raise 22P02 naming the character';
+COMMENT ON FUNCTION fairsched.sacct_row(text, text, text, text) IS 'parse one sacct --parsable2 row against its header line (or the --format list of a --noheader export), split on delimiter (sacct --delimiter); dates without a zone are read in tz; malformed rows and a header that names no known column raise 22P02 naming the character';
 
-CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 'UTC')
+CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 'UTC',
+                                        delimiter text DEFAULT '|')
     RETURNS fairsched.sacct_record
     AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text) IS 'sacct_row for bulk loads: a malformed row gives NULL fields and the reason in error instead of raising';
+COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text, text) IS 'sacct_row for bulk loads: a malformed row or header gives NULL fields and the reason in error instead of raising';
 
 CREATE FUNCTION fairsched.slurm_duration(text) RETURNS float8
     AS 'MODULE_PATHNAME', 'slurm_duration' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;

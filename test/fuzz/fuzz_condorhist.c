@@ -44,6 +44,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ad.json == NULL || ad.json[0] != '{' || ad.json[ad.jsonlen - 1] != '}' ||
 		    strlen(ad.json) != ad.jsonlen)
 			abort();
+		/* each anomaly is a repeated name, and a repeated name's earlier values left the JSON:
+		 * the object has no ",," or "{," where they were cut out */
+		{
+			const char *p = ad.anomalies;
+			size_t k;
+
+			for (k = 0; k < ad.nanomalies; k++)
+			{
+				if (p == NULL || strncmp(p, "attribute \"", 11) != 0 ||
+				    strstr(p, "the last value is kept") == NULL)
+					abort();
+				p += strlen(p) + 1;
+			}
+			if (ad.nanomalies > 0 && (strncmp(ad.json, "{,", 2) == 0 || ad.json[1] == '}'))
+				abort();
+		}
 		if (ad.has[FS_CH_COMPLETION_DATE])
 		{
 			double d = ad.num[FS_CH_COMPLETION_DATE];

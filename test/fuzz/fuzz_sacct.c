@@ -5,6 +5,7 @@
  * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
  */
 #include "load/sacct.h"
+#include <float.h>
 #include "load/sacctmgr.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
@@ -33,6 +34,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	double secs;
 	bool isnull;
 	const char *why;
+	const char *delim = "|";
+	size_t dlen = 1, known;
 
 	if (fs_slurm_duration(text, size, &secs, &isnull, &why, &err) != FS_OK)
 		check_failure(&err);
@@ -59,11 +62,26 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (nl == NULL)
 		return 0;
-	if (fs_sacct_header_parse(text, (size_t) (nl - text), &fz, &h, &err) != FS_OK)
+	/* a first line "\x01DELIM" gives the delimiter (sacct --delimiter) for the lines after it */
+	if (nl > text && text[0] == '\x01')
+	{
+		delim = text + 1;
+		dlen = (size_t) (nl - delim);
+		text = nl + 1;
+		size -= (size_t) (text - (const char *) data);
+		if ((nl = memchr(text, '\n', size)) == NULL)
+			return 0;
+	}
+	if (fs_sacct_header_parse(text, (size_t) (nl - text), delim, dlen, &fz, &h, &err) != FS_OK)
 	{
 		check_failure(&err);
 		return 0;
 	}
+	/* a header that parses names a known column and keeps its delimiter */
+	for (i = 0, known = 0; i < FS_SC_NKNOWN; i++)
+		known += h.at[i] >= 0;
+	if (known == 0 || h.dlen != dlen || memcmp(h.delim, delim, dlen) != 0)
+		abort();
 	if (fs_sacct_parse_row(&h, nl + 1, size - (size_t) (nl + 1 - text), &fz, &r, &err) != FS_OK)
 		check_failure(&err);
 	else
@@ -72,6 +90,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		     fs_rv_validate(r.alloc_tres, r.alloc_tres_len, FS_ERR_BINARY, &err) != FS_OK) ||
 		    (r.req_tres &&
 		     fs_rv_validate(r.req_tres, r.req_tres_len, FS_ERR_BINARY, &err) != FS_OK))
+			abort();
+		/* ReqMem is a size, also when the old per-CPU flag was taken off it */
+		if (r.has_req_mem && !(r.req_mem_bytes >= 0 && r.req_mem_bytes <= DBL_MAX))
 			abort();
 		if (r.extra.len < 2 || r.extra.data[0] != '{' || r.extra.data[r.extra.len - 1] != '}')
 			abort();

@@ -252,8 +252,15 @@ test_errors(void)
 	         "JobStatus = 4.5\n",
 	         &res);
 	CHECK(res.n == 9);
-	check_error(&res, 0, FS_ERR_SYNTAX, 2,
-	            "Attribute \"owner\" is set again; line 1 sets \"Owner\" at character 1 (ad 1)");
+	/* a name set twice keeps its last value, as HTCondor does, and says so */
+	if (CHECK(res.st[0] == FS_OK))
+	{
+		CHECK_STR(res.ad[0].text[FS_CH_OWNER], "b");
+		CHECK_STR(res.ad[0].json, "{\"owner\":\"b\"}");
+		CHECK(res.ad[0].nanomalies == 1);
+		CHECK_STR(res.ad[0].anomalies, "attribute \"owner\" is set 2 times (first on line 1, last "
+		                               "on line 2): the last value is kept, as HTCondor does");
+	}
 	check_error(&res, 1, FS_ERR_SYNTAX, 4,
 	            "Attribute \"RequestCpus\" must be a number, not a string at character 15 (ad 2)");
 	check_error(&res, 2, FS_ERR_SYNTAX, 6, "Attribute \"Owner\" must be a string, not an integer");
@@ -368,9 +375,74 @@ test_completion_exact(void)
 	}
 }
 
+/*
+ * An HTCondor 7.4 per-job history file (the OSG Gratia probe's test input, job 377260.0 of
+ * CHTC), cut to the attributes it sets twice and the typed ones: the cluster ad's values come
+ * first, the job's later; the last is kept.
+ */
+static void
+test_repeated_attributes(void)
+{
+	result res;
+
+	read_all("CompletionDate = 0\n"
+	         "Owner = \"vdtuser03\"\n"
+	         "RemoteWallClockTime = 0.000000\n"
+	         "NumJobStarts = 0\n"
+	         "ExitBySignal = FALSE\n"
+	         "RequestCpus = 1\n"
+	         "GlobalJobId = \"stress3.chtc.wisc.edu#377260.0#1290671437\"\n"
+	         "NumJobStarts = 1\n"
+	         "ExitBySignal = FALSE\n"
+	         "JobStatus = 4\n"
+	         "RemoteWallClockTime = 910.000000\n"
+	         "CompletionDate = 1290672370\n",
+	         &res);
+	if (CHECK(res.n == 1 && res.st[0] == FS_OK))
+	{
+		const fs_ch_ad *ad = &res.ad[0];
+		const char *p = ad->anomalies;
+
+		CHECK(ad->has[FS_CH_COMPLETION_DATE] && ad->completion_s == 1290672370);
+		CHECK(ad->has[FS_CH_REMOTE_WALL_CLOCK_TIME] &&
+		      ad->num[FS_CH_REMOTE_WALL_CLOCK_TIME] == 910);
+		CHECK(ad->has[FS_CH_JOB_STATUS] && ad->num[FS_CH_JOB_STATUS] == 4);
+		check_json_has(ad, "\"NumJobStarts\":1");
+		check_json_has(ad, "\"CompletionDate\":1290672370}");
+		CHECK(strstr(ad->json, "\"NumJobStarts\":0") == NULL);
+		CHECK(strstr(ad->json, "\"CompletionDate\":0") == NULL);
+		/* one anomaly per repeated name, in name order */
+		if (CHECK(ad->nanomalies == 4))
+		{
+			CHECK_STR(p, "attribute \"CompletionDate\" is set 2 times (first on line 1, last on "
+			             "line 12): the last value is kept, as HTCondor does");
+			p += strlen(p) + 1;
+			CHECK(strncmp(p, "attribute \"ExitBySignal\" is set 2 times (first on line 5, last",
+			              62) == 0);
+			p += strlen(p) + 1;
+			CHECK(strncmp(p, "attribute \"NumJobStarts\"", 24) == 0);
+			p += strlen(p) + 1;
+			CHECK(strstr(p, "\"RemoteWallClockTime\" is set 2 times (first on line 3, last on "
+			                "line 11)") != NULL);
+		}
+	}
+	release_all(&res);
+	/* three times, and the last spelling is the one kept */
+	read_all("JobStatus = 1\njobstatus = 2\nJOBSTATUS = 4\n", &res);
+	if (CHECK(res.n == 1 && res.st[0] == FS_OK))
+	{
+		CHECK(res.ad[0].num[FS_CH_JOB_STATUS] == 4);
+		CHECK_STR(res.ad[0].json, "{\"JOBSTATUS\":4}");
+		CHECK(strstr(res.ad[0].anomalies, "\"JOBSTATUS\" is set 3 times (first on line 1, last "
+		                                  "on line 3)") != NULL);
+	}
+	release_all(&res);
+}
+
 void
 test_condorhist(void)
 {
+	test_repeated_attributes();
 	test_completed_ad();
 	test_layouts();
 	test_strings();

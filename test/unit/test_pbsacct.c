@@ -277,9 +277,85 @@ test_many_pairs(void)
 	}
 }
 
+/*
+ * Keys the tokenizer did not know. A TORQUE E line of 2010 (a Python TORQUE parser's
+ * docstring) ends in the site key session_id after resources_used.walltime; OpenPBS's writer
+ * puts provision_vnode in P records, resources_released in z records and resvjobID in job
+ * records of a reservation (those three lines are written by hand after its formats).
+ */
+static void
+test_unknown_keys(void)
+{
+	fs_pbs_record r;
+
+	if (CHECK(parse("09/13/2010 07:30:18;E;1698368.cla11pno;user=warin group=osiris "
+	                "jobname=Mariva_Scen_2RES_484traj queue=parall_128 ctime=1284355807 "
+	                "qtime=1284355807 etime=1284355807 start=1284355808 owner=warin@cla11pfr "
+	                "exec_host=cla1a090/7+cla1a090/6 Resource_List.nodect=2 "
+	                "Resource_List.walltime=60:00:00 session=27046 end=1284355818 "
+	                "Exit_status=139 resources_used.cput=00:00:45 resources_used.mem=438096kb "
+	                "resources_used.vmem=878572kb resources_used.walltime=00:00:10 "
+	                "session_id=27046",
+	                &r)))
+	{
+		CHECK_STR(value_of(&r, "resources_used.walltime"), "00:00:10");
+		CHECK_STR(value_of(&r, "session_id"), "27046");
+		CHECK(r.nnotes == 1);
+		CHECK(has_note(&r, "unknown key \"session_id\" after the whole value of "
+		                   "\"resources_used.walltime\": read as a pair of its own"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("04/10/2026 10:00:00;P;12.pbs;user=alice group=staff jobname=job1 queue=workq "
+	                "provision_vnode=node1 provision_event=START start_time=1775815200",
+	                &r)))
+	{
+		CHECK_STR(text_field(&r, FS_PBS_QUEUE), "workq");
+		CHECK_STR(value_of(&r, "provision_vnode"), "node1");
+		CHECK(r.nnotes == 0);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("04/10/2026 10:00:00;z;12.pbs;resources_used.cput=00:00:01 "
+	                "resources_used.walltime=00:10:00 resources_released=(node1:ncpus=4:mem=4gb)",
+	                &r)))
+	{
+		CHECK_STR(value_of(&r, "resources_used.walltime"), "00:10:00");
+		CHECK_STR(value_of(&r, "resources_released"), "(node1:ncpus=4:mem=4gb)");
+		CHECK(r.nnotes == 0);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("04/10/2026 10:00:00;Q;13.pbs;queue=R12 resvjobID=13.pbs", &r)))
+	{
+		CHECK_STR(text_field(&r, FS_PBS_QUEUE), "R12");
+		CHECK(r.nnotes == 0);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	/* no new pair after a value that goes on, after tokens joined to a value, or in TORQUE's
+	 * Resource_Request_ values */
+	if (CHECK(parse("04/10/2026 10:00:00;E;1.s;queue=q Resource_List.nodes=2:ppn=4: y=1", &r)))
+	{
+		CHECK_STR(value_of(&r, "Resource_List.nodes"), "2:ppn=4: y=1");
+		CHECK(value_of(&r, "y") == NULL && has_note(&r, "has no known key and is joined"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("04/10/2026 10:00:00;E;1.s;jobname=a b y=1 queue=q", &r)))
+	{
+		CHECK_STR(value_of(&r, "jobname"), "a b y=1");
+		CHECK_STR(text_field(&r, FS_PBS_QUEUE), "q");
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("04/10/2026 10:00:00;E;1.s;queue=q Resource_Request_2.0=-L tasks=1:lprocs=80",
+	                &r)))
+	{
+		CHECK_STR(value_of(&r, "Resource_Request_2.0"), "-L tasks=1:lprocs=80");
+		CHECK(!has_note(&r, "unknown key"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+}
+
 void
 test_pbsacct(void)
 {
+	test_unknown_keys();
 	test_quoting();
 	test_torque();
 	test_errors();

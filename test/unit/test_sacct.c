@@ -4,6 +4,7 @@
 #include "load/sacct.h"
 #include "types/sharepath.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,16 +24,24 @@ anomaly(const fs_sacct_record *r, size_t k)
 }
 
 static bool
-parse(const char *header, const char *line, fs_sacct_record *r, fs_error *err)
+parse_delim(const char *header, const char *delim, const char *line, fs_sacct_record *r,
+            fs_error *err)
 {
 	fs_sacct_header h;
 	fs_status st;
 
-	if (fs_sacct_header_parse(header, strlen(header), &unit_alloc, &h, err) != FS_OK)
+	if (fs_sacct_header_parse(header, strlen(header), delim, strlen(delim), &unit_alloc, &h, err) !=
+	    FS_OK)
 		return false;
 	st = fs_sacct_parse_row(&h, line, strlen(line), &unit_alloc, r, err);
 	fs_sacct_header_free(&h, &unit_alloc);
 	return st == FS_OK;
+}
+
+static bool
+parse(const char *header, const char *line, fs_sacct_record *r, fs_error *err)
+{
+	return parse_delim(header, "|", line, r, err);
 }
 
 static double
@@ -250,11 +259,11 @@ test_wide_header(void)
 
 	fs_sb_init(&hdr, &unit_alloc, (size_t) ncols * 8);
 	for (k = 0; k < ncols; k++)
-		fs_sb_appendf(&hdr, k ? "|c%d" : "c%d", k);
+		fs_sb_appendf(&hdr, k ? "|c%d" : "JobName", k); /* one known column: c0 would be none */
 	/* the header's loops poll for interrupts: a long one can be cancelled */
 	polls = 0;
 	fs_interrupt_hook = count_poll;
-	st = fs_sacct_header_parse(hdr.data, hdr.len, &unit_alloc, &h, &err);
+	st = fs_sacct_header_parse(hdr.data, hdr.len, "|", 1, &unit_alloc, &h, &err);
 	fs_interrupt_hook = NULL;
 	CHECK(polls >= hdr.len / 1024);
 	if (CHECK(st == FS_OK))
@@ -263,12 +272,13 @@ test_wide_header(void)
 		fs_sacct_header_free(&h, &unit_alloc);
 	}
 	fs_sb_appendf(&hdr, "|c4242");
-	CHECK(fs_sacct_header_parse(hdr.data, hdr.len, &unit_alloc, &h, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sacct_header_parse(hdr.data, hdr.len, "|", 1, &unit_alloc, &h, &err) == FS_ERR_SYNTAX);
 	CHECK(strstr(err.detail, "Duplicate column name at character") != NULL);
 	CHECK(fs_char_pos(hdr.data, hdr.len - 5) ==
 	      (size_t) strtoul(strstr(err.detail, "character ") + 10, NULL, 10));
 	/* a name that differs only in case from a known one is the same column */
-	CHECK(fs_sacct_header_parse("JobID|x|jobid", 13, &unit_alloc, &h, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sacct_header_parse("JobID|x|jobid", 13, "|", 1, &unit_alloc, &h, &err) ==
+	      FS_ERR_SYNTAX);
 	CHECK(strstr(err.detail, "at character 9") != NULL);
 	free(hdr.data);
 }
@@ -322,9 +332,196 @@ test_sample_file(void)
 		printf("parsed %d, failed %d\n", parsed, failed);
 }
 
+/*
+ * Another --delimiter and --noheader exports, on real rows: Peregrine (the slurm-jobinfo
+ * project's test data, `sacct --parsable --noheader --delimiter=☃`) and Phillips (XDMoD's
+ * reference data, `--parsable2 --noheader` with XDMoD's --format list).
+ */
+static void
+test_delimiters(void)
+{
+	/* the slurm-jobinfo --format list, with the NTasks and TRESUsage columns its rows carry */
+	static const char peregrine_format[] =
+	    "JobID,JobName,User,Partition,NodeList,NNodes,ncpus,NTasks,State,Submit,start,end,"
+	    "timelimit,elapsed,TotalCPU,UserCPU,SystemCPU,ReqMem,MaxRSS,TRESUsageInTot,"
+	    "TRESUsageOutTot,MaxDiskWrite,MaxDiskRead,MaxRSSNode,MaxDiskWriteNode,MaxDiskReadNode,"
+	    "Comment";
+	static const char peregrine_row[] =
+	    "20940996\xe2\x98\x83"
+	    "4CGN1IHUEDFZL\xe2\x98\x83user6\xe2\x98\x83regular\xe2\x98\x83"
+	    "mycluster2-node205\xe2\x98\x83"
+	    "1\xe2\x98\x83"
+	    "1\xe2\x98\x83\xe2\x98\x83"
+	    "FAILED\xe2\x98\x83"
+	    "2021-07-08T04:09:15\xe2\x98\x83"
+	    "2021-07-12T18:03:33\xe2\x98\x83"
+	    "2021-07-14T15:01:15\xe2\x98\x83"
+	    "7-00:00:00\xe2\x98\x83"
+	    "1-20:57:42\xe2\x98\x83"
+	    "1-20:43:57\xe2\x98\x83"
+	    "1-20:42:03\xe2\x98\x83"
+	    "01:53.961\xe2\x98\x83"
+	    "2Gn"
+	    "\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83"
+	    "\xe2\x98\x83\xe2\x98\x83\xe2\x98\x83";
+	static const char xdmod_format[] =
+	    "jobid,jobidraw,cluster,partition,qos,account,group,gid,user,uid,submit,eligible,start,"
+	    "end,elapsed,exitcode,state,nnodes,ncpus,reqcpus,reqmem,reqtres,alloctres,timelimit,"
+	    "nodelist,jobname";
+	static const char xdmod_row[] =
+	    "165381|165381|phillips|crumpet|coconut-cream|chaff|chaff|45789|chaff|196224|"
+	    "2016-12-27T20:12:01|2016-12-27T20:12:01|2016-12-27T20:12:01|2016-12-27T20:12:27|"
+	    "5-00:00:26|1:0|TIMEOUT|8|64|64|8000Mn|cpu=64,mem=62.50G,node=8|"
+	    "billing=64,cpu=64,mem=62.50G,node=8|5-00:00:00|cpn-f13-03-[01-02],cpn-f13-04-[01-02],"
+	    "cpn-f13-05-[01-02],cpn-f13-06-[01-02]|"
+	    "3eb3511ffb7fb2f36d4adddafd5c187619f5395daa96a93d2dd66a636f241599";
+	fs_sacct_record r;
+	fs_sacct_header h;
+	fs_error err;
+
+	/* the ☃ row against its --format list: 28 fields for 27 names, the last one sacct -p's */
+	if (CHECK(parse_delim(peregrine_format, "\xe2\x98\x83", peregrine_row, &r, &err)))
+	{
+		CHECK_STR(unit_cstr(r.job_id), "20940996");
+		CHECK_STR(unit_cstr(r.user), "user6");
+		CHECK_STR(unit_cstr(r.state), "FAILED");
+		CHECK(r.has_ncpus && r.ncpus == 1 && r.has_nnodes && r.nnodes == 1);
+		CHECK(r.has_timelimit && r.timelimit_s == 7 * 86400);
+		CHECK(r.has_elapsed && r.elapsed_s == 86400 + 20 * 3600 + 57 * 60 + 42);
+		CHECK(r.has_req_mem && r.req_mem_bytes == 2.0 * 1024 * 1024 * 1024); /* 2G per node */
+		CHECK(r.start.kind == FS_ST_LOCAL && r.start.mday == 12 && r.start.hour == 18);
+		CHECK(r.nanomalies == 0);
+		CHECK(strstr(r.extra.data, "\"NTasks\": null") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* the same list as a header line split on ☃, with the --format= of the command line */
+	CHECK(fs_sacct_header_parse("--format=JobID,jobname%30,User", 30, "\xe2\x98\x83", 3,
+	                            &unit_alloc, &h, &err) == FS_OK);
+	CHECK(h.format_list && h.ncols == 3 && h.names[1].len == 7 && h.at[FS_SC_JOBNAME] == 1);
+	fs_sacct_header_free(&h, &unit_alloc);
+	/* with the default delimiter the ☃ row is one field, and its first row no header */
+	CHECK(!parse(peregrine_row, peregrine_row, &r, &err));
+	CHECK(strstr(err.message, "invalid sacct header") != NULL);
+	CHECK(strstr(err.detail, "No column is one sacct_row knows") != NULL);
+	CHECK(strstr(err.detail, "split on \"|\" gives 1 name.") != NULL);
+	CHECK(strstr(err.hint, "--delimiter") != NULL && strstr(err.hint, "--noheader") != NULL);
+	/* ;|; rows (slurm2sql's delimiter) split on "|" name nothing known either */
+	CHECK(!parse("JobID;|;State;|;Elapsed", "1;|;COMPLETED;|;00:01:00", &r, &err));
+	CHECK(strstr(err.detail, "gives 3 names") != NULL);
+	if (CHECK(parse_delim("JobID;|;State;|;Elapsed", ";|;", "1;|;COMPLETED;|;00:01:00", &r, &err)))
+	{
+		CHECK_STR(unit_cstr(r.state), "COMPLETED");
+		CHECK(r.has_elapsed && r.elapsed_s == 60);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* a job name holding the delimiter is named with it */
+	if (CHECK(parse_delim("JobID^|^JobName^|^State", "^|^", "7^|^a^|^b^|^FAILED", &r, &err)))
+	{
+		CHECK_STR(anomaly(&r, 0), "JobName \"a^|^b\" holds the delimiter \"^|^\"");
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* XDMoD's --noheader rows against its --format list */
+	if (CHECK(parse(xdmod_format, xdmod_row, &r, &err)))
+	{
+		CHECK_STR(unit_cstr(r.state), "TIMEOUT");
+		CHECK(r.has_nnodes && r.nnodes == 8 && r.ncpus == 64);
+		CHECK(r.has_req_mem && r.req_mem_bytes == 8 * 8000.0 * 1024 * 1024); /* 8000M a node */
+		CHECK(r.has_elapsed && r.elapsed_s == 5 * 86400 + 26);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* the delimiter's own errors */
+	CHECK(fs_sacct_header_parse("JobID", 5, "", 0, &unit_alloc, &h, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "delimiter is empty") != NULL);
+	CHECK(fs_sacct_header_parse("JobID", 5,
+	                            "0123456789012345678901234567890123456789012345678901"
+	                            "234567890123456789",
+	                            71, &unit_alloc, &h, &err) == FS_ERR_LIMIT);
+	CHECK(strstr(err.detail, "71 bytes; at most 64") != NULL);
+}
+
+/*
+ * ReqMem with the per-CPU flag of Slurm before 17.02 in bit 31: a real Phillips row (XDMoD's
+ * reference data; its ReqTRES says mem=24000M, 8 CPUs × 3000M), and the 64-bit form.
+ */
+static void
+test_reqmem_old_flag(void)
+{
+	static const char xdmod_header[] =
+	    "JobID|JobIDRaw|Cluster|Partition|QOS|Account|Group|GID|User|UID|Submit|Eligible|Start|"
+	    "End|Elapsed|ExitCode|State|NNodes|NCPUS|ReqCPUS|ReqMem|ReqTRES|AllocTRES|Timelimit|"
+	    "NodeList|JobName";
+	static const char xdmod_row[] =
+	    "167758|167758|phillips|black|banana-cream|taifl|taifl|104733|honbu|330719|"
+	    "2016-12-30T00:02:42|2016-12-30T00:02:42|2016-12-30T00:02:42|2016-12-30T00:03:06|00:00:24|"
+	    "0:0|COMPLETED|1|8|8|2147486648Mn|cpu=8,mem=24000M,node=1|billing=8,cpu=8,mem=24000M,"
+	    "node=1|1-06:00:00|cpn-f13-42-02|"
+	    "7775eddc87c4fe8551668f14a76bb84f60eed698b453ec1abcaf78e93c2d9ed3";
+	fs_sacct_record r;
+	fs_error err;
+	int kind;
+
+	if (CHECK(parse(xdmod_header, xdmod_row, &r, &err)))
+	{
+		CHECK(r.has_req_mem && r.req_mem_bytes == 24000.0 * 1024 * 1024);
+		CHECK(r.req_mem_bytes == rv_amount(r.req_tres, "mem", &kind));
+		CHECK(r.nanomalies == 1);
+		CHECK_STR(anomaly(&r, 0), "ReqMem \"2147486648Mn\" has the per-CPU flag of Slurm before "
+		                          "17.02 in bit 31: read as 3000Mc");
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* the 64-bit form: 2^63 + 3000, which a double would round to 2^63 + 2048 */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|8|9223372036854778808Mn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 24000.0 * 1024 * 1024);
+		CHECK(strstr(anomaly(&r, 0), "in bit 63: read as 3000Mc") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* printed by sacct 21.08 or later: no suffix */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|2|2147483748M", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 200.0 * 1024 * 1024);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* a step repeats the job's request; no CPU count leaves the size unknown */
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1.batch|8|2147486648Mn", &r, &err)))
+	{
+		CHECK(!r.has_req_mem && r.nanomalies == 2);
+		CHECK(strstr(anomaly(&r, 1), "on a step row") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|ReqMem", "1|2147486648Mn", &r, &err)))
+	{
+		CHECK(!r.has_req_mem && strstr(anomaly(&r, 1), "no CPU count") != NULL);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	/* not the flag: bit 32 set, another unit, per CPU already, or beyond 64 bits */
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|4294967296Mn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == ldexp(4294967296.0, 20) && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|2147486648Kn", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == 2147486648.0 * 1024 && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NCPUS|ReqMem", "1|1|2147486648Mc", &r, &err)))
+	{
+		CHECK(r.req_mem_bytes == ldexp(2147486648.0, 20) && r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|99999999999999999999Mn", &r, &err)))
+	{
+		CHECK(r.nanomalies == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+}
+
 void
 test_sacct(void)
 {
+	test_reqmem_old_flag();
+	test_delimiters();
 	test_xdmod_rows();
 	test_edges();
 	test_durations();

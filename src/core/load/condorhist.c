@@ -38,6 +38,8 @@ typedef struct attr
 	size_t value;      /* offset of its value */
 	size_t valuelen;
 	vtype type;
+	size_t json_start, json_end; /* its member in the ad's JSON, with the comma before it */
+	bool superseded;             /* set again later in the ad: HTCondor keeps the last value */
 } attr;
 
 typedef struct adstate
@@ -45,6 +47,7 @@ typedef struct adstate
 	fs_ch_reader *r;
 	fs_ch_ad *ad;
 	fs_sb json;
+	fs_sb anomalies; /* NUL-terminated entries one after another */
 	attr *attrs;
 	size_t nattrs;
 	size_t cap;
@@ -411,6 +414,7 @@ read_attr(adstate *st)
 	vtype type;
 	attr *at;
 	int c;
+	size_t json_start;
 	fs_status rc = read_name(st, ls, le, &name, &namelen, &v);
 
 	if (rc == FS_OK)
@@ -433,6 +437,7 @@ read_attr(adstate *st)
 		type = V_UNDEFINED;
 	else
 		type = number_type(doc + v, vend - v);
+	json_start = st->json.len;
 	append_json(st, doc + name, namelen, v, vend, type);
 
 	if (st->nattrs == st->cap)
@@ -452,6 +457,9 @@ read_attr(adstate *st)
 	at->value = v;
 	at->valuelen = vend - v;
 	at->type = type;
+	at->json_start = json_start;
+	at->json_end = st->json.len;
+	at->superseded = false;
 	for (c = 0; c < FS_CH_NCOLS; c++)
 		if (fs_span_ieq(at->name, namelen, fs_ch_col_names[c]))
 			st->col[c] = (int) st->nattrs;
@@ -470,49 +478,80 @@ attr_cmp(const void *a, const void *b, void *ctx)
 	return x->line < y->line ? -1 : x->line > y->line ? 1 : 0;
 }
 
-/* ClassAd names are case-insensitive: a name set twice in one ad is an error, never a silent pick.
+/*
+ * ClassAd names are case-insensitive, and HTCondor keeps the last value of a name set twice in
+ * one ad (every 7.x per-job history file sets CompletionDate, ... in the cluster ad's part and
+ * again in the job's). The earlier ones are dropped from the JSON (the typed columns already
+ * point at the last) and each repeated name is one anomaly. O(n log n) in the attributes.
  */
-static fs_status
-check_duplicates(adstate *st)
+static void
+resolve_duplicates(adstate *st)
 {
 	const fs_allocator *a = st->r->a;
-	size_t n = st->nattrs, i, best = 0;
-	size_t *idx = a->alloc(a->ctx, (n ? n : 1) * sizeof(size_t));
-	bool found = false;
+	size_t n = st->nattrs, i, j, k;
+	size_t *idx;
+	bool any = false;
 
+	if (n < 2)
+		return;
+	idx = a->alloc(a->ctx, n * sizeof(size_t));
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	fs_sort(idx, n, sizeof(size_t), attr_cmp, st->attrs, a);
-	/* sorted by name then line, equal names are neighbours: keep the earliest line that sets a
-	 * name again, with the line before it that set the name */
-	for (i = 1; i < n; i++)
+	/* sorted by name then line, equal names are neighbours: a run of them is one repeat */
+	for (i = 0; i < n; i = j)
 	{
-		const attr *x = &st->attrs[idx[i - 1]], *y = &st->attrs[idx[i]];
+		const attr *first = &st->attrs[idx[i]], *last;
 
 		FS_POLL(i);
-		if (fs_casecmp(x->name, x->namelen, y->name, y->namelen) == 0 &&
-		    (!found || y->line < st->attrs[idx[best]].line))
+		for (j = i + 1; j < n && fs_casecmp(first->name, first->namelen, st->attrs[idx[j]].name,
+		                                    st->attrs[idx[j]].namelen) == 0;
+		     j++)
+			st->attrs[idx[j - 1]].superseded = true;
+		if (j - i < 2)
+			continue;
+		last = &st->attrs[idx[j - 1]];
+		any = true;
 		{
-			best = i;
-			found = true;
+			char buf[200];
+			int len = snprintf(buf, sizeof(buf),
+			                   "attribute \"%.*s\" is set %zu times (first on line %d, last on "
+			                   "line %d): the last value is kept, as HTCondor does",
+			                   (int) (last->namelen > 60 ? 60 : last->namelen), last->name, j - i,
+			                   (int) first->line, (int) last->line);
+
+			fs_sb_append(&st->anomalies, buf, (size_t) len + 1);
+			st->ad->nanomalies++;
 		}
 	}
-	if (found)
-	{
-		const attr *x = &st->attrs[idx[best - 1]], *y = &st->attrs[idx[best]];
-		fs_status s =
-		    ad_error(st, FS_ERR_SYNTAX, y->line, y->line_start, (size_t) (y->name - st->r->doc),
-		             "ClassAd attribute names are case-insensitive: keep one of the "
-		             "two lines.",
-		             "Attribute \"%.*s\" is set again; line %d sets \"%.*s\"",
-		             (int) (y->namelen > 60 ? 60 : y->namelen), y->name, (int) x->line,
-		             (int) (x->namelen > 60 ? 60 : x->namelen), x->name);
-
-		a->release(a->ctx, idx);
-		return s;
-	}
 	a->release(a->ctx, idx);
-	return FS_OK;
+	if (!any)
+		return;
+	/* the JSON again, without the members of the values set again later */
+	{
+		fs_sb json;
+		bool first = true;
+
+		fs_sb_init(&json, a, st->json.len);
+		fs_sb_append(&json, "{", 1);
+		for (k = 0; k < n; k++)
+		{
+			const attr *at = &st->attrs[k];
+			size_t from = at->json_start;
+
+			FS_POLL(k);
+			if (at->superseded)
+				continue;
+			if (st->json.data[from] == ',')
+				from++;
+			if (!first)
+				fs_sb_append(&json, ",", 1);
+			first = false;
+			fs_sb_append(&json, st->json.data + from, at->json_end - from);
+		}
+		a->release(a->ctx, st->json.data);
+		st->json = json;
+	}
 }
 
 static fs_status
@@ -772,6 +811,9 @@ fs_ch_ad_free(fs_ch_ad *ad, const fs_allocator *a)
 
 	if (ad->json)
 		a->release(a->ctx, ad->json);
+	if (ad->anomalies)
+		a->release(a->ctx, ad->anomalies);
+	ad->anomalies = NULL;
 	for (c = 0; c < FS_CH_NCOLS; c++)
 		if (ad->text[c])
 			a->release(a->ctx, ad->text[c]);
@@ -818,6 +860,7 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	st.cap = 32;
 	st.attrs = r->a->alloc(r->a->ctx, st.cap * sizeof(attr));
 	fs_sb_init(&st.json, r->a, 256);
+	fs_sb_init(&st.anomalies, r->a, 64);
 	fs_sb_append(&st.json, "{", 1);
 	/* up to the separator; after an error the rest of the ad is still skipped, so that the next
 	 * call starts at the next ad */
@@ -843,7 +886,7 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 			break;
 	}
 	if (status == FS_OK)
-		status = check_duplicates(&st);
+		resolve_duplicates(&st);
 	if (status == FS_OK)
 		status = typed_columns(&st);
 	r->a->release(r->a->ctx, st.attrs);
@@ -853,6 +896,7 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 		int32_t n = ad->ad, first = ad->line, last = ad->last_line, eline = ad->error_line;
 
 		r->a->release(r->a->ctx, st.json.data);
+		r->a->release(r->a->ctx, st.anomalies.data);
 		fs_ch_ad_free(ad, r->a);
 		memset(ad, 0, sizeof(fs_ch_ad));
 		ad->ad = n;
@@ -863,5 +907,6 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	}
 	ad->json = st.json.data;
 	ad->jsonlen = st.json.len;
+	ad->anomalies = st.anomalies.data;
 	return FS_OK;
 }

@@ -42,6 +42,8 @@ typedef struct fs_ch_ad
 	int32_t error_line; /* the line an error names, 0 when none */
 	char *json;         /* every attribute, typed, as a JSON object (NUL-terminated) */
 	size_t jsonlen;
+	char *anomalies; /* odd but readable things (a name set twice), NUL-terminated entries */
+	size_t nanomalies;
 	char *text[FS_CH_NCOLS]; /* GlobalJobId, Owner: decoded, NUL-terminated */
 	size_t textlen[FS_CH_NCOLS];
 	uint8_t *accounting_group; /* encoded sharepath, one label per dot-separated part */

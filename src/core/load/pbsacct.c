@@ -54,7 +54,11 @@ shown(char *buf, size_t cap, const char *s, size_t len)
 	return buf;
 }
 
-/* The keys OpenPBS and TORQUE write in job and reservation records (acct_job, account_jobend). */
+/*
+ * The keys OpenPBS and TORQUE write in job and reservation records (acct_job, account_jobend,
+ * acct_resv; OpenPBS's provisioning records write provision_vnode, its suspend records
+ * resources_released, and its job records resvjobID).
+ */
 #define KEY(s)                                                                                     \
 	{                                                                                              \
 		s, sizeof(s) - 1                                                                           \
@@ -97,6 +101,9 @@ static const struct
                   KEY("name"),
                   KEY("x"),
                   KEY("provision_event"),
+                  KEY("provision_vnode"),
+                  KEY("resources_released"),
+                  KEY("resvjobID"),
                   KEY("start_time"),
                   KEY("end_time"),
                   KEY("status"),
@@ -308,6 +315,33 @@ add_pair(fs_pbs_record *rec, const fs_allocator *a, const fs_pbs_pair *p)
 	return true;
 }
 
+/*
+ * Whether the value of pair p is whole, so that an unknown "name=" after it starts a pair of its
+ * own: a value of one token (nothing was joined to it), quoted or not empty and not ending in a
+ * character that goes on ("," "+" ":" "="), and not TORQUE's Resource_Request_ values, whose
+ * "-L tasks=..." words hold "=". Linear in the value's last token.
+ */
+static bool
+value_complete(const fs_pbs_record *rec, const fs_pbs_pair *p)
+{
+	const char *s = rec->line;
+	size_t j;
+	char last;
+
+	if (span_prefix(s + p->key_off, p->key_len, "Resource_Request_"))
+		return false;
+	if (p->quote)
+		return true;
+	if (p->val_len == 0)
+		return false;
+	/* from the end, so that the tokens joined one by one are each scanned once */
+	for (j = p->val_off + p->val_len; j > p->val_off; j--)
+		if (fs_is_space(s[j - 1]))
+			return false; /* tokens were joined to it: a value with spaces may hold "=" */
+	last = s[p->val_off + p->val_len - 1];
+	return last != ',' && last != '+' && last != ':' && last != '=';
+}
+
 static fs_status
 syntax(fs_pbs_record *rec, fs_error *err, size_t at, const char *problem)
 {
@@ -345,7 +379,17 @@ tokenize_message(fs_pbs_record *rec, const fs_allocator *a, size_t from, fs_erro
 		if (i >= end)
 			break;
 		k = key_at(s + i, end - i);
-		if (k == 0 || (rec->npairs > 0 && !is_known_key(s + i, k, any)))
+		if (k > 0 && rec->npairs > 0 && !is_known_key(s + i, k, any) &&
+		    value_complete(rec, &rec->pairs[rec->npairs - 1]))
+		{
+			/* a site's own key (TORQUE's session_id, a hook's) after a whole value */
+			note(rec,
+			     "unknown key \"%s\" after the whole value of \"%s\": read as a pair of its own",
+			     shown(b1, sizeof(b1), s + i, k),
+			     shown(b2, sizeof(b2), s + rec->pairs[rec->npairs - 1].key_off,
+			           rec->pairs[rec->npairs - 1].key_len));
+		}
+		else if (k == 0 || (rec->npairs > 0 && !is_known_key(s + i, k, any)))
 		{
 			size_t t = i;
 			fs_pbs_pair *prev;

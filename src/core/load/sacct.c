@@ -76,35 +76,94 @@ span_array_eq(const void *ctx, uint32_t entry, const void *key)
 	return x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
 }
 
+/* Whether the delimiter of h starts at s[i] (i < len). */
+static inline bool
+delim_at(const fs_sacct_header *h, const char *s, size_t len, size_t i)
+{
+	return s[i] == h->delim[0] &&
+	       (h->dlen == 1 || (len - i >= h->dlen && memcmp(s + i, h->delim, h->dlen) == 0));
+}
+
+/* The header's hint, naming its delimiter. */
+static void
+header_hint(char *buf, size_t cap, const fs_sacct_header *h)
+{
+	snprintf(buf, cap,
+	         "The header is the first line sacct --parsable2 prints: column names separated by "
+	         "\"%s\".",
+	         h->delim);
+}
+
 /*
  * Linear in the header: the names go into a hash index as they come (a duplicate is found in
  * O(1)), and the loop polls for interrupts, so that a header of many columns can be cancelled.
  */
 fs_status
-fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sacct_header *h,
-                      fs_error *err)
+fs_sacct_header_parse(const char *text, size_t len, const char *delim, size_t dlen,
+                      const fs_allocator *a, fs_sacct_header *h, fs_error *err)
 {
 	static const char subject[] = "sacct header";
-	static const char hint[] =
-	    "The header is the first line sacct --parsable2 prints: column names separated by \"|\".";
-	size_t n = 1, i, start, c;
+	char hint[FS_MSG_LEN];
+	size_t n = 1, i, start, c, nknown = 0;
+	const char *sep;
+	size_t seplen;
+	bool found = false;
+	size_t dup_at = SIZE_MAX;
 	fs_hindex seen;
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < FS_SC_NKNOWN; i++)
 		h->at[i] = -1;
+	if (dlen == 0)
+	{
+		fs_fail(err, FS_ERR_VALUE, "the sacct delimiter is empty");
+		fs_error_hint(err, "Give the string sacct was run with as --delimiter, or \"|\" "
+		                   "(sacct's default).");
+		return FS_ERR_VALUE;
+	}
+	if (dlen > FS_SACCT_MAX_DELIM)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "the sacct delimiter is too long");
+		fs_error_detail(err, "The delimiter has %zu bytes; at most %d are read.", dlen,
+		                FS_SACCT_MAX_DELIM);
+		fs_error_hint(err, "Give the string sacct was run with as --delimiter.");
+		return FS_ERR_LIMIT;
+	}
+	memcpy(h->delim, delim, dlen);
+	h->delim[dlen] = '\0';
+	h->dlen = dlen;
+	header_hint(hint, sizeof(hint), h);
 	if (len > 0 && text[len - 1] == '\r')
 		len--;
+	if (len >= 10 && memcmp(text, "--format=", 9) == 0)
+	{
+		text += 9; /* the option as written on the command line */
+		len -= 9;
+	}
+	/* a header without the delimiter and with a comma is a --format list */
+	for (i = 0; i < len && !found; i++)
+	{
+		FS_POLL(i);
+		found = delim_at(h, text, len, i);
+	}
+	h->format_list = !found && memchr(text, ',', len) != NULL;
+	sep = h->format_list ? "," : h->delim;
+	seplen = h->format_list ? 1 : h->dlen;
 	for (i = 0; i < len; i++)
 	{
 		FS_POLL(i);
-		if (text[i] == '|')
+		if (text[i] == sep[0] &&
+		    (seplen == 1 || (len - i >= seplen && memcmp(text + i, sep, seplen) == 0)))
+		{
 			n++;
+			i += seplen - 1;
+		}
 	}
-	if (len > 0 && text[len - 1] == '|')
+	if (len >= seplen && memcmp(text + len - seplen, sep, seplen) == 0)
 	{
-		h->trailing = true; /* sacct -p: a delimiter after the last column */
-		len--;
+		if (!h->format_list)
+			h->trailing = true; /* sacct -p: a delimiter after the last column */
+		len -= seplen;
 		n--;
 	}
 	if (len == 0)
@@ -121,7 +180,9 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		const char *nm;
 
 		FS_POLL(i);
-		if (i < len && text[i] != '|')
+		if (i < len &&
+		    !(text[i] == sep[0] &&
+		      (seplen == 1 || (len - i >= seplen && memcmp(text + i, sep, seplen) == 0))))
 			continue;
 		nm = text + start;
 		nl = i - start;
@@ -132,21 +193,31 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 		}
 		while (nl > 0 && fs_is_space(nm[nl - 1]))
 			nl--;
+		if (h->format_list)
+		{
+			/* a field width (jobname%30) is not part of the name */
+			size_t w = nl;
+
+			while (w > 0 && fs_is_digit(nm[w - 1]))
+				w--;
+			if (w > 0 && w < nl && nm[w - 1] == '%')
+				nl = w - 1;
+		}
 		if (nl == 0)
 		{
 			a->release(a->ctx, seen.slots);
 			fs_sacct_header_free(h, a);
-			return syntax(err, subject, text, len + h->trailing, start, "empty column name", hint);
+			return syntax(err, subject, text, len + (h->trailing ? seplen : 0), start,
+			              "empty column name", hint);
 		}
 		h->names[c] = fs_str_of(nm, nl);
 		h->known[c] = -1;
+		/* a repeated name is an error, but that of a header of no known column (a first row of
+		 * data: JobID and JobIDRaw alike) is the one below, found at the end */
 		if (fs_hindex_put(&seen, fs_hash(nm, nl), &h->names[c], (uint32_t) c, span_array_eq,
-		                  h->names) != (uint32_t) c)
-		{
-			a->release(a->ctx, seen.slots);
-			fs_sacct_header_free(h, a);
-			return syntax(err, subject, text, len, start, "duplicate column name", hint);
-		}
+		                  h->names) != (uint32_t) c &&
+		    dup_at == SIZE_MAX)
+			dup_at = start;
 		for (k = 0; k < FS_SC_NKNOWN; k++)
 			if (fs_span_ieq(nm, nl, known_names[k]))
 			{
@@ -158,11 +229,34 @@ fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a, fs_sa
 				}
 				h->at[k] = (int) c;
 				h->known[c] = (int) k;
+				nknown++;
 			}
 		c++;
-		start = i + 1;
+		start = i + seplen;
+		i += seplen - 1;
 	}
 	a->release(a->ctx, seen.slots);
+	if (nknown == 0)
+	{
+		char problem[200];
+
+		/* another --delimiter, or a --noheader export's first row taken for the header */
+		snprintf(problem, sizeof(problem),
+		         "no column is one sacct_row knows (JobID, User, State, Submit, Elapsed, ...): "
+		         "the header split on \"%s\" gives %zu %s",
+		         h->format_list ? "," : h->delim, h->ncols, fs_plural(h->ncols, "name", "names"));
+		fs_sacct_header_free(h, a);
+		snprintf(hint, sizeof(hint),
+		         "Was sacct run with --delimiter? Pass the same string as delimiter. Was it run "
+		         "with --noheader? Pass its --format list (such as "
+		         "\"JobID,User,State,Elapsed\") as the header.");
+		return syntax(err, subject, text, len, FS_NO_POSITION, problem, hint);
+	}
+	if (dup_at != SIZE_MAX)
+	{
+		fs_sacct_header_free(h, a);
+		return syntax(err, subject, text, len, dup_at, "duplicate column name", hint);
+	}
 	return FS_OK;
 }
 
@@ -841,6 +935,42 @@ json_string(fs_sb *sb, const char *s, size_t len)
 	fs_sb_append(sb, "\"", 1);
 }
 
+/*
+ * Slurm before 17.02 kept ReqMem's per-CPU flag in bit 31 of the MB count (MEM_PER_CPU was
+ * 0x80000000); a later sacct no longer knows that bit and prints the record as a per-node (or,
+ * from 21.08, whole-job) size of petabytes: `2147486648Mn` is 3000M per CPU. The 64-bit form
+ * (`9223372036854778808Mn`, bit 63) is decoded too. The digits are read exactly: a double would
+ * round the 64-bit form. Constant time.
+ */
+static void
+reqmem_old_flag(fs_sacct_record *r, fs_str f, double *bytes, char *per)
+{
+	uint64_t mb = 0, flag = 0;
+	size_t d = 0;
+
+	for (; d < f.len && fs_is_digit(f.s[d]); d++)
+	{
+		if (mb > (UINT64_MAX - (uint64_t) (f.s[d] - '0')) / 10)
+			return;
+		mb = mb * 10 + (uint64_t) (f.s[d] - '0');
+	}
+	if (d == 0 || d >= f.len || f.s[d] != 'M' || !(d + 1 == f.len || f.s[d + 1] == 'n'))
+		return;
+	if (mb >> 63)
+		flag = UINT64_C(1) << 63;
+	else if ((mb >> 31) == 1)
+		flag = UINT64_C(1) << 31;
+	else
+		return;
+	mb -= flag;
+	add_anomaly(r,
+	            "ReqMem \"%.*s\" has the per-CPU flag of Slurm before 17.02 in bit %d: read as "
+	            "%lluMc",
+	            (int) f.len, f.s, flag >> 63 ? 63 : 31, (unsigned long long) mb);
+	*bytes = ldexp((double) mb, 20);
+	*per = 'c';
+}
+
 /* ReqMem for the whole job: per CPU (c) and per node (n) before 21.08, the total after. */
 static fs_status
 field_reqmem(row_ctx *c, fs_str f)
@@ -859,6 +989,8 @@ field_reqmem(row_ctx *c, fs_str f)
 	if (used == 0 || used != f.len)
 		return bad(c, f.s + used, "ReqMem must be a size (3000M, 1.50G) with an optional c or n",
 		           NULL);
+	if (per != 'c')
+		reqmem_old_flag(r, f, &bytes, &per);
 	if (per && r->step.s)
 	{
 		add_anomaly(r, "ReqMem \"%.*s\" on a step row repeats the job's request; no step total",
@@ -1012,17 +1144,30 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	}
 	if (h->trailing)
 	{
-		if (line[len - 1] == '|')
-			len--;
+		if (len >= h->dlen && memcmp(line + len - h->dlen, h->delim, h->dlen) == 0)
+			len -= h->dlen;
 		else
-			add_anomaly(rec, "row does not end with \"|\" as its header does (sacct -p): the "
-			                 "record may go on in the next line");
+			add_anomaly(rec,
+			            "row does not end with \"%s\" as its header does (sacct -p): the "
+			            "record may go on in the next line",
+			            h->delim);
 	}
 	for (i = 0; i < len; i++)
 	{
 		FS_POLL(i);
-		if (line[i] == '|')
+		if (delim_at(h, line, len, i))
+		{
 			nsep++;
+			i += h->dlen - 1;
+		}
+	}
+	/* a --format list does not say whether sacct ran with -p: one field more, empty, is its
+	 * trailing delimiter */
+	if (h->format_list && nsep == h->ncols && len >= h->dlen &&
+	    memcmp(line + len - h->dlen, h->delim, h->dlen) == 0)
+	{
+		len -= h->dlen;
+		nsep--;
 	}
 	if (nsep + 1 < h->ncols)
 	{
@@ -1044,8 +1189,12 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 		for (i = 0, k = 0; i < len; i++)
 		{
 			FS_POLL(i);
-			if (line[i] == '|' && ++k == h->ncols)
-				break;
+			if (delim_at(h, line, len, i))
+			{
+				if (++k == h->ncols)
+					break;
+				i += h->dlen - 1;
+			}
 		}
 		snprintf(problem, sizeof(problem), "the row has %zu fields but the header names %zu",
 		         nsep + 1, h->ncols);
@@ -1058,18 +1207,21 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	for (i = 0; i <= len; i++)
 	{
 		FS_POLL(i);
-		if (i < len && line[i] != '|')
+		if (i < len && !delim_at(h, line, len, i))
 			continue;
 		if ((int) k == jn && extra > 0)
 		{
 			extra--; /* the job name holds this delimiter */
+			i += h->dlen - 1;
 			continue;
 		}
 		f[k++] = fs_str_of(line + start, i - start);
-		start = i + 1;
+		start = i + h->dlen;
+		i += h->dlen - 1;
 	}
 	if (nsep + 1 > h->ncols)
-		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"|\"", show(f[jn].s, f[jn].len).s);
+		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"%s\"", show(f[jn].s, f[jn].len).s,
+		            h->delim);
 	st = parse_fields(&c, h, f);
 	a->release(a->ctx, f);
 	if (st != FS_OK)

@@ -42,9 +42,20 @@ typedef enum fs_sacct_col
 	FS_SC_NKNOWN
 } fs_sacct_col;
 
-/* A parsed header: the column names (spans into the header text) and where the known ones are. */
+/* The longest delimiter (sacct --delimiter) read; a longer one is a 54000 error. */
+#define FS_SACCT_MAX_DELIM 64
+
+/*
+ * A parsed header: the column names (spans into the header text), where the known ones are, and
+ * the delimiter the rows are split on. A header without the delimiter but with commas is a
+ * --format list (`jobid,user,jobname%30`: the names of a --noheader export, widths dropped);
+ * rows read against it may end with one delimiter more (sacct -p), which is then dropped.
+ */
 typedef struct fs_sacct_header
 {
+	char delim[FS_SACCT_MAX_DELIM + 1];
+	size_t dlen;
+	bool format_list;
 	fs_str *names;
 	int *known;           /* per column: its fs_sacct_col, or -1 */
 	size_t ncols;         /* without the empty name after a trailing delimiter */
@@ -52,8 +63,14 @@ typedef struct fs_sacct_header
 	int at[FS_SC_NKNOWN]; /* column index of each known column, or -1 */
 } fs_sacct_header;
 
-fs_status fs_sacct_header_parse(const char *text, size_t len, const fs_allocator *a,
-                                fs_sacct_header *h, fs_error *err);
+/*
+ * Parse a header line split on `delim` (sacct's default is "|"), or a --format list. An empty or
+ * over-long delimiter is FS_ERR_VALUE / FS_ERR_LIMIT; a header that names none of the known
+ * columns is a syntax error that asks about the delimiter and the header. Linear in the text
+ * times the delimiter's length.
+ */
+fs_status fs_sacct_header_parse(const char *text, size_t len, const char *delim, size_t dlen,
+                                const fs_allocator *a, fs_sacct_header *h, fs_error *err);
 void fs_sacct_header_free(fs_sacct_header *h, const fs_allocator *a);
 
 /* A date as written: absent, broken-down local time, or exact epoch seconds. */

@@ -4,9 +4,11 @@
  */
 #include "fs_pg.h"
 
+#include "catalog/pg_type.h"
 #include "fmgr.h"
 #include "funcapi.h"
 #include "miscadmin.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
@@ -14,11 +16,31 @@
 #include "load/condorhist.h"
 
 /* ad, global_job_id, owner, accounting_group, job_status, request_cpus, request_memory,
- * request_gpus, remote_wall_clock_s, cumulative_slot_s, completion_date, attrs, line, error */
-#define CH_COLS 14
+ * request_gpus, remote_wall_clock_s, cumulative_slot_s, completion_date, attrs, line, anomalies,
+ * error */
+#define CH_COLS 15
 
 static const int numeric_cols[] = {FS_CH_REQUEST_CPUS, FS_CH_REQUEST_MEMORY, FS_CH_REQUEST_GPUS,
                                    FS_CH_REMOTE_WALL_CLOCK_TIME, FS_CH_CUMULATIVE_SLOT_TIME};
+
+/* The ad's anomalies, stored back to back with a NUL after each, as text[]. */
+static Datum
+anomalies_datum(const fs_ch_ad *ad)
+{
+	Datum *an = palloc(sizeof(Datum) * (ad->nanomalies + 1));
+	const char *p = ad->anomalies;
+	size_t k;
+
+	for (k = 0; k < ad->nanomalies; k++)
+	{
+		size_t l = strlen(p);
+
+		an[k] = PointerGetDatum(cstring_to_text_with_len(p, (int) l));
+		p += l + 1;
+	}
+	return PointerGetDatum(
+	    construct_array(an, (int) ad->nanomalies, TEXTOID, -1, false, TYPALIGN_INT));
+}
 
 /*
  * One row per ad. A bad ad raises its error, or with try_mode gives a row of its number, line and
@@ -64,9 +86,9 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 		nulls[12] = false;
 		if (st != FS_OK)
 		{
-			values[13] =
+			values[14] =
 			    CStringGetTextDatum(psprintf("line %d: %s", (int) ad.error_line, err.detail));
-			nulls[13] = false;
+			nulls[14] = false;
 		}
 		else
 		{
@@ -117,6 +139,8 @@ condor_history_rows(FunctionCallInfo fcinfo, bool try_mode)
 			}
 			values[11] = DirectFunctionCall1(jsonb_in, CStringGetDatum(ad.json));
 			nulls[11] = false;
+			values[13] = anomalies_datum(&ad);
+			nulls[13] = false;
 		}
 		MemoryContextSwitchTo(old);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);

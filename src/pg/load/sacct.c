@@ -22,9 +22,9 @@
 
 /*
  * The parsed header of the last call, kept across the rows of one query (the header is passed
- * with every row): parsed once, and again only when another header text comes. The entry lives
- * in its own context under fn_mcxt, so a new header frees the old one whole; `valid` is set
- * only once a parse has finished, so a parse cut short by an error (a cancel, out of memory)
+ * with every row): parsed once, and again only when another header text or delimiter comes. The
+ * entry lives in its own context under fn_mcxt, so a new header frees the old one whole; `valid` is
+ * set only once a parse has finished, so a parse cut short by an error (a cancel, out of memory)
  * leaves no entry that a later call could take for the header's.
  */
 typedef struct header_cache
@@ -33,20 +33,27 @@ typedef struct header_cache
 	bool valid;
 	char *text;
 	int len;
+	char *delim;
+	int dlen;
 	fs_sacct_header h;
 	fs_status st;
 	fs_error err;
 } header_cache;
 
-/* The parse of header, from the cache when the text is the last one's; a failure is cached too. */
+/*
+ * The parse of header split on delim, from the cache when both are the last one's; a failure is
+ * cached too.
+ */
 static const fs_sacct_header *
-cached_header(FunctionCallInfo fcinfo, text *header, const fs_error **failed)
+cached_header(FunctionCallInfo fcinfo, text *header, text *delim, const fs_error **failed)
 {
 	header_cache *hc = (header_cache *) fcinfo->flinfo->fn_extra;
 	int len = VARSIZE_ANY_EXHDR(header);
+	int dlen = VARSIZE_ANY_EXHDR(delim);
 	MemoryContext old;
 
-	if (hc && hc->valid && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0)
+	if (hc && hc->valid && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0 &&
+	    hc->dlen == dlen && memcmp(hc->delim, VARDATA_ANY(delim), dlen) == 0)
 	{
 		*failed = hc->st == FS_OK ? NULL : &hc->err;
 		return &hc->h;
@@ -65,7 +72,11 @@ cached_header(FunctionCallInfo fcinfo, text *header, const fs_error **failed)
 	memcpy(hc->text, VARDATA_ANY(header), len);
 	hc->text[len] = '\0';
 	hc->len = len;
-	hc->st = fs_sacct_header_parse(hc->text, len, &fs_pg_alloc, &hc->h, &hc->err);
+	hc->delim = palloc(dlen + 1);
+	memcpy(hc->delim, VARDATA_ANY(delim), dlen);
+	hc->delim[dlen] = '\0';
+	hc->dlen = dlen;
+	hc->st = fs_sacct_header_parse(hc->text, len, hc->delim, dlen, &fs_pg_alloc, &hc->h, &hc->err);
 	MemoryContextSwitchTo(old);
 	hc->valid = true;
 	*failed = hc->st == FS_OK ? NULL : &hc->err;
@@ -253,7 +264,7 @@ error_text(const fs_error *err)
 
 /*
  * sacct_row raises the error of a bad header or row, sacct_row_try returns it in the error
- * column; an unknown time zone raises in both.
+ * column; an unknown time zone and an empty or over-long delimiter raise in both.
  */
 static Datum
 sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
@@ -262,16 +273,21 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	text *header = PG_GETARG_TEXT_PP(1);
 	const char *tzname;
 	pg_tz *tz = zone_arg(fcinfo, 2, &tzname);
+	text *delim = PG_NARGS() > 3 ? PG_GETARG_TEXT_PP(3) : NULL;
 	const fs_error *hfail;
-	const fs_sacct_header *h = cached_header(fcinfo, header, &hfail);
+	const fs_sacct_header *h;
 	fs_sacct_record rec;
 	fs_error err;
 	fs_status st;
 	Datum d;
 
+	if (delim == NULL)
+		delim = cstring_to_text("|");
+	h = cached_header(fcinfo, header, delim, &hfail);
 	if (hfail)
 	{
-		if (!try_only)
+		/* a bad delimiter is a bad argument, not a bad row: both forms raise it */
+		if (!try_only || hfail->status != FS_ERR_SYNTAX)
 			fs_pg_raise(hfail);
 		return record_datum(fcinfo, NULL, tz, tzname, error_text(hfail));
 	}

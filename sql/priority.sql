@@ -54,6 +54,21 @@ SELECT 'ncpus * paws'::pbs_formula;
 SELECT pbs_formula('ncpus * paws'::text);
 SELECT 'ncpus +'::pbs_formula;
 SELECT 'host * 2'::pbs_formula;
+-- a formula with custom resources is stored with its resourcedef after a "#resourcedef" line, so
+-- that its text reads back (a dump, a cast) and values the same; one with built-in resources only
+-- is stored alone, whatever resourcedef validated it
+CREATE TEMP TABLE site_formula AS
+SELECT pbs_formula('ncpus * paws + bias', E'paws type=float\nbias type=long flag=i') AS f,
+       pbs_formula('ncpus * 2', E'paws type=float') AS builtin_only;
+SELECT f, builtin_only FROM site_formula;
+SELECT f::text::pbs_formula::text = f::text AS reads_back,
+       pbs_formula_value(f::text::pbs_formula, 'ncpus=4,paws=0.5,bias=3') AS value_after,
+       pbs_formula_value(f, 'ncpus=4,paws=0.5,bias=3') AS value_before
+FROM site_formula;
+-- the stored resourcedef is validated on input like an argument's
+SELECT E'ncpus * paws\n#resourcedef\npaws type=string'::pbs_formula;
+SELECT E'ncpus * paws\n#resourcedef\n'::pbs_formula;
+DROP TABLE site_formula;
 
 -- ---------------------------------------------------------------- values
 -- units: mem in kb (1025 bytes is 2 kb), walltime in seconds, a resource not requested is 0

@@ -183,6 +183,8 @@ SELECT to_regtype('fairsched.pbs_formula') IS NOT NULL AS has_pbs_formula \gset
 CREATE TABLE fill.formulas (id int PRIMARY KEY, f pbs_formula, fs pbs_formula[]);
 INSERT INTO fill.formulas
 SELECT i, CASE WHEN i % 7 = 0 THEN NULL
+               WHEN i % 5 = 0 THEN pbs_formula(format('ncpus * paws_%s + bias', i),
+                                               format(E'paws_%s type=float\nbias type=long', i))
                ELSE format('ncpus * %s + (mem // 1024 %% 7 if walltime > %s else -fairshare_factor ** 2)'
                            ' + max(queue_priority, job_priority, %s) - round(eligible_time / 3600, 2)',
                            i, i * 60, i)::pbs_formula END,

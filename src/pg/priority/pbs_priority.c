@@ -17,25 +17,69 @@
 #define PBS_FORMULA_BINARY_VERSION 1
 
 /*
- * A formula's text validated as the type's input: PBS's validation with the built-in resources
- * only. pbs_formula('...') with a literal is this input (PostgreSQL reads a call of a type's
- * name on one literal as a cast), so it must refuse what pbs_formula(text) refuses.
+ * A formula that names a site's custom resources is stored with the resourcedef it was
+ * validated against, after this line, so that its text reads back (a dump, a cast): a formula
+ * itself never holds a '#'.
+ */
+#define RESOURCEDEF_MARK     "\n#resourcedef\n"
+#define RESOURCEDEF_MARK_LEN (sizeof(RESOURCEDEF_MARK) - 1)
+
+/* The formula part of a stored value, and its resourcedef (NULL when it has none). */
+static size_t
+formula_part(const char *s, size_t len, const char **rd, size_t *rdlen)
+{
+	size_t i;
+
+	*rd = NULL;
+	*rdlen = 0;
+	for (i = 0; i + RESOURCEDEF_MARK_LEN <= len; i++)
+		if (s[i] == '\n' && memcmp(s + i, RESOURCEDEF_MARK, RESOURCEDEF_MARK_LEN) == 0)
+		{
+			*rd = s + i + RESOURCEDEF_MARK_LEN;
+			*rdlen = len - i - RESOURCEDEF_MARK_LEN;
+			return i;
+		}
+	return len;
+}
+
+/*
+ * Validate a formula as PBS does, with the custom resources of resourcedef (rd, NULL: the
+ * built-in ones only), raising PBS's error; as_input: the error is the type's input syntax error.
+ */
+static void
+validate_formula(const char *f, size_t flen, const char *rd, size_t rdlen, bool as_input)
+{
+	fs_pbs_resdef def;
+	fs_pf_prog *p;
+	fs_error err;
+	int code;
+	fs_status st;
+
+	if (rd)
+		fs_pg_check(fs_pbs_resourcedef_parse(rd, rdlen, &fs_pg_alloc, &def, &err), &err);
+	st = fs_pbs_formula_compile(f, flen, rd ? &def : NULL, false, &fs_pg_alloc, &p, &code, &err);
+	if (st == FS_ERR_SYNTAX && as_input)
+		st = fs_error_as_input(&err, "fairsched.pbs_formula", f, flen);
+	fs_pg_check(st, &err);
+	fs_pf_free(p, &fs_pg_alloc);
+	if (rd)
+		fs_pbs_resourcedef_free(&def, &fs_pg_alloc);
+}
+
+/*
+ * A formula's text validated as the type's input: PBS's validation with the built-in resources,
+ * or with the resourcedef stored after the formula. pbs_formula('...') with a literal is this
+ * input (PostgreSQL reads a call of a type's name on one literal as a cast), so it must refuse
+ * what pbs_formula(text) refuses.
  */
 static Datum
 formula_from_text(const char *s, size_t len)
 {
-	fs_pf_prog *p;
-	fs_error err;
-	int code;
-	fs_status st = fs_pbs_formula_compile(s, len, NULL, false, &fs_pg_alloc, &p, &code, &err);
-	text *t;
+	const char *rd;
+	size_t rdlen, flen = formula_part(s, len, &rd, &rdlen);
 
-	if (st == FS_ERR_SYNTAX)
-		st = fs_error_as_input(&err, "fairsched.pbs_formula", s, len);
-	fs_pg_check(st, &err);
-	fs_pf_free(p, &fs_pg_alloc);
-	t = cstring_to_text_with_len(s, (int) len);
-	return PointerGetDatum(t);
+	validate_formula(s, flen, rd, rdlen, true);
+	return PointerGetDatum(cstring_to_text_with_len(s, (int) len));
 }
 
 PG_FUNCTION_INFO_V1(pbs_formula_in);
@@ -93,30 +137,39 @@ PG_FUNCTION_INFO_V1(pbs_formula);
 Datum
 pbs_formula(PG_FUNCTION_ARGS)
 {
-	text *f;
-	fs_pbs_resdef rd;
-	bool have_rd = !PG_ARGISNULL(1);
+	text *f, *r;
+	const char *fs, *rs;
+	size_t flen, rlen;
 	fs_pf_prog *p;
 	fs_error err;
 	int code;
-	fs_status st;
+	StringInfoData out;
 
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	f = PG_GETARG_TEXT_PP(0);
-	if (have_rd)
+	fs = VARDATA_ANY(f);
+	flen = VARSIZE_ANY_EXHDR(f);
+	if (PG_ARGISNULL(1))
 	{
-		text *r = PG_GETARG_TEXT_PP(1);
-
-		fs_pg_check(
-		    fs_pbs_resourcedef_parse(VARDATA_ANY(r), VARSIZE_ANY_EXHDR(r), &fs_pg_alloc, &rd, &err),
-		    &err);
+		validate_formula(fs, flen, NULL, 0, false);
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(fs, (int) flen));
 	}
-	st = fs_pbs_formula_compile(VARDATA_ANY(f), VARSIZE_ANY_EXHDR(f), have_rd ? &rd : NULL, false,
-	                            &fs_pg_alloc, &p, &code, &err);
-	fs_pg_check(st, &err);
-	fs_pf_free(p, &fs_pg_alloc);
-	PG_RETURN_TEXT_P(cstring_to_text_with_len(VARDATA_ANY(f), (int) VARSIZE_ANY_EXHDR(f)));
+	r = PG_GETARG_TEXT_PP(1);
+	rs = VARDATA_ANY(r);
+	rlen = VARSIZE_ANY_EXHDR(r);
+	validate_formula(fs, flen, rs, rlen, false);
+	/* built-in resources only: the formula alone; else the resourcedef goes with it */
+	if (fs_pbs_formula_compile(fs, flen, NULL, false, &fs_pg_alloc, &p, &code, &err) == FS_OK)
+	{
+		fs_pf_free(p, &fs_pg_alloc);
+		PG_RETURN_TEXT_P(cstring_to_text_with_len(fs, (int) flen));
+	}
+	initStringInfo(&out);
+	appendBinaryStringInfo(&out, fs, (int) flen);
+	appendBinaryStringInfo(&out, RESOURCEDEF_MARK, (int) RESOURCEDEF_MARK_LEN);
+	appendBinaryStringInfo(&out, rs, (int) rlen);
+	PG_RETURN_TEXT_P(cstring_to_text_with_len(out.data, out.len));
 }
 
 typedef struct value_cache
@@ -132,8 +185,8 @@ static value_cache *
 cached_formula(FunctionCallInfo fcinfo, text *formula)
 {
 	value_cache *vc = (value_cache *) fcinfo->flinfo->fn_extra;
-	const char *s = VARDATA_ANY(formula);
-	size_t len = VARSIZE_ANY_EXHDR(formula), plen;
+	const char *s = VARDATA_ANY(formula), *rd;
+	size_t rdlen, len = formula_part(s, VARSIZE_ANY_EXHDR(formula), &rd, &rdlen), plen;
 	MemoryContext old;
 	fs_error err;
 	fs_status st;

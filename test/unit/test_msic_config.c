@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static fs_status
 parse(const char *text, const char *host, fs_msic_config *cfg, fs_error *err)
 {
@@ -304,6 +303,29 @@ test_built_value(void)
 }
 
 /* Many BATCH_QUEUES and FAIR_SHARE lines: repeats found through the indexes, far apart too. */
+/* An entry is written back as "BATCH_QUEUES queue@host" on one line: one that would not fit once
+ * the local host is added is refused, so that every parsed file formats into one that parses. */
+static void
+test_entry_fits_a_line(void)
+{
+	fs_sb sb;
+	fs_msic_config cfg;
+	fs_error err;
+	int i;
+
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_sb_appendf(&sb, "SUBMIT_QUEUE p\nBATCH_QUEUES ");
+	for (i = 0; i < 490; i++)
+		fs_sb_append(&sb, "q", 1);
+	fs_sb_append(&sb, "\n", 1);
+	CHECK(fs_msic_config_parse(sb.data, sb.len, NULL, &cfg, &unit_alloc, &err) == FS_OK);
+	fs_msic_config_free(&cfg, &unit_alloc);
+	CHECK(fs_msic_config_parse(sb.data, sb.len, "a.long.local.host", &cfg, &unit_alloc, &err) ==
+	      FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "must fit on one line of 509 bytes") != NULL);
+	unit_alloc.release(unit_alloc.ctx, sb.data);
+}
+
 static void
 test_many_entries(void)
 {
@@ -349,6 +371,7 @@ test_msic_config(void)
 	test_holidays();
 	test_built_value();
 	test_many_entries();
+	test_entry_fits_a_line();
 	fs_msic_format_hms(4 * 3600 + 61, hms);
 	CHECK_STR(hms, "04:01:01");
 	fs_msic_format_hms(100 * 3600, hms);

@@ -496,6 +496,14 @@ add_queues(parser *p, const char *opt, const char *s, size_t n, bool submit)
 				q.host = add_str(cfg, p->local_host, strlen(p->local_host), true);
 			else
 				q.host = FS_MSIC_NONE;
+			/* each entry is written back on a line of its own ("OPT queue@host"): it must fit */
+			if (strlen(opt) + 1 + (at - i) +
+			        (q.host != FS_MSIC_NONE ? 1 + strlen(cfg->strs.data + q.host) : 0) >
+			    FS_MSIC_LINE_MAX)
+				return opt_fail(p->err, p->line, opt,
+				                "\"%s\" with its host is too long: an entry and its option "
+				                "must fit on one line of %d bytes.",
+				                shown(sh, sizeof(sh), s + i, j - i), FS_MSIC_LINE_MAX);
 			if (submit)
 			{
 				cfg->submit = fs_grow(p->a, cfg->submit, cfg->n_submit, &cfg->cap_submit,

@@ -9,7 +9,7 @@ MODULE_big  = fairsched
 # matter for them); the install script is concatenated in SQL_MODULES order (types first).
 # src/core and src/pg each hold the base at the top and a folder per concern (docs/architecture.md):
 # types, share, placement, load, msic.
-CONCERNS    = types share placement load msic
+CONCERNS    = types share placement load msic priority
 CORE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/core/*.c $(addprefix src/core/,$(addsuffix /*.c,$(CONCERNS))))))
 GLUE_OBJS   = $(patsubst %.c,%.o,$(sort $(wildcard src/pg/*.c $(addprefix src/pg/,$(addsuffix /*.c,$(CONCERNS))))))
 CORE_HDRS   = $(wildcard src/core/*.h $(addprefix src/core/,$(addsuffix /*.h,$(CONCERNS))))
@@ -17,7 +17,7 @@ GLUE_HDRS   = $(wildcard src/pg/*.h $(addprefix src/pg/,$(addsuffix /*.h,$(CONCE
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle groupquota
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle groupquota slurm_priority
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 # released versions' full scripts (frozen) and the upgrade scripts from each to the next

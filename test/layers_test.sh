@@ -3,7 +3,7 @@
 #   - src/core is plain C99: its quoted includes are files of src/core, its <...> includes are
 #     standard C headers; no PostgreSQL header;
 #   - src/core/types includes only the base (fs_core.h) and types/; each concern folder of
-#     src/core (share, placement, load, msic) includes only the base, types/ and itself: no
+#     src/core (share, placement, load, msic, priority) includes only the base, types/ and itself: no
 #     include between concerns;
 #   - each concern folder of src/pg includes, of the core, only types/ and its own concern, and
 #     of the glue only the base (fs_pg.h, fs_expanded.h) and its own folder.
@@ -12,7 +12,7 @@ set -uo pipefail
 shopt -s lastpipe # the counts live in this shell: the last command of a pipeline runs here
 cd "$(dirname "$0")/.."
 
-CONCERNS="share placement load msic"
+CONCERNS="share placement load msic priority"
 STD_C="float.h limits.h math.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h ctype.h errno.h assert.h"
 passed=0
 failed=0

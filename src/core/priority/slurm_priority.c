@@ -1,0 +1,682 @@
+/*
+ * slurm_priority.c: SLURM's priority/multifactor parameters, read from slurm.conf text or from
+ * `scontrol show config` output the way slurmctld's configuration reader reads them.
+ */
+#include "priority/slurm_priority.h"
+
+#include <stdio.h>
+
+static const char *const flag_names[FS_SPRIO_NFLAGS] = {
+    "ACCRUE_ALWAYS",   "SMALL_RELATIVE_TO_TIME", "CALCULATE_RUNNING",
+    "DEPTH_OBLIVIOUS", "NO_FAIR_TREE",           "INCR_ONLY",
+    "MAX_TRES",        "MAX_TRES_GRES",          "NO_NORMAL_ASSOC",
+    "NO_NORMAL_PART",  "NO_NORMAL_QOS",          "NO_NORMAL_TRES"};
+
+const char *
+fs_sprio_flag_name(int i)
+{
+	return i >= 0 && i < FS_SPRIO_NFLAGS ? flag_names[i] : NULL;
+}
+
+static void *
+xalloc(const fs_allocator *a, size_t n)
+{
+	return a->alloc(a->ctx, n ? n : 1);
+}
+
+static char *
+xstrndup(const fs_allocator *a, const char *s, size_t n)
+{
+	char *d = xalloc(a, n + 1);
+
+	if (n)
+		memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* Case-insensitive substring search (SLURM's xstrcasestr). O(hlen * nlen), nlen is a flag name. */
+static bool
+has_word(const char *h, size_t hlen, const char *needle)
+{
+	size_t nlen = strlen(needle), i;
+
+	for (i = 0; i + nlen <= hlen; i++)
+		if (fs_casecmp(h + i, nlen, needle, nlen) == 0)
+			return true;
+	return false;
+}
+
+/* ---- versions ------------------------------------------------------------------------------- */
+
+fs_status
+fs_sprio_version_parse(const char *s, size_t len, int *version, fs_error *err)
+{
+	size_t i = 0, j;
+	int64_t major, minor;
+	char shown[256];
+
+	fs_quote_excerpt(shown, sizeof(shown), s, len, 200);
+	while (i < len && fs_is_digit(s[i]))
+		i++;
+	j = i + 1;
+	while (j < len && fs_is_digit(s[j]))
+		j++;
+	if (i == 0 || i >= len || s[i] != '.' || j == i + 1 || !fs_parse_digits(s, i, 99, &major) ||
+	    !fs_parse_digits(s + i + 1, j - i - 1, 99, &minor) || minor < 1 || minor > 12 ||
+	    (j < len && s[j] != '.'))
+	{
+		fs_fail(err, FS_ERR_SYNTAX, "invalid SLURM version: \"%s\"", shown);
+		fs_error_hint(err, "Give a release as SLURM_VERSION prints it, for example 22.05 or "
+		                   "23.02.7.");
+		return FS_ERR_SYNTAX;
+	}
+	*version = (int) (major * 100 + minor);
+	if (*version < FS_SPRIO_VERSION_MIN)
+	{
+		fs_fail(err, FS_ERR_SYNTAX, "invalid SLURM version: \"%s\"", shown);
+		fs_error_detail(err, "Releases before 19.05 have no association or site factor.");
+		fs_error_hint(err, "Give a release from 19.05 on.");
+		return FS_ERR_SYNTAX;
+	}
+	return FS_OK;
+}
+
+/* ---- values --------------------------------------------------------------------------------- */
+
+/*
+ * SLURM's time_str2secs: "-1", INFINITE or UNLIMITED; else only digits, ':' and '-' (at most one
+ * dash, before any colon; at most two colons); "d-h:m:s" with a dash, else "h:m:s" when three
+ * numbers read, else "m:s" or "m". Numbers are read as sscanf's %d reads them, so "5-" is five
+ * days and ":" is 0. Arithmetic is in int, as SLURM's; a number or total beyond int is bad text
+ * here (SLURM would overflow).
+ */
+static int64_t
+time_str2secs(const char *s, size_t len)
+{
+	int64_t v[4] = {0, 0, 0, 0}, total;
+	size_t i, p = 0;
+	int dash = 0, colon = 0, nread = 0, k;
+
+	if (len == 0)
+		return -2;
+	if (fs_span_eq(s, len, "-1") || fs_span_ieq(s, len, "INFINITE") ||
+	    fs_span_ieq(s, len, "UNLIMITED"))
+		return -1;
+	for (i = 0; i < len; i++)
+	{
+		if (s[i] == '-')
+		{
+			if (colon)
+				return -2;
+			dash++;
+		}
+		else if (s[i] == ':')
+			colon++;
+		else if (!fs_is_digit(s[i]))
+			return -2;
+	}
+	if (dash > 1 || colon > 2)
+		return -2;
+	/* the sscanf: numbers separated by the format's literals, stopping at the first mismatch */
+	for (k = 0; k < (dash ? 4 : 3); k++)
+	{
+		bool neg = false;
+		int64_t n = 0;
+		size_t start;
+
+		if (k > 0)
+		{
+			char sep = (dash && k == 1) ? '-' : ':';
+
+			if (p >= len || s[p] != sep)
+				break;
+			p++;
+		}
+		if (p < len && s[p] == '-')
+		{
+			neg = true;
+			p++;
+		}
+		start = p;
+		while (p < len && fs_is_digit(s[p]))
+		{
+			n = n * 10 + (s[p] - '0');
+			if (n > INT32_MAX)
+				return -2;
+			p++;
+		}
+		if (p == start)
+			break;
+		v[k] = neg ? -n : n;
+		nread++;
+	}
+	if (dash)
+		total = v[0] * 86400 + v[1] * 3600 + v[2] * 60 + v[3];
+	else if (nread == 3)
+		total = v[0] * 3600 + v[1] * 60 + v[2];
+	else
+		total = v[0] * 60 + v[1];
+	if (total > INT32_MAX || total < INT32_MIN)
+		return -2;
+	return total;
+}
+
+int32_t
+fs_sprio_time_str2mins(const char *s, size_t len)
+{
+	int64_t secs = time_str2secs(s, len);
+
+	if (secs == -1 || secs == -2)
+		return (int32_t) secs;
+	return (int32_t) ((secs + 59) / 60);
+}
+
+/*
+ * SLURM's uint32 reading (strtoul with base 0, then UNLIMITED or INFINITE for 2^32-1): 0 if
+ * empty, 1 "not a valid number", 2 "out of range" (a negative number wraps in strtoul, so "-1"
+ * is out of range and "-0" is 0).
+ */
+static int
+parse_uint32(const char *s, size_t len, uint32_t *out)
+{
+	size_t i = 0;
+	bool neg = false;
+	unsigned base = 10;
+	uint64_t n = 0;
+	bool big = false;
+
+	if (fs_span_ieq(s, len, "UNLIMITED") || fs_span_ieq(s, len, "INFINITE"))
+	{
+		*out = UINT32_MAX;
+		return 0;
+	}
+	if (len == 0)
+	{
+		*out = 0;
+		return 0;
+	}
+	if (s[i] == '+' || s[i] == '-')
+		neg = s[i++] == '-';
+	if (i + 1 < len && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X'))
+	{
+		base = 16;
+		i += 2;
+	}
+	else if (i < len && s[i] == '0')
+		base = 8;
+	if (i >= len)
+		return 1;
+	for (; i < len; i++)
+	{
+		unsigned d;
+		char c = fs_ascii_lower(s[i]);
+
+		if (fs_is_digit(c))
+			d = (unsigned) (c - '0');
+		else if (base == 16 && c >= 'a' && c <= 'f')
+			d = (unsigned) (c - 'a' + 10);
+		else
+			return 1;
+		if (d >= base)
+			return 1;
+		n = n * base + d;
+		if (n > UINT32_MAX)
+			big = true, n = UINT32_MAX + (uint64_t) 1;
+	}
+	if (big || (neg && n != 0))
+		return 2;
+	*out = (uint32_t) n;
+	return 0;
+}
+
+/* ---- TRES weights --------------------------------------------------------------------------- */
+
+static const char *const plain_tres[] = {"cpu",     "mem",  "energy", "node",
+                                         "billing", "vmem", "pages"};
+static const char *const named_tres[] = {"gres", "license", "bb", "fs", "ic"};
+
+static fs_status
+tres_fail(fs_error *err, const char *what, const char *s, size_t len)
+{
+	char shown[256];
+
+	fs_quote_excerpt(shown, sizeof(shown), s, len, 200);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid TRES weight: \"%s\"", shown);
+	fs_error_detail(err, "%s", what);
+	fs_error_hint(err,
+	              "PriorityWeightTRES is a comma-separated list of TYPE[/NAME]=weight[K|M|G|T|P], "
+	              "for example CPU=1000,Mem=2000G,GRES/gpu=3000.");
+	return FS_ERR_SYNTAX;
+}
+
+/* One entry "type[/name]=value[unit]" into *w (name allocated). */
+static fs_status
+tres_entry(const char *s, size_t len, fs_sprio_tres_weight *w, const fs_allocator *a, fs_error *err)
+{
+	size_t eq = 0, slash, k, used, tlen;
+	double v;
+	int base = 0, unit;
+	bool known = false;
+	const char *val;
+	size_t vlen;
+
+	while (eq < len && s[eq] != '=')
+		eq++;
+	if (eq >= len || eq + 1 >= len)
+		return tres_fail(
+		    err, "It is not TYPE=weight (slurmctld: \"is an invalid TRES weight entry\").", s, len);
+	slash = 0;
+	while (slash < eq && s[slash] != '/')
+		slash++;
+	tlen = slash;
+	if (slash < eq)
+	{
+		for (k = 0; k < sizeof(named_tres) / sizeof(named_tres[0]); k++)
+			if (fs_span_ieq(s, tlen, named_tres[k]) && eq > slash + 1)
+				known = true;
+	}
+	else
+		for (k = 0; k < sizeof(plain_tres) / sizeof(plain_tres[0]); k++)
+			if (fs_span_ieq(s, tlen, plain_tres[k]))
+				known = true;
+	if (!known)
+		return tres_fail(err,
+		                 "It names no TRES type (slurmctld stops with \"failed to parse tres "
+		                 "weights str\"); the types are cpu, mem, energy, node, billing, vmem, "
+		                 "pages, and gres/NAME, license/NAME, bb/NAME, fs/NAME, ic/NAME.",
+		                 s, len);
+	if (fs_span_ieq(s, tlen, "mem") || fs_span_ieq(s, tlen, "bb"))
+		base = 2;
+	val = s + eq + 1;
+	vlen = len - eq - 1;
+	used = fs_scan_number(val, vlen, &v);
+	if (used == 0)
+		return tres_fail(err, "Its weight is not a number.", s, len);
+	if (!(v - v == 0))
+		return tres_fail(err, "Its weight is out of range.", s, len);
+	if (used < vlen)
+	{
+		const char *units = "KMGTP";
+		const char *u;
+
+		if (used + 1 != vlen || (u = strchr(units, fs_ascii_upper(val[used]))) == NULL ||
+		    val[used] == '\0')
+			return tres_fail(err,
+			                 "Its unit is not one of K, M, G, T and P (slurmctld: \"Invalid "
+			                 "unit type\").",
+			                 s, len);
+		unit = (int) (u - units) + 1;
+		for (; base < unit; base++)
+			v /= 1024.0;
+	}
+	w->name = xalloc(a, eq + 1);
+	for (k = 0; k < eq; k++)
+		w->name[k] = k < tlen ? fs_ascii_lower(s[k]) : s[k];
+	w->name[eq] = '\0';
+	w->weight = v;
+	return FS_OK;
+}
+
+fs_status
+fs_sprio_tres_weights_parse(const char *s, size_t len, fs_sprio_tres_weight **out, size_t *n,
+                            const fs_allocator *a, fs_error *err)
+{
+	size_t i = 0, cap = 0, cnt = 0, k;
+	fs_sprio_tres_weight *arr = NULL;
+
+	*out = NULL;
+	*n = 0;
+	while (i < len)
+	{
+		size_t j = i;
+
+		FS_POLL(cnt);
+		while (j < len && s[j] != ',')
+			j++;
+		if (j > i) /* strtok skips empty entries */
+		{
+			arr = fs_grow(a, arr, cnt, &cap, sizeof(*arr));
+			if (tres_entry(s + i, j - i, &arr[cnt], a, err) != FS_OK)
+			{
+				for (k = 0; k < cnt; k++)
+					a->release(a->ctx, arr[k].name);
+				if (arr)
+					a->release(a->ctx, arr);
+				return FS_ERR_SYNTAX;
+			}
+			/* a repeated TRES keeps the last weight, as SLURM's array does */
+			for (k = 0; k < cnt; k++)
+				if (fs_casecmp(arr[k].name, strlen(arr[k].name), arr[cnt].name,
+				               strlen(arr[cnt].name)) == 0)
+				{
+					arr[k].weight = arr[cnt].weight;
+					a->release(a->ctx, arr[cnt].name);
+					cnt--;
+					break;
+				}
+			cnt++;
+		}
+		i = j + 1;
+	}
+	*out = arr;
+	*n = cnt;
+	return FS_OK;
+}
+
+/* ---- the configuration ---------------------------------------------------------------------- */
+
+enum
+{
+	K_AGE,
+	K_ASSOC,
+	K_FS,
+	K_JS,
+	K_PART,
+	K_QOS,
+	K_TRES,
+	K_MAXAGE,
+	K_CALC,
+	K_FAVOR,
+	K_FLAGS,
+	K_TYPE,
+	K_VERSION,
+	NKEYS
+};
+
+static const char *const key_names[NKEYS] = {
+    "PriorityWeightAge",     "PriorityWeightAssoc",     "PriorityWeightFairshare",
+    "PriorityWeightJobSize", "PriorityWeightPartition", "PriorityWeightQOS",
+    "PriorityWeightTRES",    "PriorityMaxAge",          "PriorityCalcPeriod",
+    "PriorityFavorSmall",    "PriorityFlags",           "PriorityType",
+    "SLURM_VERSION"};
+
+/* The lines of these records hold their own keys (a partition's PriorityJobFactor). */
+static const char *const record_keys[] = {"NodeName",     "PartitionName", "NodeSet", "DownNodes",
+                                          "FrontendName", "SwitchName",    "Name"};
+
+typedef struct setting
+{
+	const char *val;
+	size_t len;
+	size_t line; /* 0 when not set */
+} setting;
+
+static fs_status
+bad_value(fs_error *err, const setting *st, int key, const char *slurm_msg, const char *hint)
+{
+	char shown[256];
+
+	fs_quote_excerpt(shown, sizeof(shown), st->val, st->len, 200);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid value for %s on line %zu: \"%s\"", key_names[key],
+	        st->line, shown);
+	if (slurm_msg)
+		fs_error_detail(err, "slurmctld says: %s.", slurm_msg);
+	fs_error_hint(err, "%s", hint);
+	return FS_ERR_SYNTAX;
+}
+
+/* Record key k of a line: its value, unquoted. */
+static void
+record(setting *set, const char *key, size_t klen, const char *val, size_t vlen, size_t line)
+{
+	int k;
+
+	if (vlen >= 2 && val[0] == '"' && val[vlen - 1] == '"')
+	{
+		val++;
+		vlen -= 2;
+	}
+	for (k = 0; k < NKEYS; k++)
+		if (fs_span_ieq(key, klen, key_names[k]))
+		{
+			set[k].val = val;
+			set[k].len = vlen;
+			set[k].line = line;
+		}
+}
+
+/* One line: the `Key = Value` form of scontrol show config, or slurm.conf's Key=Value pairs. */
+static void
+scan_line(setting *set, const char *s, size_t len, size_t line)
+{
+	size_t i = 0, k, j;
+
+	for (k = 0; k < len; k++)
+		if (s[k] == '#')
+		{
+			len = k;
+			break;
+		}
+	while (len > 0 && fs_is_space(s[len - 1]))
+		len--;
+	while (i < len && fs_is_space(s[i]))
+		i++;
+	k = i;
+	while (k < len && !fs_is_space(s[k]) && s[k] != '=')
+		k++;
+	j = k;
+	while (j < len && fs_is_space(s[j]))
+		j++;
+	if (j > k && j < len && s[j] == '=')
+	{
+		size_t v = j + 1;
+
+		while (v < len && fs_is_space(s[v]))
+			v++;
+		if (fs_span_eq(s + v, len - v, "(null)"))
+			v = len;
+		record(set, s + i, k - i, s + v, len - v, line);
+		return;
+	}
+	if (k >= len || s[k] != '=')
+		return;
+	for (j = 0; j < sizeof(record_keys) / sizeof(record_keys[0]); j++)
+		if (fs_span_ieq(s + i, k - i, record_keys[j]))
+			return;
+	/* whitespace-separated pairs; a value may be quoted */
+	while (i < len)
+	{
+		size_t ks = i, ke, vs, ve;
+
+		while (i < len && !fs_is_space(s[i]) && s[i] != '=')
+			i++;
+		ke = i;
+		if (i < len && s[i] == '=')
+		{
+			i++;
+			vs = i;
+			if (i < len && s[i] == '"')
+			{
+				i++;
+				while (i < len && s[i] != '"')
+					i++;
+				if (i < len)
+					i++;
+			}
+			while (i < len && !fs_is_space(s[i]))
+				i++;
+			ve = i;
+			record(set, s + ks, ke - ks, s + vs, ve - vs, line);
+		}
+		while (i < len && fs_is_space(s[i]))
+			i++;
+	}
+}
+
+static fs_status
+weight(const setting *st, int key, uint32_t *out, fs_error *err)
+{
+	char msg[600], shown[256];
+	int r;
+
+	if (!st->line)
+		return FS_OK;
+	r = parse_uint32(st->val, st->len, out);
+	if (r == 0)
+		return FS_OK;
+	fs_quote_excerpt(shown, sizeof(shown), st->val, st->len, 200);
+	snprintf(msg, sizeof(msg), "\"%s\" is %s", shown,
+	         r == 1 ? "not a valid number" : "out of range");
+	return bad_value(err, st, key, msg, "A priority weight is an integer from 0 to 4294967295.");
+}
+
+/* PriorityMaxAge or PriorityCalcPeriod: minutes rounded up, times 60 in 32 bits. */
+static fs_status
+minutes(const setting *st, int key, uint32_t *out, fs_error *err)
+{
+	char msg[600], shown[256];
+	int32_t m;
+
+	if (!st->line)
+		return FS_OK;
+	m = fs_sprio_time_str2mins(st->val, st->len);
+	if ((key == K_MAXAGE && (m >= 0 || m == -1)) || (key == K_CALC && m >= 1))
+	{
+		*out = (uint32_t) m * 60u;
+		return FS_OK;
+	}
+	fs_quote_excerpt(shown, sizeof(shown), st->val, st->len, 200);
+	snprintf(msg, sizeof(msg), "Bad value \"%s\" for %s", shown, key_names[key]);
+	return bad_value(err, st, key, msg,
+	                 key == K_MAXAGE ? "PriorityMaxAge takes minutes, minutes:seconds, "
+	                                   "hours:minutes:seconds, days-hours[:minutes[:seconds]] or "
+	                                   "UNLIMITED."
+	                                 : "PriorityCalcPeriod takes at least one minute, as minutes, "
+	                                   "minutes:seconds, hours:minutes:seconds or "
+	                                   "days-hours[:minutes[:seconds]].");
+}
+
+void
+fs_sprio_config_free(fs_sprio_config *cfg, const fs_allocator *a)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->n_tres; i++)
+		a->release(a->ctx, cfg->tres[i].name);
+	if (cfg->tres)
+		a->release(a->ctx, cfg->tres);
+	if (cfg->weight_tres)
+		a->release(a->ctx, cfg->weight_tres);
+	cfg->tres = NULL;
+	cfg->weight_tres = NULL;
+	cfg->n_tres = 0;
+}
+
+fs_status
+fs_sprio_config_parse(const char *text, size_t len, const char *version, size_t version_len,
+                      fs_sprio_config *cfg, const fs_allocator *a, fs_error *err)
+{
+	setting set[NKEYS];
+	size_t i = 0, line = 0;
+	fs_status st;
+	const setting *s;
+
+	memset(set, 0, sizeof(set));
+	memset(cfg, 0, sizeof(*cfg));
+	while (i < len)
+	{
+		size_t j = i;
+
+		FS_POLL(line);
+		while (j < len && text[j] != '\n')
+			j++;
+		scan_line(set, text + i, j - i, ++line);
+		i = j + 1;
+	}
+	cfg->version = FS_SPRIO_VERSION_NEWEST;
+	if (version)
+		st = fs_sprio_version_parse(version, version_len, &cfg->version, err);
+	else if (set[K_VERSION].line && set[K_VERSION].len)
+	{
+		st = fs_sprio_version_parse(set[K_VERSION].val, set[K_VERSION].len, &cfg->version, err);
+		if (st != FS_OK)
+			fs_error_context(err, "in SLURM_VERSION on line %zu", set[K_VERSION].line);
+	}
+	else
+		st = FS_OK;
+	if (st != FS_OK)
+		return st;
+
+	/* SLURM's defaults: FAIR_TREE on, a week of age, a pass every 5 minutes */
+	cfg->max_age = 7 * 86400;
+	cfg->calc_period = 300;
+	cfg->multifactor = cfg->version >= 2311;
+	if ((st = weight(&set[K_AGE], K_AGE, &cfg->weight_age, err)) != FS_OK ||
+	    (st = weight(&set[K_ASSOC], K_ASSOC, &cfg->weight_assoc, err)) != FS_OK ||
+	    (st = weight(&set[K_FS], K_FS, &cfg->weight_fairshare, err)) != FS_OK ||
+	    (st = weight(&set[K_JS], K_JS, &cfg->weight_jobsize, err)) != FS_OK ||
+	    (st = weight(&set[K_PART], K_PART, &cfg->weight_partition, err)) != FS_OK ||
+	    (st = weight(&set[K_QOS], K_QOS, &cfg->weight_qos, err)) != FS_OK ||
+	    (st = minutes(&set[K_MAXAGE], K_MAXAGE, &cfg->max_age, err)) != FS_OK ||
+	    (st = minutes(&set[K_CALC], K_CALC, &cfg->calc_period, err)) != FS_OK)
+		return st;
+
+	s = &set[K_FAVOR];
+	if (s->line && s->len)
+	{
+		if (fs_span_ieq(s->val, s->len, "yes") || fs_span_ieq(s->val, s->len, "up") ||
+		    fs_span_ieq(s->val, s->len, "true") || fs_span_ieq(s->val, s->len, "1"))
+			cfg->favor_small = true;
+		else if (!(fs_span_ieq(s->val, s->len, "no") || fs_span_ieq(s->val, s->len, "down") ||
+		           fs_span_ieq(s->val, s->len, "false") || fs_span_ieq(s->val, s->len, "0")))
+		{
+			char msg[600], shown[256];
+
+			fs_quote_excerpt(shown, sizeof(shown), s->val, s->len, 200);
+			snprintf(msg, sizeof(msg), "\"%s\" is not a valid option for \"PriorityFavorSmall\"",
+			         shown);
+			return bad_value(err, s, K_FAVOR, msg, "PriorityFavorSmall takes YES or NO.");
+		}
+	}
+
+	s = &set[K_TYPE];
+	if (s->line && s->len)
+	{
+		if (fs_span_ieq(s->val, s->len, "priority/multifactor"))
+			cfg->multifactor = true;
+		else if (fs_span_ieq(s->val, s->len, "priority/basic"))
+			cfg->multifactor = false;
+		else
+			return bad_value(err, s, K_TYPE, NULL,
+			                 "PriorityType is priority/multifactor or priority/basic.");
+	}
+
+	/* PriorityFlags: each word found anywhere in the value, in any case; others ignored */
+	s = &set[K_FLAGS];
+	if (s->line)
+	{
+		static const int plain[] = {0, 1, 2, 3, 4, 5};
+
+		for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+			if (has_word(s->val, s->len, flag_names[plain[i]]))
+				cfg->flags |= 1u << plain[i];
+		if (has_word(s->val, s->len, "MAX_TRES_GRES"))
+			cfg->flags |= FS_SPRIO_MAX_TRES_GRES;
+		else if (has_word(s->val, s->len, "MAX_TRES"))
+			cfg->flags |= FS_SPRIO_MAX_TRES;
+		if (has_word(s->val, s->len, "NO_NORMAL_ALL"))
+			cfg->flags |= FS_SPRIO_NO_NORMAL_ASSOC | FS_SPRIO_NO_NORMAL_PART |
+			              FS_SPRIO_NO_NORMAL_QOS | FS_SPRIO_NO_NORMAL_TRES;
+		else
+			for (i = 8; i < FS_SPRIO_NFLAGS; i++)
+				if (has_word(s->val, s->len, flag_names[i]))
+					cfg->flags |= 1u << i;
+		/* DEPTH_OBLIVIOUS is a classic algorithm: Fair Tree is off */
+		if (cfg->flags & FS_SPRIO_DEPTH_OBLIVIOUS)
+			cfg->flags |= FS_SPRIO_NO_FAIR_TREE;
+	}
+
+	s = &set[K_TRES];
+	if (s->line && s->len)
+	{
+		st = fs_sprio_tres_weights_parse(s->val, s->len, &cfg->tres, &cfg->n_tres, a, err);
+		if (st != FS_OK)
+		{
+			fs_error_context(err, "in PriorityWeightTRES on line %zu", s->line);
+			return st;
+		}
+		cfg->weight_tres = xstrndup(a, s->val, s->len);
+	}
+	return FS_OK;
+}

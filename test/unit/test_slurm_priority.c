@@ -1,0 +1,316 @@
+/* test_slurm_priority.c: SLURM's priority parameters read from slurm.conf and scontrol show
+ * config text: defaults, every option, SLURM's quirks, every error. */
+#include "priority/slurm_priority.h"
+#include "unit.h"
+
+#include <string.h>
+
+static fs_status
+parse_v(const char *text, const char *version, fs_sprio_config *cfg, fs_error *err)
+{
+	return fs_sprio_config_parse(text, strlen(text), version, version ? strlen(version) : 0, cfg,
+	                             &unit_alloc, err);
+}
+
+/* The message and detail of a configuration that must fail. */
+static const char *
+fails(const char *text, const char *version)
+{
+	static fs_error err;
+	static char both[2 * FS_MSG_LEN + 4];
+	fs_sprio_config cfg;
+
+	if (parse_v(text, version, &cfg, &err) == FS_OK)
+	{
+		fs_sprio_config_free(&cfg, &unit_alloc);
+		return "(accepted)";
+	}
+	CHECK(err.status == FS_ERR_SYNTAX);
+	CHECK(err.hint[0] != '\0');
+	strcpy(both, err.message);
+	if (err.detail[0])
+	{
+		strcat(both, " | ");
+		strcat(both, err.detail);
+	}
+	return both;
+}
+
+static uint32_t
+max_age_of(const char *value)
+{
+	char text[200];
+	fs_sprio_config cfg;
+	fs_error err;
+	uint32_t r;
+
+	strcpy(text, "PriorityMaxAge=");
+	strcat(text, value);
+	if (parse_v(text, NULL, &cfg, &err) != FS_OK)
+		return 12345;
+	r = cfg.max_age;
+	fs_sprio_config_free(&cfg, &unit_alloc);
+	return r;
+}
+
+static uint32_t
+flags_of(const char *value)
+{
+	char text[200];
+	fs_sprio_config cfg;
+	fs_error err;
+	uint32_t r;
+
+	strcpy(text, "PriorityFlags=");
+	strcat(text, value);
+	if (parse_v(text, NULL, &cfg, &err) != FS_OK)
+		return 0xdead;
+	r = cfg.flags;
+	fs_sprio_config_free(&cfg, &unit_alloc);
+	return r;
+}
+
+static void
+test_defaults(void)
+{
+	fs_sprio_config cfg;
+	fs_error err;
+
+	CHECK(parse_v("", NULL, &cfg, &err) == FS_OK);
+	CHECK(cfg.version == FS_SPRIO_VERSION_NEWEST);
+	CHECK(cfg.multifactor);
+	CHECK(cfg.weight_age == 0 && cfg.weight_assoc == 0 && cfg.weight_fairshare == 0 &&
+	      cfg.weight_jobsize == 0 && cfg.weight_partition == 0 && cfg.weight_qos == 0);
+	CHECK(cfg.weight_tres == NULL && cfg.n_tres == 0);
+	CHECK(cfg.max_age == 604800);
+	CHECK(cfg.calc_period == 300);
+	CHECK(!cfg.favor_small);
+	CHECK(cfg.flags == 0);
+	fs_sprio_config_free(&cfg, &unit_alloc);
+	/* before 23.11 the default PriorityType was basic */
+	CHECK(parse_v("", "22.05", &cfg, &err) == FS_OK);
+	CHECK(cfg.version == 2205 && !cfg.multifactor);
+	fs_sprio_config_free(&cfg, &unit_alloc);
+}
+
+static void
+test_slurm_conf(void)
+{
+	fs_sprio_config cfg;
+	fs_error err;
+	const char *conf = "# slurm.conf\n"
+	                   "ClusterName=c1 PriorityType=priority/multifactor\n"
+	                   "priorityweightage=1000   PriorityWeightFairshare=10000 # fs\n"
+	                   "PriorityWeightJobSize=0x10\n"
+	                   "PriorityWeightPartition=010\n"
+	                   "PriorityWeightQOS=UNLIMITED\n"
+	                   "PriorityWeightAssoc=5\n"
+	                   "PriorityWeightAssoc=6\n"
+	                   "PartitionName=p1 Nodes=n[1-4] PriorityJobFactor=10 PriorityWeightAge=7\n"
+	                   "PriorityWeightTRES=CPU=1000,Mem=2000G,GRES/gpu=3000\n"
+	                   "PriorityMaxAge=1-0\n"
+	                   "PriorityCalcPeriod=1:30\n"
+	                   "PriorityFavorSmall=YES\n"
+	                   "PriorityFlags=\"no_fair_tree,ACCRUE_ALWAYS\"\n"
+	                   "Include /etc/slurm/nodes.conf\n";
+
+	CHECK(parse_v(conf, NULL, &cfg, &err) == FS_OK);
+	CHECK(cfg.weight_age == 1000);
+	CHECK(cfg.weight_fairshare == 10000);
+	CHECK(cfg.weight_jobsize == 16);
+	CHECK(cfg.weight_partition == 8);
+	CHECK(cfg.weight_qos == UINT32_MAX);
+	CHECK(cfg.weight_assoc == 6); /* the last value wins */
+	CHECK_STR(cfg.weight_tres, "CPU=1000,Mem=2000G,GRES/gpu=3000");
+	CHECK(cfg.n_tres == 3);
+	if (cfg.n_tres == 3)
+	{
+		CHECK_STR(cfg.tres[0].name, "cpu");
+		CHECK_DBL(cfg.tres[0].weight, 1000, 0);
+		CHECK_STR(cfg.tres[1].name, "mem");
+		CHECK_DBL(cfg.tres[1].weight, 1.953125, 0); /* 2000 per GB = per 1024 MB */
+		CHECK_STR(cfg.tres[2].name, "gres/gpu");
+		CHECK_DBL(cfg.tres[2].weight, 3000, 0);
+	}
+	CHECK(cfg.max_age == 86400);
+	CHECK(cfg.calc_period == 120); /* 90 seconds rounded up to 2 minutes */
+	CHECK(cfg.favor_small);
+	CHECK(cfg.flags == (FS_SPRIO_NO_FAIR_TREE | FS_SPRIO_ACCRUE_ALWAYS));
+	fs_sprio_config_free(&cfg, &unit_alloc);
+}
+
+static void
+test_show_config(void)
+{
+	fs_sprio_config cfg;
+	fs_error err;
+	const char *conf = "Configuration data as of 2026-12-01T10:00:00\n"
+	                   "PriorityParameters      = (null)\n"
+	                   "PriorityDecayHalfLife   = 7-00:00:00\n"
+	                   "PriorityCalcPeriod      = 00:05:00\n"
+	                   "PriorityFavorSmall      = No\n"
+	                   "PriorityFlags           = \n"
+	                   "PriorityMaxAge          = 14-00:00:00\n"
+	                   "PriorityType            = priority/multifactor\n"
+	                   "PriorityWeightAge       = 1000\n"
+	                   "PriorityWeightTRES      = (null)\n"
+	                   "SLURM_VERSION           = 22.05.8\n";
+
+	CHECK(parse_v(conf, NULL, &cfg, &err) == FS_OK);
+	CHECK(cfg.version == 2205);
+	CHECK(cfg.multifactor);
+	CHECK(cfg.calc_period == 300);
+	CHECK(cfg.max_age == 14 * 86400);
+	CHECK(cfg.weight_age == 1000);
+	CHECK(cfg.weight_tres == NULL);
+	CHECK(cfg.flags == 0);
+	fs_sprio_config_free(&cfg, &unit_alloc);
+	/* the caller's version wins over the line */
+	CHECK(parse_v(conf, "23.02", &cfg, &err) == FS_OK);
+	CHECK(cfg.version == 2302);
+	fs_sprio_config_free(&cfg, &unit_alloc);
+}
+
+static void
+test_max_age(void)
+{
+	CHECK(max_age_of("1:30") == 120);
+	CHECK(max_age_of("0") == 0);
+	CHECK(max_age_of("61") == 3660);
+	CHECK(max_age_of("1:00:01") == 3660); /* hours:minutes:seconds, 1 s rounds up */
+	CHECK(max_age_of("7-0") == 604800);
+	CHECK(max_age_of("2-3") == 2 * 86400 + 3 * 3600);
+	CHECK(max_age_of("2-3:4") == 2 * 86400 + 3 * 3600 + 4 * 60);
+	CHECK(max_age_of("5-") == 5 * 86400);
+	CHECK(max_age_of(":") == 0);
+	CHECK(max_age_of("UNLIMITED") == 4294967236u);
+	CHECK(max_age_of("infinite") == 4294967236u);
+	CHECK(max_age_of("-1") == 4294967236u);
+	/* the longest that fits SLURM's int seconds; beyond, its arithmetic would overflow */
+	CHECK(max_age_of("24855-0") == 24855u * 86400u);
+	CHECK(max_age_of("24856-0") == 12345);
+	CHECK(max_age_of("abc") == 12345);
+	CHECK(max_age_of("1-2-3") == 12345);
+	CHECK(max_age_of("1:2:3:4") == 12345);
+	CHECK(max_age_of("1:2-3") == 12345);
+	CHECK(max_age_of("-2") == 12345);
+	CHECK(max_age_of("99999999999") == 12345);
+	CHECK(fs_sprio_time_str2mins("", 0) == -2);
+}
+
+static void
+test_flags(void)
+{
+	CHECK(flags_of("NO_NORMAL_ALL") == (FS_SPRIO_NO_NORMAL_ASSOC | FS_SPRIO_NO_NORMAL_PART |
+	                                    FS_SPRIO_NO_NORMAL_QOS | FS_SPRIO_NO_NORMAL_TRES));
+	CHECK(flags_of("no_normal_qos,NO_NORMAL_TRES") ==
+	      (FS_SPRIO_NO_NORMAL_QOS | FS_SPRIO_NO_NORMAL_TRES));
+	CHECK(flags_of("MAX_TRES_GRES") == FS_SPRIO_MAX_TRES_GRES);
+	CHECK(flags_of("MAX_TRES") == FS_SPRIO_MAX_TRES);
+	CHECK(flags_of("DEPTH_OBLIVIOUS") == (FS_SPRIO_DEPTH_OBLIVIOUS | FS_SPRIO_NO_FAIR_TREE));
+	/* substring reading: a word inside a longer word counts, a typo is ignored */
+	CHECK(flags_of("XINCR_ONLYX") == FS_SPRIO_INCR_ONLY);
+	CHECK(flags_of("INCR_ONL,FAIR_TREE,TICKET_BASED") == 0);
+	CHECK(flags_of("small_relative_to_time,calculate_running") ==
+	      (FS_SPRIO_SMALL_RELATIVE_TO_TIME | FS_SPRIO_CALCULATE_RUNNING));
+	CHECK_STR(fs_sprio_flag_name(7), "MAX_TRES_GRES");
+	CHECK(fs_sprio_flag_name(FS_SPRIO_NFLAGS) == NULL);
+}
+
+static void
+test_tres(void)
+{
+	fs_sprio_tres_weight *w;
+	size_t n, i;
+	fs_error err;
+	const char *s = "mem=1T,bb/cray=1G,cpu=2K,,node=-3.5,mem=1M,license/matlab=1e3,MEM=4k";
+
+	CHECK(fs_sprio_tres_weights_parse(s, strlen(s), &w, &n, &unit_alloc, &err) == FS_OK);
+	CHECK(n == 5);
+	if (n == 5)
+	{
+		CHECK_STR(w[0].name, "mem");
+		CHECK_DBL(w[0].weight, 4, 0); /* K is below mem's base unit: no conversion */
+		CHECK_STR(w[1].name, "bb/cray");
+		CHECK_DBL(w[1].weight, 1.0 / 1024, 0);
+		CHECK_STR(w[2].name, "cpu");
+		CHECK_DBL(w[2].weight, 2.0 / 1024, 0);
+		CHECK_DBL(w[3].weight, -3.5, 0);
+		CHECK_STR(w[4].name, "license/matlab");
+		CHECK_DBL(w[4].weight, 1000, 0);
+	}
+	for (i = 0; i < n; i++)
+		unit_alloc.release(unit_alloc.ctx, w[i].name);
+	unit_alloc.release(unit_alloc.ctx, w);
+}
+
+static void
+test_errors(void)
+{
+	CHECK_STR(fails("PriorityWeightAge=12a", NULL),
+	          "invalid value for PriorityWeightAge on line 1: \"12a\" | slurmctld says: \"12a\" is "
+	          "not a valid number.");
+	CHECK_STR(fails("\nPriorityWeightQOS=4294967296", NULL),
+	          "invalid value for PriorityWeightQOS on line 2: \"4294967296\" | slurmctld says: "
+	          "\"4294967296\" is out of range.");
+	CHECK_STR(fails("PriorityWeightFairshare=-1", NULL),
+	          "invalid value for PriorityWeightFairshare on line 1: \"-1\" | slurmctld says: "
+	          "\"-1\" is out of range.");
+	CHECK_STR(fails("PriorityWeightJobSize=09", NULL),
+	          "invalid value for PriorityWeightJobSize on line 1: \"09\" | slurmctld says: \"09\" "
+	          "is not a valid number.");
+	CHECK_STR(fails("PriorityMaxAge = 1 week", NULL),
+	          "invalid value for PriorityMaxAge on line 1: \"1 week\" | slurmctld says: Bad value "
+	          "\"1 week\" for PriorityMaxAge.");
+	CHECK_STR(fails("PriorityCalcPeriod=0", NULL),
+	          "invalid value for PriorityCalcPeriod on line 1: \"0\" | slurmctld says: Bad value "
+	          "\"0\" for PriorityCalcPeriod.");
+	CHECK_STR(fails("PriorityCalcPeriod=UNLIMITED", NULL),
+	          "invalid value for PriorityCalcPeriod on line 1: \"UNLIMITED\" | slurmctld says: Bad "
+	          "value \"UNLIMITED\" for PriorityCalcPeriod.");
+	CHECK_STR(fails("PriorityFavorSmall=maybe", NULL),
+	          "invalid value for PriorityFavorSmall on line 1: \"maybe\" | slurmctld says: "
+	          "\"maybe\" is not a valid option for \"PriorityFavorSmall\".");
+	CHECK_STR(fails("PriorityType=priority/fifo", NULL),
+	          "invalid value for PriorityType on line 1: \"priority/fifo\"");
+	CHECK(strstr(fails("PriorityWeightTRES=gpu=5", NULL), "invalid TRES weight: \"gpu=5\"") !=
+	      NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=gres=5", NULL), "names no TRES type") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu=", NULL), "not TYPE=weight") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu", NULL), "not TYPE=weight") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu=x", NULL), "not a number") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu=1X", NULL), "unit") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu=1GB", NULL), "unit") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=cpu=1e999", NULL), "out of range") != NULL);
+	CHECK_STR(fails("SLURM_VERSION = 22", NULL), "invalid SLURM version: \"22\"");
+	CHECK_STR(fails("", "18.08"),
+	          "invalid SLURM version: \"18.08\" | Releases before 19.05 have no association or "
+	          "site factor.");
+	CHECK_STR(fails("", "22.13"), "invalid SLURM version: \"22.13\"");
+	CHECK_STR(fails("", "22.05x"), "invalid SLURM version: \"22.05x\"");
+}
+
+static void
+test_error_context(void)
+{
+	fs_sprio_config cfg;
+	fs_error err;
+
+	CHECK(parse_v("a=b\n\nPriorityWeightTRES=cpu=1,foo=2\n", NULL, &cfg, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.context, "in PriorityWeightTRES on line 3");
+	CHECK(parse_v("SLURM_VERSION = 17.11.2\n", NULL, &cfg, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.context, "in SLURM_VERSION on line 1");
+}
+
+void
+test_slurm_priority(void)
+{
+	test_defaults();
+	test_slurm_conf();
+	test_show_config();
+	test_max_age();
+	test_flags();
+	test_tres();
+	test_errors();
+	test_error_context();
+}

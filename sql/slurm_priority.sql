@@ -87,3 +87,114 @@ SELECT slurm_priority_config('PriorityWeightTRES=cpu=1GB');
 SELECT slurm_priority_config('PriorityWeightTRES=cpu=1e999');
 SELECT slurm_priority_config('SLURM_VERSION = 17.11.2');
 SELECT slurm_priority_config('', '22');
+
+-- slurm_priority: a job's priority at a calculation pass
+\set VERBOSITY default
+CREATE TEMP TABLE c AS SELECT
+    (4, 16, 10, 3, 50)::slurm_cluster AS cl,
+    '2026-12-01 12:00:00+00'::timestamptz AS pass;
+CREATE FUNCTION pg_temp.job(tres text DEFAULT 'cpu=16', part_tres text DEFAULT 'cpu=16,mem=64gb',
+                            assoc bigint DEFAULT 10, pf int DEFAULT 3, qos bigint DEFAULT 50,
+                            min_nodes int DEFAULT 4, cpus int DEFAULT 16,
+                            accrue timestamptz DEFAULT NULL, fs float8 DEFAULT 0,
+                            site bigint DEFAULT 0, nice bigint DEFAULT 0,
+                            direct bigint DEFAULT NULL, prev bigint DEFAULT NULL,
+                            time_limit interval DEFAULT NULL)
+RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW('1001', 'alice', 'physics', 'batch', 'normal', '2026-12-01 10:00:00+00', accrue,
+               min_nodes, cpus, time_limit, tres::resvec, fs, assoc, pf, 1, '1 day'::interval,
+               part_tres::resvec, qos, site, nice, direct, prev)::slurm_job $$;
+
+-- SLURM's test24.7: Assoc=QOS=TRES cpu=4000000, Partition=60000, JobSize=1: each at its
+-- maximum gives the whole weight; half the maximum (a third for the partition) that part of it
+SELECT p.* FROM c, slurm_priority(slurm_priority_config(
+    'PriorityWeightAssoc=4000000 PriorityWeightQOS=4000000 PriorityWeightPartition=60000 '
+    'PriorityWeightJobSize=1 PriorityWeightTRES=cpu=4000000'), pg_temp.job(), c.cl, c.pass) p;
+SELECT priority, assoc, qos, partition, tres, assoc_factor, qos_factor, partition_factor, tres_factors
+FROM c, slurm_priority(slurm_priority_config(
+    'PriorityWeightAssoc=4000000 PriorityWeightQOS=4000000 PriorityWeightPartition=60000 '
+    'PriorityWeightJobSize=1 PriorityWeightTRES=cpu=4000000'),
+    pg_temp.job(tres => 'cpu=8', assoc => 5, pf => 1, qos => 25), c.cl, c.pass);
+-- an admin-set priority (scontrol update priority=999): fixed, every term 0
+SELECT priority, priority_sum, direct, assoc, qos, tres
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightAssoc=4000000'),
+                       pg_temp.job(direct => 999), c.cl, c.pass);
+
+-- SLURM's test24.6: NO_NORMAL_ALL with every weight 1 gives the raw values: assoc 100,
+-- partition 20, QOS 200, cpu the CPU count (memory in MB)
+SELECT priority, assoc, partition, qos, tres
+FROM c, slurm_priority(slurm_priority_config(
+    'PriorityFlags=NO_NORMAL_ALL PriorityWeightAssoc=1 PriorityWeightPartition=1 '
+    'PriorityWeightQOS=1 PriorityWeightTRES=cpu=1,mem=1'),
+    pg_temp.job(tres => 'cpu=6,mem=2gb', assoc => 100, pf => 20, qos => 200), c.cl, c.pass);
+
+-- SLURM's test24.5 and test17.23: the site factor at its bounds, nice 100 (--nice) and 200
+SELECT s, n, p.priority, p.priority_sum, p.site, p.nice
+FROM c, (VALUES (2147483645, 0), (-2147483645, 0), (1000, 100), (1000, 200)) v(s, n),
+     slurm_priority(slurm_priority_config(''), pg_temp.job(site => s, nice => n), c.cl, c.pass) p;
+
+-- age: PriorityMaxAge=1:30 is 2 minutes; the factor is a fraction strictly below it, 1 from it
+SELECT a, p.age, p.age_factor
+FROM c, (VALUES (interval '1 minute'), ('119 seconds'), ('2 minutes'), ('-1 minute')) v(a),
+     slurm_priority(slurm_priority_config('PriorityWeightAge=1000 PriorityMaxAge=1:30'),
+                    pg_temp.job(accrue => c.pass - a), c.cl, c.pass) p;
+-- not accruing (accrue_time NULL): no age
+SELECT age FROM c, slurm_priority(slurm_priority_config('PriorityWeightAge=1000'),
+                                  pg_temp.job(), c.cl, c.pass);
+
+-- job size (4 nodes, 16 CPUs; a job of 1 node and 4 CPUs): favor large (1/4 + 4/16)/2,
+-- favor small (3/4 + 12/16)/2, relative to a 60-minute limit max(1*16/4, 4)/60/16
+SELECT f, p.jobsize_factor, p.jobsize
+FROM c, (VALUES ('PriorityWeightJobSize=1000'),
+                ('PriorityWeightJobSize=1000 PriorityFavorSmall=YES'),
+                ('PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME'),
+                ('PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME PriorityFavorSmall=YES')) v(f),
+     slurm_priority(slurm_priority_config(f),
+                    pg_temp.job(min_nodes => 1, cpus => 4, time_limit => '1 hour'), c.cl, c.pass) p;
+-- favor small and more CPUs than the cluster: the unsigned difference wraps to the best factor;
+-- more nodes than the cluster: 0 for the node term since 23.02, wrapped before
+SELECT v, cpus, nodes, p.jobsize_factor
+FROM c, (VALUES ('26.05', 20, 1), ('26.05', 4, 5), ('22.05', 4, 5)) x(v, cpus, nodes),
+     slurm_priority(slurm_priority_config('PriorityWeightJobSize=1000 PriorityFavorSmall=YES', v),
+                    pg_temp.job(min_nodes => nodes, cpus => cpus), c.cl, c.pass) p;
+
+-- the sum: floor of 1, truncation, TRES over the partition's total and not capped, the
+-- 32-bit cap, INCR_ONLY
+SELECT priority, priority_sum FROM c, slurm_priority(slurm_priority_config(''), pg_temp.job(), c.cl, c.pass);
+SELECT priority, priority_sum, fairshare
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightFairshare=10000'),
+                       pg_temp.job(fs => 0.12349), c.cl, c.pass);
+SELECT priority, tres, tres_factors
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightTRES=mem=1000,cpu=10'),
+                       pg_temp.job(tres => 'mem=128gb,cpu=4', part_tres => 'mem=64gb'), c.cl, c.pass);
+SELECT priority, priority_sum
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightQOS=UNLIMITED PriorityWeightAssoc=UNLIMITED'),
+                       pg_temp.job(assoc => 10, qos => 50), c.cl, c.pass);
+SELECT f, prev, p.priority
+FROM c, (VALUES ('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY', 5000),
+                ('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY', 10),
+                ('PriorityWeightQOS=1000', 5000)) v(f, prev),
+     slurm_priority(slurm_priority_config(f), pg_temp.job(qos => 50, prev => prev), c.cl, c.pass) p;
+-- a proposed weight: edit the configuration value
+SELECT (slurm_priority(y.cfg, pg_temp.job(qos => 25), c.cl, c.pass)).priority
+FROM c, LATERAL (SELECT ROW('26.05', 'priority/multifactor', 0, 0, 0, 0, 0, 4000, NULL,
+                            '7 days'::interval, false, '{}'::text[], '5 min'::interval
+                 )::slurm_priority_config AS cfg) y;
+
+-- errors
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(site => 2147483646), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(nice => -2147483646), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(cpus => -1), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(fs => 1.5), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(direct => -1), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config('PriorityWeightJobSize=1', '22.05'), pg_temp.job(),
+                      (0, 0, 10, 3, 50)::slurm_cluster, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config('PriorityWeightJobSize=1 PriorityFlags=SMALL_RELATIVE_TO_TIME'),
+                      pg_temp.job(time_limit => '0'), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, -1, 0, 0, 0, 0, 0, NULL, NULL, false, NULL, NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, false, '{FAIR}', NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, 'gpu=1', NULL, false, NULL, NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(), c.cl, 'infinity') FROM c;

@@ -3,6 +3,7 @@
 #include "priority/slurm_priority.h"
 #include "unit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static fs_status
@@ -282,6 +283,7 @@ test_errors(void)
 	CHECK(strstr(fails("PriorityWeightTRES=cpu=1X", NULL), "unit") != NULL);
 	CHECK(strstr(fails("PriorityWeightTRES=cpu=1GB", NULL), "unit") != NULL);
 	CHECK(strstr(fails("PriorityWeightTRES=cpu=1e999", NULL), "out of range") != NULL);
+	CHECK(strstr(fails("PriorityWeightTRES=gres/g%u=1", NULL), "character") != NULL);
 	CHECK_STR(fails("SLURM_VERSION = 22", NULL), "invalid SLURM version: \"22\"");
 	CHECK_STR(fails("", "18.08"),
 	          "invalid SLURM version: \"18.08\" | Releases before 19.05 have no association or "
@@ -302,9 +304,304 @@ test_error_context(void)
 	CHECK_STR(err.context, "in SLURM_VERSION on line 1");
 }
 
+/* ---- the priority of a job ---- */
+
+static uint8_t *kept[32];
+static int nkept;
+
+/* A resource vector freed at the end of the tests. */
+static uint8_t *
+rv(const char *text)
+{
+	return kept[nkept++] = unit_rv(text);
+}
+
+static fs_sprio_config pcfg;
+static double tres_w[8], tres_fv[8];
+
+static void
+config(const char *text)
+{
+	fs_error err;
+
+	fs_sprio_config_free(&pcfg, &unit_alloc);
+	CHECK(parse_v(text, NULL, &pcfg, &err) == FS_OK);
+}
+
+static fs_sprio_job
+job0(void)
+{
+	fs_sprio_job j;
+
+	memset(&j, 0, sizeof(j));
+	j.min_nodes = 1;
+	j.cpus = 1;
+	return j;
+}
+
+static fs_sprio_cluster
+cluster0(void)
+{
+	fs_sprio_cluster c;
+
+	memset(&c, 0, sizeof(c));
+	c.nodes = 4;
+	c.cpus = 16;
+	c.max_partition_factor = 1;
+	return c;
+}
+
+static fs_sprio_result
+prio(const fs_sprio_job *j, const fs_sprio_cluster *c, int64_t now)
+{
+	fs_sprio_result r;
+	fs_error err;
+
+	memset(&r, 0, sizeof(r));
+	r.tres = tres_w;
+	r.tres_f = tres_fv;
+	if (fs_sprio_priority(&pcfg, j, c, now, &r, &err) != FS_OK)
+	{
+		CHECK_STR(err.message, "(no error)");
+		r.priority = -1;
+	}
+	return r;
+}
+
+static const char *
+prio_fails(const fs_sprio_job *j, const fs_sprio_cluster *c)
+{
+	static fs_error err;
+	fs_sprio_result r;
+
+	r.tres = tres_w;
+	r.tres_f = tres_fv;
+	if (fs_sprio_priority(&pcfg, j, c, 0, &r, &err) == FS_OK)
+		return "(accepted)";
+	CHECK(err.hint[0] != '\0');
+	return err.message;
+}
+
+/* SLURM's test24.7: normalised factors with weights Assoc=QOS=TRES cpu=4000000, Partition=60000 */
+static void
+test_normalised(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_result r;
+
+	config("PriorityWeightAssoc=4000000 PriorityWeightQOS=4000000 PriorityWeightPartition=60000 "
+	       "PriorityWeightJobSize=1 PriorityWeightTRES=cpu=4000000");
+	j.assoc_priority = 10;
+	c.max_assoc_priority = 10;
+	j.qos_priority = 50;
+	c.max_qos_priority = 50;
+	j.partition_factor = 3;
+	c.max_partition_factor = 3;
+	j.tres = rv("cpu=16");
+	j.part_tres = rv("cpu=16,mem=64gb");
+	j.cpus = 16;
+	j.min_nodes = 4;
+	r = prio(&j, &c, 0);
+	CHECK_DBL(r.assoc, 4000000, 0);
+	CHECK_DBL(r.qos, 4000000, 0);
+	CHECK_DBL(r.partition, 60000, 0);
+	CHECK_DBL(tres_w[0], 4000000, 0);
+	CHECK_DBL(tres_fv[0], 1, 0);
+	CHECK_DBL(r.jobsize, 1, 0);
+	CHECK(r.priority == 4000000 * 3 + 60000 + 1);
+	/* halves, then a lowered maximum re-normalises everyone */
+	c.max_assoc_priority = 20;
+	c.max_qos_priority = 100;
+	c.max_partition_factor = 6;
+	j.tres = rv("cpu=8");
+	r = prio(&j, &c, 0);
+	CHECK_DBL(r.assoc, 2000000, 0);
+	CHECK_DBL(r.qos, 2000000, 0);
+	CHECK_DBL(r.partition, 30000, 0);
+	CHECK_DBL(tres_w[0], 2000000, 0);
+	CHECK_DBL(r.assoc_f, 0.5, 0);
+	/* an admin-set priority: fixed, every factor 0 */
+	j.has_direct = true;
+	j.direct_priority = 999;
+	r = prio(&j, &c, 0);
+	CHECK(r.direct && r.priority == 999 && r.assoc == 0 && r.qos == 0 && tres_w[0] == 0);
+}
+
+/* SLURM's test24.6: NO_NORMAL_ALL, every weight 1: the raw values */
+static void
+test_no_normal(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_result r;
+
+	config("PriorityFlags=NO_NORMAL_ALL PriorityWeightAssoc=1 PriorityWeightPartition=1 "
+	       "PriorityWeightQOS=1 PriorityWeightTRES=cpu=1,mem=1");
+	j.assoc_priority = 100;
+	c.max_assoc_priority = 1000;
+	j.partition_factor = 20;
+	c.max_partition_factor = 20;
+	j.qos_priority = 200;
+	c.max_qos_priority = 400;
+	j.tres = rv("cpu=6,mem=2gb");
+	j.part_tres = rv("cpu=16,mem=64gb");
+	r = prio(&j, &c, 0);
+	CHECK_DBL(r.assoc, 100, 0);
+	CHECK_DBL(r.partition, 20, 0);
+	CHECK_DBL(r.qos, 200, 0);
+	CHECK_DBL(tres_w[0], 6, 0);
+	CHECK_DBL(tres_w[1], 2048, 0); /* memory raw in MB */
+	CHECK(r.priority == 100 + 20 + 200 + 6 + 2048);
+}
+
+/* test24.5 and test17.23: the site factor and nice, and their bounds */
+static void
+test_site_nice(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_result r;
+
+	config("");
+	j.site_factor = 2147483645;
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 2147483645);
+	j.site_factor = -2147483645;
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 1 && r.sum == -2147483645.0);
+	j.site_factor = 2147483646;
+	CHECK_STR(prio_fails(&j, &c), "site_factor 2147483646 is out of range");
+	j.site_factor = 1000;
+	j.nice = 100; /* --nice alone */
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 900 && r.nice == 100);
+	j.nice = -2147483646;
+	CHECK_STR(prio_fails(&j, &c), "nice -2147483646 is out of range");
+}
+
+static void
+test_age(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+
+	config("PriorityWeightAge=1000 PriorityMaxAge=1:30");
+	j.has_accrue = true;
+	j.accrue = 1000;
+	CHECK_DBL(prio(&j, &c, 1060).age_f, 0.5, 0);
+	CHECK_DBL(prio(&j, &c, 1119).age, 1000 * 119.0 / 120, 1e-9);
+	CHECK_DBL(prio(&j, &c, 1120).age_f, 1, 0); /* strictly below PriorityMaxAge is a fraction */
+	CHECK_DBL(prio(&j, &c, 900).age_f, 0, 0);  /* accrue time after the pass */
+	j.has_accrue = false;
+	CHECK_DBL(prio(&j, &c, 5000).age_f, 0, 0); /* not accruing */
+	config("PriorityWeightAge=1000 PriorityMaxAge=0");
+	j.has_accrue = true;
+	CHECK_DBL(prio(&j, &c, 1000).age_f, 1, 0);
+	CHECK(prio(&j, &c, 1000).priority == 1000);
+}
+
+static void
+test_job_size(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+
+	j.min_nodes = 1;
+	j.cpus = 4;
+	config("PriorityWeightJobSize=1000");
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, (1.0 / 4 + 4.0 / 16) / 2, 0);
+	j.cpus = 0; /* no halving without a CPU count */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 0.25, 0);
+	j.cpus = 4;
+	config("PriorityWeightJobSize=1000 PriorityFavorSmall=YES");
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, (3.0 / 4 + 12.0 / 16) / 2, 0);
+	j.cpus = 20; /* more CPUs than the cluster: the unsigned difference wraps, the best factor */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 1, 0);
+	j.cpus = 4;
+	j.min_nodes = 5; /* more nodes than the cluster: 0 since 23.02 */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, (0 + 12.0 / 16) / 2, 0);
+	pcfg.version = 2205; /* before, the node difference wrapped too */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 1, 0);
+	c.nodes = 0;
+	CHECK(strstr(prio_fails(&j, &c), "job size factor") != NULL);
+	pcfg.version = 2302;
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 0, 0);
+	c.nodes = 4;
+	j.min_nodes = 1;
+	config("PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME");
+	j.has_time_limit = true;
+	j.time_limit = 3600;
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 4.0 / 60 / 16, 1e-15);
+	j.cpus = 1; /* the average CPUs of its nodes count when larger */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 4.0 / 60 / 16, 1e-15);
+	j.has_time_limit = false;
+	j.has_part_max_time = true;
+	j.part_max_time = 90; /* 1.5 minutes round up to 2 */
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 4.0 / 2 / 16, 1e-15);
+	config("PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME PriorityFavorSmall=1");
+	CHECK_DBL(prio(&j, &c, 0).jobsize_f, 1 - 4.0 / 2 / 16, 1e-15);
+	j.part_max_time = 0;
+	CHECK(strstr(prio_fails(&j, &c), "time limit of 0") != NULL);
+}
+
+static void
+test_sum(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_result r;
+
+	config("PriorityWeightFairshare=10000 PriorityWeightTRES=mem=1000");
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 1 && r.sum == 0); /* the floor of 1 */
+	j.fairshare = 0.12349;
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 1234); /* truncated, not rounded */
+	CHECK_DBL(r.sum, 1234.9, 1e-9);
+	/* TRES over the partition's total, not capped at 1; nothing asked or no total is 0 */
+	j.fairshare = 0;
+	j.tres = rv("mem=8gb");
+	j.part_tres = rv("mem=4gb");
+	r = prio(&j, &c, 0);
+	CHECK_DBL(tres_fv[0], 2, 0);
+	CHECK(r.priority == 2000);
+	j.part_tres = rv("cpu=4");
+	CHECK(prio(&j, &c, 0).priority == 1);
+	/* the 32-bit cap, and INCR_ONLY keeps a higher previous priority */
+	config("PriorityWeightQOS=UNLIMITED PriorityWeightAssoc=UNLIMITED");
+	j.qos_priority = j.assoc_priority = 1;
+	c.max_qos_priority = c.max_assoc_priority = 1;
+	r = prio(&j, &c, 0);
+	CHECK(r.priority == 4294967295LL && r.sum == 2 * 4294967295.0);
+	config("PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY");
+	j.has_previous = true;
+	j.previous_priority = 5000;
+	CHECK(prio(&j, &c, 0).priority == 5000);
+	j.previous_priority = 10;
+	CHECK(prio(&j, &c, 0).priority == 1000);
+	config("PriorityWeightQOS=1000");
+	j.previous_priority = 5000;
+	CHECK(prio(&j, &c, 0).priority == 1000);
+	j.cpus = -1;
+	CHECK_STR(prio_fails(&j, &c), "cpus -1 is out of range");
+	j.cpus = 1;
+	j.fairshare = 1.5;
+	CHECK_STR(prio_fails(&j, &c), "fairshare 1.5 is out of range");
+	fs_sprio_config_free(&pcfg, &unit_alloc);
+}
+
 void
 test_slurm_priority(void)
 {
+	test_normalised();
+	test_no_normal();
+	test_site_nice();
+	test_age();
+	test_job_size();
+	test_sum();
+	while (nkept > 0)
+		free(kept[--nkept]);
 	test_defaults();
 	test_slurm_conf();
 	test_show_config();

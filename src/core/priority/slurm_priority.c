@@ -286,6 +286,15 @@ tres_entry(const char *s, size_t len, fs_sprio_tres_weight *w, const fs_allocato
 		                 "weights str\"); the types are cpu, mem, energy, node, billing, vmem, "
 		                 "pages, and gres/NAME, license/NAME, bb/NAME, fs/NAME, ic/NAME.",
 		                 s, len);
+	/* the name becomes a resource name of the weighted terms' vectors */
+	if (eq > FS_RV_NAME_MAX)
+		return tres_fail(err, "Its name is longer than 63 bytes.", s, len);
+	for (k = tlen + 1; k < eq; k++)
+		if (!(fs_is_name_start(s[k]) || fs_is_digit(s[k]) || strchr("./:-@", s[k]) != NULL) ||
+		    s[k] == '\0')
+			return tres_fail(
+			    err, "Its name has a character other than letters, digits, and _ . / : - @.", s,
+			    len);
 	if (fs_span_ieq(s, tlen, "mem") || fs_span_ieq(s, tlen, "bb"))
 		base = 2;
 	val = s + eq + 1;
@@ -678,5 +687,250 @@ fs_sprio_config_parse(const char *text, size_t len, const char *version, size_t 
 		}
 		cfg->weight_tres = xstrndup(a, s->val, s->len);
 	}
+	return FS_OK;
+}
+
+/* ---- the priority of a job ------------------------------------------------------------------ */
+
+#define SPRIO_INT_LIMIT 2147483645 /* site factor and nice, as scontrol and sbatch bound them */
+
+static fs_status
+value_fail(fs_error *err, const char *field, int64_t v, const char *hint)
+{
+	fs_fail(err, FS_ERR_VALUE, "%s %lld is out of range", field, (long long) v);
+	fs_error_hint(err, "%s", hint);
+	return FS_ERR_VALUE;
+}
+
+/*
+ * A TRES amount as SLURM counts it: sizes in MB (mem, bb), counts and durations as they are.
+ * Absent is 0.
+ */
+static double
+tres_amount(const uint8_t *rv, const char *name)
+{
+	fs_rv_item it;
+
+	if (rv == NULL || !fs_rv_get(rv, name, strlen(name), &it))
+		return 0;
+	return it.kind == FS_KIND_SIZE ? it.amount / 1048576.0 : it.amount;
+}
+
+/* SLURM's TRES table puts these first, in this order; the others follow as configured. */
+static int
+tres_rank(const char *name)
+{
+	static const char *const table[] = {"cpu",     "mem",     "energy", "node",
+	                                    "billing", "fs/disk", "vmem",   "pages"};
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (strcmp(name, table[i]) == 0)
+			return i;
+	return 8;
+}
+
+/* The job-size factor of 1.2.1 of SLURM's multifactor plugin, in its three modes. */
+static fs_status
+job_size(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_sprio_cluster *cl,
+         double *js, fs_error *err)
+{
+	double nodes = (double) cl->nodes, ccpus = (double) cl->cpus, v = 0;
+	bool guard = cfg->version >= 2302;
+
+	*js = 0;
+	if (cl->nodes == 0 || cl->cpus == 0)
+	{
+		if (guard)
+			return FS_OK; /* 23.02 and later leave the factor 0 */
+		fs_fail(err, FS_ERR_DIVZERO, "job size factor of a cluster with %s nodes and %s CPUs",
+		        cl->nodes == 0 ? "no" : "some", cl->cpus == 0 ? "no" : "some");
+		fs_error_detail(err, "SLURM releases before 23.02 divide by the cluster's node and CPU "
+		                     "counts here.");
+		fs_error_hint(err, "Give the cluster's nodes and cpus, or a release from 23.02 on.");
+		return FS_ERR_DIVZERO;
+	}
+	if (cfg->flags & FS_SPRIO_SMALL_RELATIVE_TO_TIME)
+	{
+		double limit_min;
+		int64_t secs;
+
+		v = (double) job->min_nodes * ccpus / nodes;
+		if ((double) job->cpus > v)
+			v = (double) job->cpus;
+		if (job->has_time_limit)
+			secs = job->time_limit;
+		else if (job->has_part_max_time)
+			secs = job->part_max_time;
+		else
+			secs = (int64_t) UINT32_MAX * 60; /* the partition's MaxTime=UNLIMITED */
+		limit_min = (double) ((secs + 59) / 60);
+		if (limit_min <= 0)
+		{
+			fs_fail(err, FS_ERR_DIVZERO, "job size relative to a time limit of 0 minutes");
+			fs_error_detail(err, "PriorityFlags=SMALL_RELATIVE_TO_TIME divides the job's size by "
+			                     "its time limit.");
+			fs_error_hint(err, "Give the job (or its partition) a time limit of at least one "
+			                   "minute.");
+			return FS_ERR_DIVZERO;
+		}
+		v /= limit_min;
+		v /= ccpus;
+		if (cfg->favor_small)
+			v = 1.0 - v;
+	}
+	else if (cfg->favor_small)
+	{
+		if (guard)
+			v = cl->nodes > job->min_nodes ? (nodes - (double) job->min_nodes) / nodes : 0;
+		else /* the unsigned difference of earlier releases */
+			v = (double) (uint32_t) (cl->nodes - job->min_nodes) / nodes;
+		if (job->cpus)
+		{
+			v += (double) (uint32_t) (cl->cpus - job->cpus) / ccpus;
+			v /= 2;
+		}
+	}
+	else
+	{
+		v = (double) job->min_nodes / nodes;
+		if (job->cpus)
+		{
+			v += (double) job->cpus / ccpus;
+			v /= 2;
+		}
+	}
+	if (v > 1)
+		v = 1;
+	if (v < 0)
+		v = 0;
+	*js = v;
+	return FS_OK;
+}
+
+fs_status
+fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_sprio_cluster *cl,
+                  int64_t now, fs_sprio_result *r, fs_error *err)
+{
+	size_t i;
+	int rank;
+	double tres_sum = 0, p;
+	double *tres = r->tres, *tres_f = r->tres_f;
+	fs_status st;
+
+	memset(r, 0, sizeof(*r));
+	r->tres = tres;
+	r->tres_f = tres_f;
+	for (i = 0; i < cfg->n_tres; i++)
+		tres[i] = tres_f[i] = 0;
+	if (job->has_direct)
+	{
+		if (job->direct_priority < 0 || job->direct_priority > (int64_t) UINT32_MAX)
+			return value_fail(err, "direct_priority", job->direct_priority,
+			                  "An admin-set priority is from 0 (held) to 4294967295.");
+		r->direct = true;
+		r->priority = job->direct_priority;
+		r->sum = (double) job->direct_priority;
+		return FS_OK;
+	}
+	if (job->min_nodes < 0 || job->min_nodes > (int64_t) UINT32_MAX)
+		return value_fail(err, "min_nodes", job->min_nodes,
+		                  "A job asks for 0 to 4294967295 nodes.");
+	if (job->cpus < 0 || job->cpus > (int64_t) UINT32_MAX)
+		return value_fail(err, "cpus", job->cpus, "A job asks for 0 to 4294967295 CPUs.");
+	if (cl->nodes < 0 || cl->nodes > (int64_t) UINT32_MAX || cl->cpus < 0 ||
+	    cl->cpus > (int64_t) UINT32_MAX)
+		return value_fail(err, cl->nodes < 0 || cl->nodes > (int64_t) UINT32_MAX ? "nodes" : "cpus",
+		                  cl->nodes < 0 || cl->nodes > (int64_t) UINT32_MAX ? cl->nodes : cl->cpus,
+		                  "A cluster has 0 to 4294967295 nodes and CPUs.");
+	if (job->site_factor < -SPRIO_INT_LIMIT || job->site_factor > SPRIO_INT_LIMIT)
+		return value_fail(err, "site_factor", job->site_factor,
+		                  "SLURM refuses a SiteFactor beyond +-2147483645 (\"SiteFactor value out "
+		                  "of range\").");
+	if (job->nice < -SPRIO_INT_LIMIT || job->nice > SPRIO_INT_LIMIT)
+		return value_fail(err, "nice", job->nice,
+		                  "SLURM's nice values are from -2147483645 to 2147483645.");
+	if (job->assoc_priority < 0 || job->qos_priority < 0 || job->partition_factor < 0)
+		return value_fail(err,
+		                  job->assoc_priority < 0 ? "assoc_priority"
+		                  : job->qos_priority < 0 ? "qos_priority"
+		                                          : "partition_factor",
+		                  job->assoc_priority < 0 ? job->assoc_priority
+		                  : job->qos_priority < 0 ? job->qos_priority
+		                                          : job->partition_factor,
+		                  "Association and QOS priorities and PriorityJobFactor are not negative.");
+	if (!(job->fairshare >= 0 && job->fairshare <= 1))
+	{
+		fs_fail(err, FS_ERR_VALUE, "fairshare %g is out of range", job->fairshare);
+		fs_error_hint(err, "A fair-share factor is from 0 to 1, as fairshare() gives it.");
+		return FS_ERR_VALUE;
+	}
+
+	/* age: from the accrue time, full at PriorityMaxAge (strictly below it is a fraction) */
+	if (cfg->weight_age && job->has_accrue)
+	{
+		uint32_t diff = now > job->accrue ? (uint32_t) (now - job->accrue) : 0;
+
+		r->age_f = diff < cfg->max_age ? (double) diff / (double) cfg->max_age : 1.0;
+	}
+	/* association and QOS against the global maxima; partition against a maximum of at least 1 */
+	if (cfg->flags & FS_SPRIO_NO_NORMAL_ASSOC)
+		r->assoc_f = (double) job->assoc_priority;
+	else if (cl->max_assoc_priority > 0)
+		r->assoc_f = (double) job->assoc_priority / (double) cl->max_assoc_priority;
+	if (cfg->weight_fairshare)
+		r->fairshare_f = job->fairshare;
+	if (cfg->weight_jobsize && (st = job_size(cfg, job, cl, &r->jobsize_f, err)) != FS_OK)
+		return st;
+	if (cfg->flags & FS_SPRIO_NO_NORMAL_PART)
+		r->partition_f = (double) job->partition_factor;
+	else
+		r->partition_f = (double) job->partition_factor /
+		                 (double) (cl->max_partition_factor > 1 ? cl->max_partition_factor : 1);
+	if (cfg->flags & FS_SPRIO_NO_NORMAL_QOS)
+		r->qos_f = (double) job->qos_priority;
+	else if (cl->max_qos_priority > 0)
+		r->qos_f = (double) job->qos_priority / (double) cl->max_qos_priority;
+
+	r->age = r->age_f * (double) cfg->weight_age;
+	r->assoc = r->assoc_f * (double) cfg->weight_assoc;
+	r->fairshare = r->fairshare_f * (double) cfg->weight_fairshare;
+	r->jobsize = r->jobsize_f * (double) cfg->weight_jobsize;
+	r->partition = r->partition_f * (double) cfg->weight_partition;
+	r->qos = r->qos_f * (double) cfg->weight_qos;
+	/* TRES: the job's count over its partition's total, not capped at 1; raw with NO_NORMAL_TRES */
+	for (i = 0; i < cfg->n_tres; i++)
+	{
+		double cnt = tres_amount(job->tres, cfg->tres[i].name);
+		double tot = tres_amount(job->part_tres, cfg->tres[i].name);
+
+		if (cfg->flags & FS_SPRIO_NO_NORMAL_TRES)
+			tres_f[i] = cnt;
+		else if (cnt != 0 && tot != 0)
+			tres_f[i] = cnt / tot;
+		tres[i] = tres_f[i] * cfg->tres[i].weight;
+	}
+	for (rank = 0; rank <= 8; rank++)
+		for (i = 0; i < cfg->n_tres; i++)
+			if (tres_rank(cfg->tres[i].name) == rank)
+				tres_sum += tres[i];
+	r->site = (double) job->site_factor;
+	r->nice = (double) job->nice;
+	p = r->age + r->assoc + r->fairshare + r->jobsize + r->partition + r->qos + tres_sum + r->site -
+	    r->nice;
+	if (!(p - p == 0))
+	{
+		fs_fail(err, FS_ERR_RANGE, "job priority is not finite");
+		fs_error_hint(err, "Check the TRES amounts and weights.");
+		return FS_ERR_RANGE;
+	}
+	r->sum = p;
+	if (p < 1)
+		p = 1;
+	r->priority = p >= 4294967295.0 ? (int64_t) UINT32_MAX : (int64_t) p;
+	if ((cfg->flags & FS_SPRIO_INCR_ONLY) && job->has_previous &&
+	    job->previous_priority > r->priority)
+		r->priority = job->previous_priority > (int64_t) UINT32_MAX ? (int64_t) UINT32_MAX
+		                                                            : job->previous_priority;
 	return FS_OK;
 }

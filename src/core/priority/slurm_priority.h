@@ -8,6 +8,7 @@
 #define FS_SLURM_PRIORITY_H
 
 #include "fs_core.h"
+#include "types/resvec.h"
 
 /* PriorityFlags bits, in the order `scontrol show config` prints them. */
 enum
@@ -80,6 +81,57 @@ void fs_sprio_config_free(fs_sprio_config *cfg, const fs_allocator *a);
  */
 fs_status fs_sprio_tres_weights_parse(const char *s, size_t len, fs_sprio_tres_weight **out,
                                       size_t *n, const fs_allocator *a, fs_error *err);
+
+/*
+ * What SLURM knows of a pending (or running) job for its priority, with the normalisation context
+ * of its partition; times in whole seconds since the epoch, resource vectors encoded (NULL for
+ * none). A NULL SQL field arrives as its flag false or 0.
+ */
+typedef struct fs_sprio_job
+{
+	int64_t submit;
+	bool has_accrue;
+	int64_t accrue;
+	int64_t min_nodes, cpus;
+	bool has_time_limit;
+	int64_t time_limit; /* seconds */
+	bool has_part_max_time;
+	int64_t part_max_time; /* seconds */
+	const uint8_t *tres, *part_tres;
+	double fairshare;
+	int64_t assoc_priority, partition_factor, qos_priority, site_factor, nice;
+	bool has_direct, has_previous;
+	int64_t direct_priority, previous_priority;
+} fs_sprio_job;
+
+/* The maxima over every configured association, partition and QOS, and the cluster's size. */
+typedef struct fs_sprio_cluster
+{
+	int64_t nodes, cpus;
+	int64_t max_assoc_priority, max_partition_factor, max_qos_priority;
+} fs_sprio_cluster;
+
+/* One job's priority as SLURM stores it, with its terms and normalised factors. */
+typedef struct fs_sprio_result
+{
+	int64_t priority; /* floor 1, truncated, capped at 2^32-1, INCR_ONLY applied */
+	double sum;       /* before floor and truncation */
+	bool direct;      /* an admin-set priority: every term and factor 0 */
+	double site, age, assoc, fairshare, jobsize, partition, qos, nice;
+	double age_f, assoc_f, fairshare_f, jobsize_f, partition_f, qos_f;
+	double *tres, *tres_f; /* per cfg->tres entry, in cfg order (caller's arrays of n_tres) */
+} fs_sprio_result;
+
+/*
+ * The priority of one job at the calculation pass `now` (seconds since the epoch), as
+ * priority/multifactor computes it: the six weighted factors, the TRES terms (summed in SLURM's
+ * TRES-table order), the site factor and nice, NO_NORMAL_*, the floor of 1, truncation, the 32-bit
+ * cap and INCR_ONLY; an admin-set priority fixes the result. Contradictory or out-of-range fields
+ * are FS_ERR_VALUE, a division by zero SLURM would do FS_ERR_DIVZERO. O(entries of the vectors).
+ */
+fs_status fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job,
+                            const fs_sprio_cluster *cl, int64_t now, fs_sprio_result *r,
+                            fs_error *err);
 
 /* The canonical name of flag bit i (0 <= i < FS_SPRIO_NFLAGS). */
 const char *fs_sprio_flag_name(int i);

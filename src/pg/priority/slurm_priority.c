@@ -10,6 +10,8 @@
 #include "funcapi.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
 #include "utils/timestamp.h"
 
 #include "priority/slurm_priority.h"
@@ -127,19 +129,6 @@ attr(HeapTupleHeader t, const char *name, bool *isnull)
 	return GetAttributeByName(t, name, isnull);
 }
 
-static int64
-attr_int(HeapTupleHeader t, const char *name, bool is_int4, bool *present)
-{
-	bool isnull;
-	Datum d = attr(t, name, &isnull);
-
-	if (present)
-		*present = !isnull;
-	if (isnull)
-		return 0;
-	return is_int4 ? (int64) DatumGetInt32(d) : DatumGetInt64(d);
-}
-
 /* Whole seconds of an instant since the Unix epoch (floor). */
 static int64_t
 unix_seconds(TimestampTz t, const char *what)
@@ -163,17 +152,6 @@ attr_seconds(HeapTupleHeader t, const char *name, bool *present)
 		return 0;
 	us = fs_pg_interval_us(DatumGetIntervalP(d), name);
 	return us >= 0 ? (us + USECS_PER_SEC - 1) / USECS_PER_SEC : -(-us / USECS_PER_SEC);
-}
-
-static const uint8_t *
-attr_resvec(HeapTupleHeader t, const char *name)
-{
-	bool isnull;
-	Datum d = attr(t, name, &isnull);
-
-	if (isnull)
-		return NULL;
-	return (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
 }
 
 static void
@@ -303,92 +281,254 @@ tres_vector(const fs_sprio_config *cfg, const double *v)
 	return fs_pg_resvec_datum(out);
 }
 
+/* The fields of slurm_job and slurm_cluster that are read, in this order. */
+static const char *const job_fields[] = {
+    "submit_time",        "accrue_time",  "min_nodes",      "cpus",      "time_limit",
+    "partition_max_time", "tres",         "partition_tres", "fairshare", "assoc_priority",
+    "partition_factor",   "qos_priority", "site_factor",    "nice",      "direct_priority",
+    "previous_priority"};
+enum
+{
+	J_SUBMIT,
+	J_ACCRUE,
+	J_MIN_NODES,
+	J_CPUS,
+	J_TIME_LIMIT,
+	J_PART_MAX_TIME,
+	J_TRES,
+	J_PART_TRES,
+	J_FAIRSHARE,
+	J_ASSOC,
+	J_PART_FACTOR,
+	J_QOS,
+	J_SITE,
+	J_NICE,
+	J_DIRECT,
+	J_PREVIOUS,
+	NJ
+};
+static const char *const cluster_fields[] = {"nodes", "cpus", "max_assoc_priority",
+                                             "max_partition_factor", "max_qos_priority"};
+#define NK 5
+
+/* The fields of the result, in this order. */
+static const char *const result_fields[] = {"priority",
+                                            "priority_sum",
+                                            "site",
+                                            "age",
+                                            "assoc",
+                                            "fairshare",
+                                            "jobsize",
+                                            "partition",
+                                            "qos",
+                                            "nice",
+                                            "tres",
+                                            "age_factor",
+                                            "assoc_factor",
+                                            "fairshare_factor",
+                                            "jobsize_factor",
+                                            "partition_factor",
+                                            "qos_factor",
+                                            "tres_factors",
+                                            "direct"};
+#define NR 19
+
+/*
+ * What a call site keeps across rows (fn_extra): the row types and where the fields are, and the
+ * last configuration read, so that a query over a million jobs with one configuration reads it
+ * once. A different configuration value is read again into a context reset each time.
+ */
+typedef struct prio_cache
+{
+	TupleDesc job_td, cl_td, res_td;
+	int job_idx[NJ], cl_idx[NK];
+	Datum *jv, *kv;
+	bool *jn, *kn;
+	MemoryContext cfg_cxt;
+	char *cfg_bytes;
+	uint32 cfg_len;
+	bool have_cfg;
+	fs_sprio_config cfg;
+	double *tres, *tres_f;
+	int res_idx[NR];
+} prio_cache;
+
+static TupleDesc
+row_type(HeapTupleHeader t, const char *const *names, int n, int *idx)
+{
+	TupleDesc td =
+	    lookup_rowtype_tupdesc_copy(HeapTupleHeaderGetTypeId(t), HeapTupleHeaderGetTypMod(t));
+	int i, k;
+
+	for (k = 0; k < n; k++)
+	{
+		idx[k] = -1;
+		for (i = 0; i < td->natts; i++)
+			if (!TupleDescAttr(td, i)->attisdropped &&
+			    strcmp(NameStr(TupleDescAttr(td, i)->attname), names[k]) == 0)
+				idx[k] = i;
+		if (idx[k] < 0)
+			elog(ERROR, "row type has no field \"%s\"", names[k]);
+	}
+	return td;
+}
+
+static void
+row_deform(HeapTupleHeader t, TupleDesc td, Datum *v, bool *n)
+{
+	HeapTupleData tmp;
+
+	tmp.t_len = HeapTupleHeaderGetDatumLength(t);
+	ItemPointerSetInvalid(&tmp.t_self);
+	tmp.t_tableOid = InvalidOid;
+	tmp.t_data = t;
+	heap_deform_tuple(&tmp, td, v, n);
+}
+
+#define JNULL(k) (c->jn[c->job_idx[k]])
+#define JVAL(k)  (c->jv[c->job_idx[k]])
+#define JINT4(k) (JNULL(k) ? 0 : (int64) DatumGetInt32(JVAL(k)))
+#define JINT8(k) (JNULL(k) ? 0 : DatumGetInt64(JVAL(k)))
+#define KINT4(k) (c->kn[c->cl_idx[k]] ? 0 : (int64) DatumGetInt32(c->kv[c->cl_idx[k]]))
+#define KINT8(k) (c->kn[c->cl_idx[k]] ? 0 : DatumGetInt64(c->kv[c->cl_idx[k]]))
+
+static int64_t
+interval_seconds(Datum d, const char *what)
+{
+	int64 us = fs_pg_interval_us(DatumGetIntervalP(d), what);
+
+	return us >= 0 ? (us + USECS_PER_SEC - 1) / USECS_PER_SEC : -(-us / USECS_PER_SEC);
+}
+
+static const uint8_t *
+resvec_of(Datum d)
+{
+	return (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
+}
+
 Datum
 slurm_priority(PG_FUNCTION_ARGS)
 {
 	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
 	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
 	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	fs_sprio_config cfg;
+	prio_cache *c = fcinfo->flinfo->fn_extra;
+	uint32 clen = HeapTupleHeaderGetDatumLength(ct);
 	fs_sprio_job job;
 	fs_sprio_cluster cl;
 	fs_sprio_result r;
 	fs_error err;
-	TupleDesc desc;
 	Datum values[32];
-	bool nulls[32], isnull;
-	Datum d;
+	bool nulls[32];
 	int i;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "slurm_priority must return a composite type");
-	desc = BlessTupleDesc(desc);
-	if (desc->natts > 32)
-		elog(ERROR, "type fairsched.slurm_priority has too many fields");
-	config_from_record(ct, &cfg);
+	if (c == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		TupleDesc res;
 
+		c = palloc0(sizeof(prio_cache));
+		if (get_call_result_type(fcinfo, NULL, &res) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "slurm_priority must return a composite type");
+		c->res_td = BlessTupleDesc(CreateTupleDescCopy(res));
+		if (c->res_td->natts > 32)
+			elog(ERROR, "type fairsched.slurm_priority has too many fields");
+		for (i = 0; i < NR; i++)
+			c->res_idx[i] = field(c->res_td, result_fields[i]);
+		c->job_td = row_type(jt, job_fields, NJ, c->job_idx);
+		c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
+		c->jv = palloc(sizeof(Datum) * c->job_td->natts);
+		c->jn = palloc(sizeof(bool) * c->job_td->natts);
+		c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
+		c->kn = palloc(sizeof(bool) * c->cl_td->natts);
+		c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
+		                                   ALLOCSET_SMALL_SIZES);
+		fcinfo->flinfo->fn_extra = c;
+		MemoryContextSwitchTo(old);
+	}
+	if (!c->have_cfg || clen != c->cfg_len || memcmp(ct, c->cfg_bytes, clen) != 0)
+	{
+		MemoryContext old;
+
+		c->have_cfg = false;
+		MemoryContextReset(c->cfg_cxt);
+		old = MemoryContextSwitchTo(c->cfg_cxt);
+		config_from_record(ct, &c->cfg);
+		c->cfg_bytes = palloc(clen);
+		memcpy(c->cfg_bytes, ct, clen);
+		c->cfg_len = clen;
+		c->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		c->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		c->have_cfg = true;
+		MemoryContextSwitchTo(old);
+	}
+
+	row_deform(jt, c->job_td, c->jv, c->jn);
 	memset(&job, 0, sizeof(job));
-	d = attr(jt, "submit_time", &isnull);
-	if (!isnull)
-		job.submit = unix_seconds(DatumGetTimestampTz(d), "submit_time");
-	d = attr(jt, "accrue_time", &isnull);
-	job.has_accrue = !isnull;
-	if (!isnull)
-		job.accrue = unix_seconds(DatumGetTimestampTz(d), "accrue_time");
-	job.min_nodes = attr_int(jt, "min_nodes", true, NULL);
-	job.cpus = attr_int(jt, "cpus", true, NULL);
-	job.time_limit = attr_seconds(jt, "time_limit", &job.has_time_limit);
-	job.part_max_time = attr_seconds(jt, "partition_max_time", &job.has_part_max_time);
-	job.tres = attr_resvec(jt, "tres");
-	job.part_tres = attr_resvec(jt, "partition_tres");
-	d = attr(jt, "fairshare", &isnull);
-	job.fairshare = isnull ? 0 : DatumGetFloat8(d);
-	job.assoc_priority = attr_int(jt, "assoc_priority", false, NULL);
-	job.partition_factor = attr_int(jt, "partition_factor", true, NULL);
-	job.qos_priority = attr_int(jt, "qos_priority", false, NULL);
-	job.site_factor = attr_int(jt, "site_factor", false, NULL);
-	job.nice = attr_int(jt, "nice", false, NULL);
-	job.direct_priority = attr_int(jt, "direct_priority", false, &job.has_direct);
-	job.previous_priority = attr_int(jt, "previous_priority", false, &job.has_previous);
+	if (!JNULL(J_SUBMIT))
+		job.submit = unix_seconds(DatumGetTimestampTz(JVAL(J_SUBMIT)), "submit_time");
+	job.has_accrue = !JNULL(J_ACCRUE);
+	if (job.has_accrue)
+		job.accrue = unix_seconds(DatumGetTimestampTz(JVAL(J_ACCRUE)), "accrue_time");
+	job.min_nodes = JINT4(J_MIN_NODES);
+	job.cpus = JINT4(J_CPUS);
+	job.has_time_limit = !JNULL(J_TIME_LIMIT);
+	if (job.has_time_limit)
+		job.time_limit = interval_seconds(JVAL(J_TIME_LIMIT), "time_limit");
+	job.has_part_max_time = !JNULL(J_PART_MAX_TIME);
+	if (job.has_part_max_time)
+		job.part_max_time = interval_seconds(JVAL(J_PART_MAX_TIME), "partition_max_time");
+	job.tres = JNULL(J_TRES) ? NULL : resvec_of(JVAL(J_TRES));
+	job.part_tres = JNULL(J_PART_TRES) ? NULL : resvec_of(JVAL(J_PART_TRES));
+	job.fairshare = JNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(JVAL(J_FAIRSHARE));
+	job.assoc_priority = JINT8(J_ASSOC);
+	job.partition_factor = JINT4(J_PART_FACTOR);
+	job.qos_priority = JINT8(J_QOS);
+	job.site_factor = JINT8(J_SITE);
+	job.nice = JINT8(J_NICE);
+	job.has_direct = !JNULL(J_DIRECT);
+	job.direct_priority = JINT8(J_DIRECT);
+	job.has_previous = !JNULL(J_PREVIOUS);
+	job.previous_priority = JINT8(J_PREVIOUS);
 
-	cl.nodes = attr_int(kt, "nodes", true, NULL);
-	cl.cpus = attr_int(kt, "cpus", true, NULL);
-	cl.max_assoc_priority = attr_int(kt, "max_assoc_priority", false, NULL);
-	cl.max_partition_factor = attr_int(kt, "max_partition_factor", true, NULL);
-	cl.max_qos_priority = attr_int(kt, "max_qos_priority", false, NULL);
+	row_deform(kt, c->cl_td, c->kv, c->kn);
+	cl.nodes = KINT4(0);
+	cl.cpus = KINT4(1);
+	cl.max_assoc_priority = KINT8(2);
+	cl.max_partition_factor = KINT4(3);
+	cl.max_qos_priority = KINT8(4);
 
-	r.tres = palloc0(sizeof(double) * (cfg.n_tres + 1));
-	r.tres_f = palloc0(sizeof(double) * (cfg.n_tres + 1));
-	fs_pg_check(fs_sprio_priority(&cfg, &job, &cl, now, &r, &err), &err);
+	r.tres = c->tres;
+	r.tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &cl, now, &r, &err), &err);
 
-	for (i = 0; i < desc->natts; i++)
+	for (i = 0; i < c->res_td->natts; i++)
 		nulls[i] = true;
-#define SET(name, datum)                                                                           \
+#define SET(k, datum)                                                                              \
 	do                                                                                             \
 	{                                                                                              \
-		int a_ = field(desc, name);                                                                \
-		values[a_] = (datum);                                                                      \
-		nulls[a_] = false;                                                                         \
+		values[c->res_idx[k]] = (datum);                                                           \
+		nulls[c->res_idx[k]] = false;                                                              \
 	} while (0)
-	SET("priority", Int64GetDatum(r.priority));
-	SET("priority_sum", Float8GetDatum(r.sum));
-	SET("site", Float8GetDatum(r.site));
-	SET("age", Float8GetDatum(r.age));
-	SET("assoc", Float8GetDatum(r.assoc));
-	SET("fairshare", Float8GetDatum(r.fairshare));
-	SET("jobsize", Float8GetDatum(r.jobsize));
-	SET("partition", Float8GetDatum(r.partition));
-	SET("qos", Float8GetDatum(r.qos));
-	SET("nice", Float8GetDatum(r.nice));
-	SET("tres", tres_vector(&cfg, r.tres));
-	SET("age_factor", Float8GetDatum(r.age_f));
-	SET("assoc_factor", Float8GetDatum(r.assoc_f));
-	SET("fairshare_factor", Float8GetDatum(r.fairshare_f));
-	SET("jobsize_factor", Float8GetDatum(r.jobsize_f));
-	SET("partition_factor", Float8GetDatum(r.partition_f));
-	SET("qos_factor", Float8GetDatum(r.qos_f));
-	SET("tres_factors", tres_vector(&cfg, r.tres_f));
-	SET("direct", BoolGetDatum(r.direct));
+	SET(0, Int64GetDatum(r.priority));
+	SET(1, Float8GetDatum(r.sum));
+	SET(2, Float8GetDatum(r.site));
+	SET(3, Float8GetDatum(r.age));
+	SET(4, Float8GetDatum(r.assoc));
+	SET(5, Float8GetDatum(r.fairshare));
+	SET(6, Float8GetDatum(r.jobsize));
+	SET(7, Float8GetDatum(r.partition));
+	SET(8, Float8GetDatum(r.qos));
+	SET(9, Float8GetDatum(r.nice));
+	SET(10, tres_vector(&c->cfg, r.tres));
+	SET(11, Float8GetDatum(r.age_f));
+	SET(12, Float8GetDatum(r.assoc_f));
+	SET(13, Float8GetDatum(r.fairshare_f));
+	SET(14, Float8GetDatum(r.jobsize_f));
+	SET(15, Float8GetDatum(r.partition_f));
+	SET(16, Float8GetDatum(r.qos_f));
+	SET(17, tres_vector(&c->cfg, r.tres_f));
+	SET(18, BoolGetDatum(r.direct));
 #undef SET
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(c->res_td, values, nulls)));
 }

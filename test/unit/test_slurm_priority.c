@@ -3,6 +3,7 @@
 #include "priority/slurm_priority.h"
 #include "unit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -591,9 +592,114 @@ test_sum(void)
 	fs_sprio_config_free(&pcfg, &unit_alloc);
 }
 
+/* ---- what sprio prints ---- */
+
+static char *
+print(const char *conf, const char *version, fs_sprio_row *rows, size_t n, const char *opts)
+{
+	fs_sprio_config cfg;
+	fs_error err;
+	fs_sb sb;
+	int o = 0;
+
+	CHECK(parse_v(conf, version, &cfg, &err) == FS_OK);
+	CHECK(fs_sprio_options_parse(opts, strlen(opts), &o, &err) == FS_OK);
+	fs_sb_init(&sb, &unit_alloc, 64);
+	fs_sprio_print(&cfg, rows, n, o, &sb, &unit_alloc);
+	fs_sb_append(&sb, "", 0);
+	sb.data[sb.len] = '\0';
+	fs_sprio_config_free(&cfg, &unit_alloc);
+	return sb.data;
+}
+
+static fs_str
+S(const char *s)
+{
+	return fs_str_of(s, strlen(s));
+}
+
+static void
+test_sprio(void)
+{
+	fs_sprio_result r1, r2;
+	fs_sprio_row rows[2];
+	double t1[1] = {62.5}, f1[1], t2[1] = {0}, f2[1];
+	char *out;
+	fs_error err;
+	int o;
+
+	memset(&r1, 0, sizeof(r1));
+	memset(&r2, 0, sizeof(r2));
+	r1.tres = t1;
+	r1.tres_f = f1;
+	r1.age = 142.857;
+	r1.fairshare = 4000;
+	r1.jobsize = 78.125;
+	r1.sum = 62663.418; /* %y of it, cut to 10: 0.00001458 */
+	r1.priority = 62663;
+	r2.tres = t2;
+	r2.tres_f = f2;
+	r2.direct = true;
+	r2.priority = 999;
+	r2.sum = 999;
+	rows[0].job_id = S("1010");
+	rows[1].job_id = S("999");
+	rows[0].partition = rows[1].partition = S("batch");
+	rows[0].user = rows[1].user = S("alice");
+	rows[0].account = rows[1].account = S("physics");
+	rows[0].qos = rows[1].qos = S("normal");
+	rows[0].r = &r1;
+	rows[1].r = &r2;
+	/* the -l header of 23.02 on, as SLURM's test25.1 asserts it */
+	out = print("PriorityWeightAge=1000", "23.02", rows, 0, "-l");
+	CHECK_STR(out,
+	          "          JOBID PARTITION     USER  ACCOUNT   PRIORITY       SITE        AGE      "
+	          "ASSOC  FAIRSHARE    JOBSIZE  PARTITION    QOSNAME        QOS        NICE         "
+	          "        TRES\n");
+	free(out);
+	out = print("PriorityWeightAge=1000", "22.05", rows, 0, "--long");
+	CHECK_STR(out,
+	          "          JOBID PARTITION     USER   PRIORITY       SITE        AGE      ASSOC  "
+	          "FAIRSHARE    JOBSIZE  PARTITION        QOS        NICE                 TRES\n");
+	free(out);
+	/* rows by job id as numbers; an admin-set priority with its factors 0 and no TRES */
+	out = print("PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=500 "
+	            "PriorityWeightTRES=cpu=1000",
+	            "23.02", rows, 2, "");
+	/* %.0f rounds 62.5 to even: cpu=62 */
+	CHECK_STR(out,
+	          "          JOBID PARTITION   PRIORITY       SITE        AGE  FAIRSHARE    JOBSIZE"
+	          "                 TRES\n"
+	          "            999 batch            999          0          0          0          0"
+	          "                     \n"
+	          "           1010 batch          62663          0        143       4000         78"
+	          "               cpu=62\n");
+	free(out);
+	out = print("PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightTRES=cpu=1000",
+	            "23.02", rows, 2, "-n -l");
+	CHECK(strstr(out,
+	             "1010 batch        alice  physics 0.00001458 0.1428570  0.0000000  0.4000000  "
+	             "0.0000000  0.0000000  normal     0.0000000  cpu=0.06            \n") != NULL);
+	CHECK(strstr(out, "999.000000") != NULL);
+	free(out);
+	out =
+	    print("PriorityWeightAge=1000 PriorityWeightQOS=2000 PriorityWeightTRES=CPU=1000,Mem=2000G",
+	          "23.02", rows, 2, "-w");
+	CHECK_STR(out, "          JOBID PARTITION   PRIORITY       SITE        AGE        QOS"
+	               "                 TRES\n"
+	               "        Weights                               1       1000       2000"
+	               "   CPU=1000,Mem=2000G\n");
+	free(out);
+	CHECK(fs_sprio_options_parse("-lnw", 4, &o, &err) == FS_OK &&
+	      o == (FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS));
+	CHECK(fs_sprio_options_parse("-l -S y", 7, &o, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("-x", 2, &o, &err) == FS_ERR_SYNTAX);
+}
+
 void
 test_slurm_priority(void)
 {
+	test_sprio();
 	test_normalised();
 	test_no_normal();
 	test_site_nice();

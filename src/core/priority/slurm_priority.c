@@ -934,3 +934,395 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 		                                                            : job->previous_priority;
 	return FS_OK;
 }
+
+/* ---- what sprio prints ---------------------------------------------------------------------- */
+
+fs_status
+fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err)
+{
+	size_t i = 0;
+
+	*opts = 0;
+	while (i < len)
+	{
+		size_t j;
+
+		while (i < len && fs_is_space(s[i]))
+			i++;
+		j = i;
+		while (j < len && !fs_is_space(s[j]))
+			j++;
+		if (j == i)
+			break;
+		if (fs_span_eq(s + i, j - i, "--long"))
+			*opts |= FS_SPRIO_OPT_LONG;
+		else if (fs_span_eq(s + i, j - i, "--norm"))
+			*opts |= FS_SPRIO_OPT_NORM;
+		else if (fs_span_eq(s + i, j - i, "--weights"))
+			*opts |= FS_SPRIO_OPT_WEIGHTS;
+		else if (s[i] == '-' && j - i >= 2 && s[i + 1] != '-')
+		{
+			size_t k;
+
+			for (k = i + 1; k < j; k++)
+			{
+				if (s[k] == 'l')
+					*opts |= FS_SPRIO_OPT_LONG;
+				else if (s[k] == 'n')
+					*opts |= FS_SPRIO_OPT_NORM;
+				else if (s[k] == 'w')
+					*opts |= FS_SPRIO_OPT_WEIGHTS;
+				else
+					break;
+			}
+			if (k < j)
+				goto bad;
+		}
+		else
+			goto bad;
+		i = j;
+	}
+	return FS_OK;
+bad:
+	fs_fail_syntax(
+	    err, "sprio options", s, len, i, "unsupported option",
+	    "The options are -l (--long), -n (--norm) and -w (--weights), alone or together.");
+	return FS_ERR_SYNTAX;
+}
+
+typedef struct sprio_col
+{
+	char letter;
+	int width;
+	bool right;
+} sprio_col;
+
+static const char *
+col_title(char letter)
+{
+	switch (fs_ascii_lower(letter))
+	{
+		case 'i':
+			return "JOBID";
+		case 'r':
+			return "PARTITION";
+		case 'u':
+			return "USER";
+		case 'o':
+			return "ACCOUNT";
+		case 'y':
+			return "PRIORITY";
+		case 's':
+			return "SITE";
+		case 'a':
+			return "AGE";
+		case 'b':
+			return "ASSOC";
+		case 'f':
+			return "FAIRSHARE";
+		case 'j':
+			return "JOBSIZE";
+		case 'p':
+			return "PARTITION";
+		case 'n':
+			return letter == 'n' ? "QOSNAME" : "NICE";
+		case 'q':
+			return "QOS";
+		case 't':
+			return "TRES";
+	}
+	return "";
+}
+
+/* The columns of a layout: sprio's format strings for -l, -n -l and the default. */
+static size_t
+layout(const fs_sprio_config *cfg, int opts, sprio_col *cols)
+{
+	size_t n = 0;
+	bool norm = (opts & FS_SPRIO_OPT_NORM) != 0, v2302 = cfg->version >= 2302;
+	int w = norm ? 10 : 10;
+
+#define COL(l, wd, rj) (cols[n].letter = (l), cols[n].width = (wd), cols[n].right = (rj), n++)
+	COL('i', 15, true);
+	COL('r', 9, false);
+	if (opts & FS_SPRIO_OPT_LONG)
+	{
+		COL('u', 8, true);
+		if (v2302)
+			COL('o', 8, true);
+		if (norm)
+		{
+			COL('y', 10, false);
+			COL('a', 10, false);
+			COL('b', 10, false);
+			COL('f', 10, false);
+			COL('j', 10, false);
+			COL('p', 10, false);
+			if (v2302)
+				COL('n', 10, false);
+			COL('q', 10, false);
+			COL('t', 20, false);
+		}
+		else
+		{
+			COL('Y', 10, true);
+			COL('S', 10, true);
+			COL('A', 10, true);
+			COL('B', 10, true);
+			COL('F', 10, true);
+			COL('J', 10, true);
+			COL('P', 10, true);
+			if (v2302)
+				COL('n', 10, true);
+			COL('Q', 10, true);
+			COL('N', 11, true);
+			COL('T', 20, true);
+		}
+		return n;
+	}
+	COL(norm ? 'y' : 'Y', w, !norm);
+	COL('S', 10, true);
+	if (cfg->weight_age)
+		COL(norm ? 'a' : 'A', 10, !norm);
+	if (cfg->weight_assoc)
+		COL(norm ? 'b' : 'B', 10, !norm);
+	if (cfg->weight_fairshare)
+		COL(norm ? 'f' : 'F', 10, !norm);
+	if (cfg->weight_jobsize)
+		COL(norm ? 'j' : 'J', 10, !norm);
+	if (cfg->weight_partition)
+		COL(norm ? 'p' : 'P', 10, !norm);
+	if (cfg->weight_qos)
+		COL(norm ? 'q' : 'Q', 10, !norm);
+	if (cfg->weight_tres)
+		COL(norm ? 't' : 'T', 20, !norm);
+#undef COL
+	return n;
+}
+
+/* One cell: cut to its width, padded on the left (right-justified) or the right. */
+static void
+put_cell(fs_sb *out, const sprio_col *c, const char *s, size_t len, bool first)
+{
+	size_t k;
+
+	if (!first)
+		fs_sb_append(out, " ", 1);
+	if (len > (size_t) c->width)
+		len = (size_t) c->width;
+	if (c->right)
+		for (k = len; k < (size_t) c->width; k++)
+			fs_sb_append(out, " ", 1);
+	fs_sb_append(out, s, len);
+	if (!c->right)
+		for (k = len; k < (size_t) c->width; k++)
+			fs_sb_append(out, " ", 1);
+}
+
+/* The TRES list: name=weighted (%.0f) or name=factor (%.2f), zero entries left out. */
+static void
+tres_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_result *r, bool norm)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < cfg->n_tres; i++)
+	{
+		double v = r->tres[i];
+
+		if (v == 0)
+			continue;
+		if (norm)
+			v = cfg->tres[i].weight != 0 ? v / cfg->tres[i].weight : 0;
+		fs_sb_appendf(sb, norm ? "%s%s=%.2f" : "%s%s=%.0f", any ? "," : "", cfg->tres[i].name, v);
+		any = true;
+	}
+}
+
+static void
+norm_cell(fs_sb *sb, double weighted, uint32_t weight)
+{
+	fs_sb_appendf(sb, "%.7f", weight ? weighted / (double) weight : 0.0);
+}
+
+/* The text of a cell of a job's row. */
+static void
+job_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_row *row, char letter)
+{
+	const fs_sprio_result *r = row->r;
+	double y = r->sum < 1 ? 1 : r->sum;
+	long long yi = r->direct ? (long long) r->priority : (long long) y;
+
+	switch (letter)
+	{
+		case 'i':
+			fs_sb_append(sb, row->job_id.s, row->job_id.len);
+			break;
+		case 'r':
+			fs_sb_append(sb, row->partition.s, row->partition.len);
+			break;
+		case 'u':
+			fs_sb_append(sb, row->user.s, row->user.len);
+			break;
+		case 'o':
+			fs_sb_append(sb, row->account.s, row->account.len);
+			break;
+		case 'n':
+			fs_sb_append(sb, row->qos.s, row->qos.len);
+			break;
+		case 'Y':
+			fs_sb_appendf(sb, "%lld", yi);
+			break;
+		case 'y':
+			fs_sb_appendf(sb, "%16.14f", r->direct ? (double) yi : (double) yi / 4294967295.0);
+			break;
+		case 'S':
+			fs_sb_appendf(sb, "%lld", (long long) r->site);
+			break;
+		case 'N':
+			fs_sb_appendf(sb, "%lld", (long long) r->nice);
+			break;
+		case 'A':
+			fs_sb_appendf(sb, "%.0f", r->age);
+			break;
+		case 'B':
+			fs_sb_appendf(sb, "%.0f", r->assoc);
+			break;
+		case 'F':
+			fs_sb_appendf(sb, "%.0f", r->fairshare);
+			break;
+		case 'J':
+			fs_sb_appendf(sb, "%.0f", r->jobsize);
+			break;
+		case 'P':
+			fs_sb_appendf(sb, "%.0f", r->partition);
+			break;
+		case 'Q':
+			fs_sb_appendf(sb, "%.0f", r->qos);
+			break;
+		case 'a':
+			norm_cell(sb, r->age, cfg->weight_age);
+			break;
+		case 'b':
+			norm_cell(sb, r->assoc, cfg->weight_assoc);
+			break;
+		case 'f':
+			norm_cell(sb, r->fairshare, cfg->weight_fairshare);
+			break;
+		case 'j':
+			norm_cell(sb, r->jobsize, cfg->weight_jobsize);
+			break;
+		case 'p':
+			norm_cell(sb, r->partition, cfg->weight_partition);
+			break;
+		case 'q':
+			norm_cell(sb, r->qos, cfg->weight_qos);
+			break;
+		case 'T':
+		case 't':
+			tres_cell(sb, cfg, r, letter == 't');
+			break;
+	}
+}
+
+/* The -w row: "Weights", the site weight 1, each weight, the TRES weights as written. */
+static void
+weight_cell(fs_sb *sb, const fs_sprio_config *cfg, char letter)
+{
+	uint32_t w = 0;
+
+	switch (fs_ascii_lower(letter))
+	{
+		case 'i':
+			fs_sb_append(sb, "Weights", 7);
+			return;
+		case 's':
+			fs_sb_append(sb, "1", 1);
+			return;
+		case 'a':
+			w = cfg->weight_age;
+			break;
+		case 'b':
+			w = cfg->weight_assoc;
+			break;
+		case 'f':
+			w = cfg->weight_fairshare;
+			break;
+		case 'j':
+			w = cfg->weight_jobsize;
+			break;
+		case 'p':
+			w = cfg->weight_partition;
+			break;
+		case 'q':
+			w = cfg->weight_qos;
+			break;
+		case 't':
+			if (cfg->weight_tres)
+				fs_sb_append(sb, cfg->weight_tres, strlen(cfg->weight_tres));
+			return;
+		default:
+			return;
+	}
+	if (letter == 'n')
+		return;
+	fs_sb_appendf(sb, "%u", w);
+}
+
+/* Job ids as numbers when both are digits, else as text; then the input order. */
+static int
+job_id_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const fs_sprio_row *a = pa, *b = pb;
+	int64_t x, y;
+
+	(void) ctx;
+	if (fs_parse_digits(a->job_id.s, a->job_id.len, INT64_MAX, &x) &&
+	    fs_parse_digits(b->job_id.s, b->job_id.len, INT64_MAX, &y))
+		return (x > y) - (x < y);
+	return fs_str_cmp(a->job_id, b->job_id);
+}
+
+void
+fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
+               const fs_allocator *a)
+{
+	sprio_col cols[20];
+	size_t nc = layout(cfg, opts, cols), i, k;
+	fs_sb cell;
+
+	fs_sb_init(&cell, a, 64);
+	for (k = 0; k < nc; k++)
+	{
+		const char *t = col_title(cols[k].letter);
+
+		put_cell(out, &cols[k], t, strlen(t), k == 0);
+	}
+	fs_sb_append(out, "\n", 1);
+	if (opts & FS_SPRIO_OPT_WEIGHTS)
+	{
+		for (k = 0; k < nc; k++)
+		{
+			cell.len = 0;
+			weight_cell(&cell, cfg, cols[k].letter);
+			put_cell(out, &cols[k], cell.data, cell.len, k == 0);
+		}
+		fs_sb_append(out, "\n", 1);
+		a->release(a->ctx, cell.data);
+		return;
+	}
+	fs_sort(rows, n, sizeof(*rows), job_id_cmp, NULL, a);
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		for (k = 0; k < nc; k++)
+		{
+			cell.len = 0;
+			if (!(rows[i].r->direct && (cols[k].letter == 'T' || cols[k].letter == 't')))
+				job_cell(&cell, cfg, &rows[i], cols[k].letter);
+			put_cell(out, &cols[k], cell.data, cell.len, k == 0);
+		}
+		fs_sb_append(out, "\n", 1);
+	}
+	a->release(a->ctx, cell.data);
+}

@@ -133,6 +133,32 @@ fs_status fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job,
                             const fs_sprio_cluster *cl, int64_t now, fs_sprio_result *r,
                             fs_error *err);
 
+/* sprio's options: -l (--long), -n (--norm), -w (--weights). */
+enum
+{
+	FS_SPRIO_OPT_LONG = 1,
+	FS_SPRIO_OPT_NORM = 2,
+	FS_SPRIO_OPT_WEIGHTS = 4
+};
+
+/* sprio's command-line options; anything else is FS_ERR_SYNTAX. O(len). */
+fs_status fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err);
+
+/* One job as sprio lists it: its names and its priority as fs_sprio_priority gave it. */
+typedef struct fs_sprio_row
+{
+	fs_str job_id, partition, user, account, qos;
+	const fs_sprio_result *r;
+} fs_sprio_row;
+
+/*
+ * The lines sprio prints for these jobs and options, header first, each ended by a newline, in
+ * sprio's default order (job id ascending, as numbers when they are): byte for byte the layout of
+ * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). O(n log n) rows.
+ */
+void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
+                    const fs_allocator *a);
+
 /* The canonical name of flag bit i (0 <= i < FS_SPRIO_NFLAGS). */
 const char *fs_sprio_flag_name(int i);
 

@@ -198,3 +198,29 @@ SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, false, '{
 SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, 'gpu=1', NULL, false, NULL, NULL)::slurm_priority_config,
                       pg_temp.job(), c.cl, c.pass) FROM c;
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(), c.cl, 'infinity') FROM c;
+
+-- sprio: what sprio prints, byte for byte (quote_literal shows the trailing blanks)
+CREATE TEMP TABLE q AS
+SELECT ARRAY[pg_temp.job(tres => 'cpu=4,mem=16gb', part_tres => 'cpu=64,mem=256gb', assoc => 0,
+                         pf => 1, qos => 25, min_nodes => 1, cpus => 4,
+                         accrue => '2026-11-30 12:00:00+00', fs => 0.4),
+             pg_temp.job(direct => 999)] AS jobs,
+       slurm_priority_config('PriorityWeightAge=1000 PriorityWeightFairshare=10000 '
+                             'PriorityWeightJobSize=500 PriorityWeightQOS=2000 '
+                             'PriorityWeightTRES=CPU=1000,Mem=2000G') AS cfg;
+UPDATE q SET jobs[2].job_id = '999';
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass);
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-n -l');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-w');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-n');
+-- 22.05's -l has no ACCOUNT or QOSNAME column
+SELECT quote_literal(line)
+FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '--long');
+-- no jobs: the header alone
+SELECT quote_literal(line) FROM q, c, sprio(cfg, '{}', c.cl, c.pass, '-l');
+-- errors
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -S y');
+SELECT * FROM q, c, sprio(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
+SELECT * FROM q, c, sprio(cfg, ARRAY[pg_temp.job(cpus => -1)], c.cl, c.pass);
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(qos => 60), c.cl, c.pass) FROM c;

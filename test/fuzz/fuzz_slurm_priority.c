@@ -3,7 +3,8 @@
  * scontrol show config text), the PriorityWeightTRES list and time_str2mins. Any input either
  * fails with a syntax error and a message, or gives settings as slurmctld stores them: whole
  * minutes (or UNLIMITED) of age, a calculation period of at least a minute, known flags only,
- * finite TRES weights with names; a time below -2 minutes only from a negative day count.
+ * finite TRES weights with names; sprio's options known ones only; a time below -2 minutes only
+ * from a negative day count.
  */
 #include "fuzz_alloc.h"
 #include "priority/slurm_priority.h"
@@ -28,6 +29,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs_error err;
 	size_t n, i;
 	int32_t m;
+	int opts;
 	const char *text = (const char *) data;
 
 	if (fs_sprio_config_parse(text, size, NULL, 0, &cfg, &fz, &err) == FS_OK)
@@ -49,6 +51,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < n; i++)
 			free(w[i].name);
 		free(w);
+	}
+	else if (err.status != FS_ERR_SYNTAX || err.message[0] == '\0')
+		abort();
+	/* sprio's options: known bits only, or a syntax error with a message */
+	if (fs_sprio_options_parse(text, size, &opts, &err) == FS_OK)
+	{
+		if (opts & ~(FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS))
+			abort();
 	}
 	else if (err.status != FS_ERR_SYNTAX || err.message[0] == '\0')
 		abort();

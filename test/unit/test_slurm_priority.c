@@ -584,6 +584,10 @@ test_sum(void)
 	config("PriorityWeightQOS=1000");
 	j.previous_priority = 5000;
 	CHECK(prio(&j, &c, 0).priority == 1000);
+	j.qos_priority = 60;
+	c.max_qos_priority = 50;
+	CHECK_STR(prio_fails(&j, &c), "qos_priority 60 is above the cluster's max_qos_priority 50");
+	j.qos_priority = 1;
 	j.cpus = -1;
 	CHECK_STR(prio_fails(&j, &c), "cpus -1 is out of range");
 	j.cpus = 1;

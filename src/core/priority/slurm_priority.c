@@ -866,6 +866,35 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 		return FS_ERR_VALUE;
 	}
 
+	/* SLURM's maxima are over everything configured: a job cannot be above them */
+	if ((!(cfg->flags & FS_SPRIO_NO_NORMAL_ASSOC) && cl->max_assoc_priority > 0 &&
+	     job->assoc_priority > cl->max_assoc_priority) ||
+	    (!(cfg->flags & FS_SPRIO_NO_NORMAL_QOS) && cl->max_qos_priority > 0 &&
+	     job->qos_priority > cl->max_qos_priority) ||
+	    (!(cfg->flags & FS_SPRIO_NO_NORMAL_PART) && cl->max_partition_factor > 1 &&
+	     job->partition_factor > cl->max_partition_factor))
+	{
+		bool as = job->assoc_priority > cl->max_assoc_priority && cl->max_assoc_priority > 0;
+		bool qs = !as && job->qos_priority > cl->max_qos_priority && cl->max_qos_priority > 0;
+
+		fs_fail(err, FS_ERR_VALUE, "%s %lld is above the cluster's %s %lld",
+		        as   ? "assoc_priority"
+		        : qs ? "qos_priority"
+		             : "partition_factor",
+		        (long long) (as   ? job->assoc_priority
+		                     : qs ? job->qos_priority
+		                          : job->partition_factor),
+		        as   ? "max_assoc_priority"
+		        : qs ? "max_qos_priority"
+		             : "max_partition_factor",
+		        (long long) (as   ? cl->max_assoc_priority
+		                     : qs ? cl->max_qos_priority
+		                          : cl->max_partition_factor));
+		fs_error_hint(err, "The maxima are over every configured association, QOS and partition, "
+		                   "this job's included.");
+		return FS_ERR_VALUE;
+	}
+
 	/* age: from the accrue time, full at PriorityMaxAge (strictly below it is a fraction) */
 	if (cfg->weight_age && job->has_accrue)
 	{
@@ -985,7 +1014,7 @@ fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err)
 	return FS_OK;
 bad:
 	fs_fail_syntax(
-	    err, "sprio options", s, len, i, "unsupported option",
+	    err, "sprio options", s, len, i, "Unsupported option",
 	    "The options are -l (--long), -n (--norm) and -w (--weights), alone or together.");
 	return FS_ERR_SYNTAX;
 }

@@ -8,6 +8,7 @@
 #include "catalog/pg_type.h"
 #include "executor/executor.h"
 #include "funcapi.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -282,11 +283,27 @@ tres_vector(const fs_sprio_config *cfg, const double *v)
 }
 
 /* The fields of slurm_job and slurm_cluster that are read, in this order. */
-static const char *const job_fields[] = {
-    "submit_time",        "accrue_time",  "min_nodes",      "cpus",      "time_limit",
-    "partition_max_time", "tres",         "partition_tres", "fairshare", "assoc_priority",
-    "partition_factor",   "qos_priority", "site_factor",    "nice",      "direct_priority",
-    "previous_priority"};
+static const char *const job_fields[] = {"submit_time",
+                                         "accrue_time",
+                                         "min_nodes",
+                                         "cpus",
+                                         "time_limit",
+                                         "partition_max_time",
+                                         "tres",
+                                         "partition_tres",
+                                         "fairshare",
+                                         "assoc_priority",
+                                         "partition_factor",
+                                         "qos_priority",
+                                         "site_factor",
+                                         "nice",
+                                         "direct_priority",
+                                         "previous_priority",
+                                         "job_id",
+                                         "user",
+                                         "account",
+                                         "partition",
+                                         "qos"};
 enum
 {
 	J_SUBMIT,
@@ -305,6 +322,11 @@ enum
 	J_NICE,
 	J_DIRECT,
 	J_PREVIOUS,
+	J_JOB_ID,
+	J_USER,
+	J_ACCOUNT,
+	J_PARTITION,
+	J_QOS_NAME,
 	NJ
 };
 static const char *const cluster_fields[] = {"nodes", "cpus", "max_assoc_priority",
@@ -406,28 +428,22 @@ resvec_of(Datum d)
 	return (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
 }
 
-Datum
-slurm_priority(PG_FUNCTION_ARGS)
+/* The call site's cache, made on the first call; the job type is learnt from the first job. */
+static prio_cache *
+cache_of(FunctionCallInfo fcinfo, HeapTupleHeader kt, bool result_row)
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
-	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
-	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
 	prio_cache *c = fcinfo->flinfo->fn_extra;
-	uint32 clen = HeapTupleHeaderGetDatumLength(ct);
-	fs_sprio_job job;
-	fs_sprio_cluster cl;
-	fs_sprio_result r;
-	fs_error err;
-	Datum values[32];
-	bool nulls[32];
+	MemoryContext old;
 	int i;
 
-	if (c == NULL)
+	if (c != NULL)
+		return c;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c = palloc0(sizeof(prio_cache));
+	if (result_row)
 	{
-		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
 		TupleDesc res;
 
-		c = palloc0(sizeof(prio_cache));
 		if (get_call_result_type(fcinfo, NULL, &res) != TYPEFUNC_COMPOSITE)
 			elog(ERROR, "slurm_priority must return a composite type");
 		c->res_td = BlessTupleDesc(CreateTupleDescCopy(res));
@@ -435,34 +451,54 @@ slurm_priority(PG_FUNCTION_ARGS)
 			elog(ERROR, "type fairsched.slurm_priority has too many fields");
 		for (i = 0; i < NR; i++)
 			c->res_idx[i] = field(c->res_td, result_fields[i]);
+	}
+	c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
+	c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
+	c->kn = palloc(sizeof(bool) * c->cl_td->natts);
+	c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
+	                                   ALLOCSET_SMALL_SIZES);
+	fcinfo->flinfo->fn_extra = c;
+	MemoryContextSwitchTo(old);
+	return c;
+}
+
+/* The configuration, read again only when its value changes. */
+static void
+cache_config(prio_cache *c, HeapTupleHeader ct)
+{
+	uint32 clen = HeapTupleHeaderGetDatumLength(ct);
+	MemoryContext old;
+
+	if (c->have_cfg && clen == c->cfg_len && memcmp(ct, c->cfg_bytes, clen) == 0)
+		return;
+	c->have_cfg = false;
+	MemoryContextReset(c->cfg_cxt);
+	old = MemoryContextSwitchTo(c->cfg_cxt);
+	config_from_record(ct, &c->cfg);
+	c->cfg_bytes = palloc(clen);
+	memcpy(c->cfg_bytes, ct, clen);
+	c->cfg_len = clen;
+	c->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+	c->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+	c->have_cfg = true;
+	MemoryContextSwitchTo(old);
+}
+
+/* The job's fields into the core's struct (its text fields stay in c->jv). */
+static void
+read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_job *jobp)
+{
+	fs_sprio_job job;
+
+	if (c->job_td == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
 		c->job_td = row_type(jt, job_fields, NJ, c->job_idx);
-		c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
 		c->jv = palloc(sizeof(Datum) * c->job_td->natts);
 		c->jn = palloc(sizeof(bool) * c->job_td->natts);
-		c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
-		c->kn = palloc(sizeof(bool) * c->cl_td->natts);
-		c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
-		                                   ALLOCSET_SMALL_SIZES);
-		fcinfo->flinfo->fn_extra = c;
 		MemoryContextSwitchTo(old);
 	}
-	if (!c->have_cfg || clen != c->cfg_len || memcmp(ct, c->cfg_bytes, clen) != 0)
-	{
-		MemoryContext old;
-
-		c->have_cfg = false;
-		MemoryContextReset(c->cfg_cxt);
-		old = MemoryContextSwitchTo(c->cfg_cxt);
-		config_from_record(ct, &c->cfg);
-		c->cfg_bytes = palloc(clen);
-		memcpy(c->cfg_bytes, ct, clen);
-		c->cfg_len = clen;
-		c->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
-		c->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
-		c->have_cfg = true;
-		MemoryContextSwitchTo(old);
-	}
-
 	row_deform(jt, c->job_td, c->jv, c->jn);
 	memset(&job, 0, sizeof(job));
 	if (!JNULL(J_SUBMIT))
@@ -491,12 +527,38 @@ slurm_priority(PG_FUNCTION_ARGS)
 	job.has_previous = !JNULL(J_PREVIOUS);
 	job.previous_priority = JINT8(J_PREVIOUS);
 
+	*jobp = job;
+}
+
+static void
+read_cluster(prio_cache *c, HeapTupleHeader kt, fs_sprio_cluster *cl)
+{
 	row_deform(kt, c->cl_td, c->kv, c->kn);
-	cl.nodes = KINT4(0);
-	cl.cpus = KINT4(1);
-	cl.max_assoc_priority = KINT8(2);
-	cl.max_partition_factor = KINT4(3);
-	cl.max_qos_priority = KINT8(4);
+	cl->nodes = KINT4(0);
+	cl->cpus = KINT4(1);
+	cl->max_assoc_priority = KINT8(2);
+	cl->max_partition_factor = KINT4(3);
+	cl->max_qos_priority = KINT8(4);
+}
+
+Datum
+slurm_priority(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
+	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	prio_cache *c = cache_of(fcinfo, kt, true);
+	fs_sprio_job job;
+	fs_sprio_cluster cl;
+	fs_sprio_result r;
+	fs_error err;
+	Datum values[32];
+	bool nulls[32];
+	int i;
+
+	cache_config(c, ct);
+	read_job(fcinfo, c, jt, &job);
+	read_cluster(c, kt, &cl);
 
 	r.tres = c->tres;
 	r.tres_f = c->tres_f;
@@ -531,4 +593,89 @@ slurm_priority(PG_FUNCTION_ARGS)
 	SET(18, BoolGetDatum(r.direct));
 #undef SET
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(c->res_td, values, nulls)));
+}
+
+/* ---- sprio ---------------------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(sprio);
+
+/* A text field of the current job as a piece of input (empty when NULL). */
+static fs_str
+job_text(prio_cache *c, int k)
+{
+	text *t;
+
+	if (JNULL(k))
+		return fs_str_of(NULL, 0);
+	t = DatumGetTextPP(JVAL(k));
+	return fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+Datum
+sprio(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	text *options = PG_GETARG_TEXT_PP(4);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_row *rows;
+	fs_error err;
+	Datum *elems;
+	bool *enulls;
+	int n, i, opts;
+	fs_sb out;
+	size_t p, q;
+
+	fs_pg_check(
+	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
+	    &err);
+	fs_pg_check_1d(jobs, "jobs");
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	deconstruct_array(jobs, ARR_ELEMTYPE(jobs), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, &n);
+	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		fs_sprio_job job;
+		fs_sprio_result *r = palloc0(sizeof(fs_sprio_result));
+
+		CHECK_FOR_INTERRUPTS();
+		if (enulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("job %d of the jobs array is NULL", i + 1),
+			                errhint("Leave NULL jobs out of the array.")));
+		read_job(fcinfo, c, DatumGetHeapTupleHeader(elems[i]), &job);
+		r->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		r->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		if (fs_sprio_priority(&c->cfg, &job, &cl, now, r, &err) != FS_OK)
+		{
+			fs_error_context(&err, "in job %d of the jobs array", i + 1);
+			fs_pg_raise(&err);
+		}
+		rows[i].job_id = job_text(c, J_JOB_ID);
+		rows[i].partition = job_text(c, J_PARTITION);
+		rows[i].user = job_text(c, J_USER);
+		rows[i].account = job_text(c, J_ACCOUNT);
+		rows[i].qos = job_text(c, J_QOS_NAME);
+		rows[i].r = r;
+	}
+	fs_sb_init(&out, &fs_pg_alloc, 256);
+	fs_sprio_print(&c->cfg, rows, (size_t) n, opts, &out, &fs_pg_alloc);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	for (p = 0; p < out.len; p = q + 1)
+	{
+		Datum v;
+		bool isnull = false;
+
+		q = p;
+		while (q < out.len && out.data[q] != '\n')
+			q++;
+		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+	}
+	return (Datum) 0;
 }

@@ -107,3 +107,7 @@ SELECT id, msic_rank(share, 40), msic_past_pct(share), (config).fair_share,
        msic_primetime_limit(config, '2026-01-05 09:00', '6 hours'), pbs_usage('cput', (pbs).used),
        (sacct).alloc_tres, (job).walltime
 FROM fill.records ORDER BY id;
+
+SELECT id, (config).flags, (prio).priority, (prio).tres,
+       (slurm_priority(config, job, cluster, '2026-12-01 12:00+00')).priority_sum
+FROM fill.slurm_records ORDER BY id;

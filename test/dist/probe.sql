@@ -108,6 +108,9 @@ SELECT id, msic_rank(share, 40), msic_past_pct(share), (config).fair_share,
        (sacct).alloc_tres, (job).walltime
 FROM fill.records ORDER BY id;
 
+SELECT to_regclass('fill.slurm_records') IS NOT NULL AS has_slurm_records \gset
+\if :has_slurm_records
 SELECT id, (config).flags, (prio).priority, (prio).tres,
        (slurm_priority(config, job, cluster, '2026-12-01 12:00+00')).priority_sum
 FROM fill.slurm_records ORDER BY id;
+\endif

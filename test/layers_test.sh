@@ -3,7 +3,7 @@
 #   - src/core is plain C99: its quoted includes are files of src/core, its <...> includes are
 #     standard C headers; no PostgreSQL header;
 #   - src/core/types includes only the base (fs_core.h) and types/; each concern folder of
-#     src/core (share, placement, load, msic) includes only the base, types/ and itself: no
+#     src/core (share, placement, load, msic, priority) includes only the base, types/ and itself: no
 #     include between concerns;
 #   - each concern folder of src/pg includes, of the core, only types/ and its own concern, and
 #     of the glue only the base (fs_pg.h, fs_expanded.h) and its own folder.

@@ -127,6 +127,28 @@ SELECT i,
                  'JobID|State|Elapsed|ReqMem|NCPUS|AllocTRES')
 FROM generate_series(1, 5) AS i;
 
+-- 3b. SLURM's priority inputs and results (slurm_priority_config, slurm_job, slurm_cluster,
+--     slurm_priority), from 0.2.0 on
+SELECT to_regtype('fairsched.slurm_priority_config') IS NOT NULL AS has_slurm_priority \gset
+\if :has_slurm_priority
+CREATE TABLE fill.slurm_records (
+    id int PRIMARY KEY,
+    config slurm_priority_config,
+    job slurm_job,
+    jobs slurm_job[],
+    cluster slurm_cluster,
+    prio slurm_priority);
+INSERT INTO fill.slurm_records
+SELECT i, c, j, ARRAY[j, j], k, slurm_priority(c, j, k, '2026-12-01 12:00+00')
+FROM generate_series(1, 5) AS i,
+     LATERAL (SELECT slurm_priority_config(format('PriorityWeightAge=%s PriorityWeightQOS=2000 '
+                                                  'PriorityWeightTRES=cpu=1000 PriorityFlags=INCR_ONLY', 100 * i)) AS c,
+                     ROW(i::text, 'u' || i, 'a', 'batch', 'normal', '2026-12-01 10:00+00',
+                         '2026-12-01 10:00+00', 1, i, '1 hour', ('cpu=' || i)::resvec, 0.5, NULL, 1, 1,
+                         '7 days', 'cpu=64'::resvec, i, 0, 0, NULL, NULL)::slurm_job AS j,
+                     ROW(4, 64, 0, 1, 10)::slurm_cluster AS k) AS x;
+\endif
+
 -- 4. partitioned: by range on a sharepath, one partition hash-partitioned on a resvec
 CREATE TABLE fill.part (
     id int NOT NULL,

@@ -117,3 +117,10 @@ SELECT id, f, pbs_formula_value(f, 'ncpus=4,mem=2gb,walltime=01:00:00', queue_pr
        pbs_formula_value(fs[2], '', fairshare_perc => 0.25, fairshare_tree_usage => 0.125)
 FROM fill.formulas ORDER BY id;
 \endif
+
+SELECT to_regclass('fill.slurm_records') IS NOT NULL AS has_slurm_records \gset
+\if :has_slurm_records
+SELECT id, (config).flags, (prio).priority, (prio).tres,
+       (slurm_priority(config, job, cluster, '2026-12-01 12:00+00')).priority_sum
+FROM fill.slurm_records ORDER BY id;
+\endif

@@ -1,0 +1,226 @@
+-- slurm_priority: SLURM's priority/multifactor parameters, read as slurmctld reads them.
+SET search_path = fairsched, public;
+\pset null '(null)'
+\x on
+
+-- SLURM's defaults: no weights, a week of age, a pass every 5 minutes, Fair Tree on
+SELECT * FROM slurm_priority_config('');
+-- before 23.11 the default PriorityType was priority/basic
+SELECT version, priority_type FROM slurm_priority_config('', '22.05');
+
+-- slurm.conf: several pairs on a line, keys in any case, comments, a partition's own keys
+-- skipped, the last of a repeated key kept, hexadecimal and octal as strtoul reads them
+SELECT * FROM slurm_priority_config($$
+# slurm.conf
+ClusterName=c1 PriorityType=priority/multifactor
+priorityweightage=1000   PriorityWeightFairshare=10000  # fair share first
+PriorityWeightJobSize=0x10
+PriorityWeightPartition=010
+PriorityWeightQOS=UNLIMITED
+PriorityWeightAssoc=5
+PriorityWeightAssoc=6
+PartitionName=batch Nodes=n[1-4] PriorityJobFactor=10 PriorityWeightAge=7
+PriorityWeightTRES=CPU=1000,Mem=2000G,GRES/gpu=3000
+PriorityMaxAge=1-0
+PriorityCalcPeriod=1:30
+PriorityFavorSmall=YES
+PriorityFlags="no_fair_tree,ACCRUE_ALWAYS"
+Include /etc/slurm/nodes.conf
+$$);
+
+-- scontrol show config output: "Key = Value", (null) for unset, the release from SLURM_VERSION
+SELECT * FROM slurm_priority_config($$
+Configuration data as of 2026-12-01T10:00:00
+PriorityParameters      = (null)
+PriorityDecayHalfLife   = 7-00:00:00
+PriorityCalcPeriod      = 00:05:00
+PriorityFavorSmall      = No
+PriorityFlags           = NO_NORMAL_ALL
+PriorityMaxAge          = 14-00:00:00
+PriorityType            = priority/multifactor
+PriorityWeightAge       = 0
+PriorityWeightAssoc     = 1
+PriorityWeightFairshare = 0
+PriorityWeightJobSize   = 1
+PriorityWeightPartition = 1
+PriorityWeightQOS       = 1
+PriorityWeightTRES      = CPU=1
+SLURM_VERSION           = 22.05.8
+$$);
+-- the caller's release wins over the line
+SELECT version FROM slurm_priority_config('SLURM_VERSION = 22.05.8', '23.02');
+\x off
+
+-- PriorityMaxAge: minutes rounded up ("1:30" is 90 seconds, kept as 2 minutes), days-hours,
+-- UNLIMITED kept as minutes * 60 in 32 bits (4294967236 seconds), "0" (full age at once)
+SELECT v, (slurm_priority_config('PriorityMaxAge=' || v)).max_age,
+       extract(epoch FROM (slurm_priority_config('PriorityMaxAge=' || v)).max_age) AS seconds
+FROM unnest(ARRAY['1:30', '0', '61', '1:00:01', '7-0', '2-3', '2-3:4', '5-', 'UNLIMITED',
+                  'infinite', '-1', '24855-0']) v;
+
+-- PriorityFlags: every word found anywhere in the value, in any case; unknown words ignored;
+-- MAX_TRES_GRES hides MAX_TRES; NO_NORMAL_ALL is the four NO_NORMAL_*; DEPTH_OBLIVIOUS is classic
+SELECT v, (slurm_priority_config('PriorityFlags=' || v)).flags
+FROM unnest(ARRAY['NO_NORMAL_ALL', 'no_normal_qos,NO_NORMAL_TRES', 'MAX_TRES_GRES', 'MAX_TRES',
+                  'DEPTH_OBLIVIOUS', 'XINCR_ONLYX', 'INCR_ONL,FAIR_TREE,TICKET_BASED',
+                  'SMALL_RELATIVE_TO_TIME,CALCULATE_RUNNING']) v;
+
+-- NULL in, NULL out
+SELECT slurm_priority_config(NULL) IS NULL AS is_null;
+
+-- errors (22P02): each names the parameter and the line, with slurmctld's own words
+DO $$ BEGIN PERFORM slurm_priority_config('PriorityWeightAge=x');
+EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'SQLSTATE %', SQLSTATE; END $$;
+\set SHOW_CONTEXT always
+SELECT slurm_priority_config('PriorityWeightAge=12a');
+SELECT slurm_priority_config(E'\nPriorityWeightQOS=4294967296');
+SELECT slurm_priority_config('PriorityWeightFairshare=-1');
+SELECT slurm_priority_config('PriorityMaxAge = 1 week');
+SELECT slurm_priority_config('PriorityMaxAge=24856-0');
+SELECT slurm_priority_config('PriorityCalcPeriod=0');
+SELECT slurm_priority_config('PriorityFavorSmall=maybe');
+SELECT slurm_priority_config('PriorityType=priority/fifo');
+SELECT slurm_priority_config(E'a=b\n\nPriorityWeightTRES=cpu=1,gpu=2');
+SELECT slurm_priority_config('PriorityWeightTRES=cpu=');
+SELECT slurm_priority_config('PriorityWeightTRES=cpu=x');
+SELECT slurm_priority_config('PriorityWeightTRES=cpu=1GB');
+SELECT slurm_priority_config('PriorityWeightTRES=cpu=1e999');
+SELECT slurm_priority_config('SLURM_VERSION = 17.11.2');
+SELECT slurm_priority_config('', '22');
+
+-- slurm_priority: a job's priority at a calculation pass
+\set VERBOSITY default
+CREATE TEMP TABLE c AS SELECT
+    (4, 16, 10, 3, 50)::slurm_cluster AS cl,
+    '2026-12-01 12:00:00+00'::timestamptz AS pass;
+CREATE FUNCTION pg_temp.job(tres text DEFAULT 'cpu=16', part_tres text DEFAULT 'cpu=16,mem=64gb',
+                            assoc bigint DEFAULT 10, pf int DEFAULT 3, qos bigint DEFAULT 50,
+                            min_nodes int DEFAULT 4, cpus int DEFAULT 16,
+                            accrue timestamptz DEFAULT NULL, fs float8 DEFAULT 0,
+                            site bigint DEFAULT 0, nice bigint DEFAULT 0,
+                            direct bigint DEFAULT NULL, prev bigint DEFAULT NULL,
+                            time_limit interval DEFAULT NULL)
+RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW('1001', 'alice', 'physics', 'batch', 'normal', '2026-12-01 10:00:00+00', accrue,
+               min_nodes, cpus, time_limit, tres::resvec, fs, assoc, pf, 1, '1 day'::interval,
+               part_tres::resvec, qos, site, nice, direct, prev)::slurm_job $$;
+
+-- SLURM's test24.7: Assoc=QOS=TRES cpu=4000000, Partition=60000, JobSize=1: each at its
+-- maximum gives the whole weight; half the maximum (a third for the partition) that part of it
+SELECT p.* FROM c, slurm_priority(slurm_priority_config(
+    'PriorityWeightAssoc=4000000 PriorityWeightQOS=4000000 PriorityWeightPartition=60000 '
+    'PriorityWeightJobSize=1 PriorityWeightTRES=cpu=4000000'), pg_temp.job(), c.cl, c.pass) p;
+SELECT priority, assoc, qos, partition, tres, assoc_factor, qos_factor, partition_factor, tres_factors
+FROM c, slurm_priority(slurm_priority_config(
+    'PriorityWeightAssoc=4000000 PriorityWeightQOS=4000000 PriorityWeightPartition=60000 '
+    'PriorityWeightJobSize=1 PriorityWeightTRES=cpu=4000000'),
+    pg_temp.job(tres => 'cpu=8', assoc => 5, pf => 1, qos => 25), c.cl, c.pass);
+-- an admin-set priority (scontrol update priority=999): fixed, every term 0
+SELECT priority, priority_sum, direct, assoc, qos, tres
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightAssoc=4000000'),
+                       pg_temp.job(direct => 999), c.cl, c.pass);
+
+-- SLURM's test24.6: NO_NORMAL_ALL with every weight 1 gives the raw values: assoc 100,
+-- partition 20, QOS 200, cpu the CPU count (memory in MB)
+SELECT priority, assoc, partition, qos, tres
+FROM c, slurm_priority(slurm_priority_config(
+    'PriorityFlags=NO_NORMAL_ALL PriorityWeightAssoc=1 PriorityWeightPartition=1 '
+    'PriorityWeightQOS=1 PriorityWeightTRES=cpu=1,mem=1'),
+    pg_temp.job(tres => 'cpu=6,mem=2gb', assoc => 100, pf => 20, qos => 200), c.cl, c.pass);
+
+-- SLURM's test24.5 and test17.23: the site factor at its bounds, nice 100 (--nice) and 200
+SELECT s, n, p.priority, p.priority_sum, p.site, p.nice
+FROM c, (VALUES (2147483645, 0), (-2147483645, 0), (1000, 100), (1000, 200)) v(s, n),
+     slurm_priority(slurm_priority_config(''), pg_temp.job(site => s, nice => n), c.cl, c.pass) p;
+
+-- age: PriorityMaxAge=1:30 is 2 minutes; the factor is a fraction strictly below it, 1 from it
+SELECT a, p.age, p.age_factor
+FROM c, (VALUES (interval '1 minute'), ('119 seconds'), ('2 minutes'), ('-1 minute')) v(a),
+     slurm_priority(slurm_priority_config('PriorityWeightAge=1000 PriorityMaxAge=1:30'),
+                    pg_temp.job(accrue => c.pass - a), c.cl, c.pass) p;
+-- not accruing (accrue_time NULL): no age
+SELECT age FROM c, slurm_priority(slurm_priority_config('PriorityWeightAge=1000'),
+                                  pg_temp.job(), c.cl, c.pass);
+
+-- job size (4 nodes, 16 CPUs; a job of 1 node and 4 CPUs): favor large (1/4 + 4/16)/2,
+-- favor small (3/4 + 12/16)/2, relative to a 60-minute limit max(1*16/4, 4)/60/16
+SELECT f, p.jobsize_factor, p.jobsize
+FROM c, (VALUES ('PriorityWeightJobSize=1000'),
+                ('PriorityWeightJobSize=1000 PriorityFavorSmall=YES'),
+                ('PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME'),
+                ('PriorityWeightJobSize=1000 PriorityFlags=SMALL_RELATIVE_TO_TIME PriorityFavorSmall=YES')) v(f),
+     slurm_priority(slurm_priority_config(f),
+                    pg_temp.job(min_nodes => 1, cpus => 4, time_limit => '1 hour'), c.cl, c.pass) p;
+-- favor small and more CPUs than the cluster: the unsigned difference wraps to the best factor;
+-- more nodes than the cluster: 0 for the node term since 23.02, wrapped before
+SELECT v, cpus, nodes, p.jobsize_factor
+FROM c, (VALUES ('26.05', 20, 1), ('26.05', 4, 5), ('22.05', 4, 5)) x(v, cpus, nodes),
+     slurm_priority(slurm_priority_config('PriorityWeightJobSize=1000 PriorityFavorSmall=YES', v),
+                    pg_temp.job(min_nodes => nodes, cpus => cpus), c.cl, c.pass) p;
+
+-- the sum: floor of 1, truncation, TRES over the partition's total and not capped, the
+-- 32-bit cap, INCR_ONLY
+SELECT priority, priority_sum FROM c, slurm_priority(slurm_priority_config(''), pg_temp.job(), c.cl, c.pass);
+SELECT priority, priority_sum, fairshare
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightFairshare=10000'),
+                       pg_temp.job(fs => 0.12349), c.cl, c.pass);
+SELECT priority, tres, tres_factors
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightTRES=mem=1000,cpu=10'),
+                       pg_temp.job(tres => 'mem=128gb,cpu=4', part_tres => 'mem=64gb'), c.cl, c.pass);
+SELECT priority, priority_sum
+FROM c, slurm_priority(slurm_priority_config('PriorityWeightQOS=UNLIMITED PriorityWeightAssoc=UNLIMITED'),
+                       pg_temp.job(assoc => 10, qos => 50), c.cl, c.pass);
+SELECT f, prev, p.priority
+FROM c, (VALUES ('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY', 5000),
+                ('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY', 10),
+                ('PriorityWeightQOS=1000', 5000)) v(f, prev),
+     slurm_priority(slurm_priority_config(f), pg_temp.job(qos => 50, prev => prev), c.cl, c.pass) p;
+-- a proposed weight: edit the configuration value
+SELECT (slurm_priority(y.cfg, pg_temp.job(qos => 25), c.cl, c.pass)).priority
+FROM c, LATERAL (SELECT ROW('26.05', 'priority/multifactor', 0, 0, 0, 0, 0, 4000, NULL,
+                            '7 days'::interval, false, '{}'::text[], '5 min'::interval
+                 )::slurm_priority_config AS cfg) y;
+
+-- errors
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(site => 2147483646), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(nice => -2147483646), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(cpus => -1), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(fs => 1.5), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(direct => -1), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config('PriorityWeightJobSize=1', '22.05'), pg_temp.job(),
+                      (0, 0, 10, 3, 50)::slurm_cluster, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config('PriorityWeightJobSize=1 PriorityFlags=SMALL_RELATIVE_TO_TIME'),
+                      pg_temp.job(time_limit => '0'), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, -1, 0, 0, 0, 0, 0, NULL, NULL, false, NULL, NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, NULL, NULL, false, '{FAIR}', NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(ROW('26.05', NULL, 0, 0, 0, 0, 0, 0, 'gpu=1', NULL, false, NULL, NULL)::slurm_priority_config,
+                      pg_temp.job(), c.cl, c.pass) FROM c;
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(), c.cl, 'infinity') FROM c;
+
+-- sprio: what sprio prints, byte for byte (quote_literal shows the trailing blanks)
+CREATE TEMP TABLE q AS
+SELECT ARRAY[pg_temp.job(tres => 'cpu=4,mem=16gb', part_tres => 'cpu=64,mem=256gb', assoc => 0,
+                         pf => 1, qos => 25, min_nodes => 1, cpus => 4,
+                         accrue => '2026-11-30 12:00:00+00', fs => 0.4),
+             pg_temp.job(direct => 999)] AS jobs,
+       slurm_priority_config('PriorityWeightAge=1000 PriorityWeightFairshare=10000 '
+                             'PriorityWeightJobSize=500 PriorityWeightQOS=2000 '
+                             'PriorityWeightTRES=CPU=1000,Mem=2000G') AS cfg;
+UPDATE q SET jobs[2].job_id = '999';
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass);
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-n -l');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-w');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-n');
+-- 22.05's -l has no ACCOUNT or QOSNAME column
+SELECT quote_literal(line)
+FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '--long');
+-- no jobs: the header alone
+SELECT quote_literal(line) FROM q, c, sprio(cfg, '{}', c.cl, c.pass, '-l');
+-- errors
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -S y');
+SELECT * FROM q, c, sprio(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
+SELECT * FROM q, c, sprio(cfg, ARRAY[pg_temp.job(cpus => -1)], c.cl, c.pass);
+SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(qos => 60), c.cl, c.pass) FROM c;

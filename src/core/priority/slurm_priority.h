@@ -1,0 +1,168 @@
+/*
+ * slurm_priority.h: SLURM's priority/multifactor plugin: the priority parameters of slurm.conf
+ * (or of `scontrol show config` output) read as slurmctld reads them, with its defaults and its
+ * quirks (substring PriorityFlags, PriorityMaxAge in minutes rounded up, TRES weights with unit
+ * suffixes).
+ */
+#ifndef FS_SLURM_PRIORITY_H
+#define FS_SLURM_PRIORITY_H
+
+#include "fs_core.h"
+#include "types/resvec.h"
+
+/* PriorityFlags bits, in the order `scontrol show config` prints them. */
+enum
+{
+	FS_SPRIO_ACCRUE_ALWAYS = 1u << 0,
+	FS_SPRIO_SMALL_RELATIVE_TO_TIME = 1u << 1,
+	FS_SPRIO_CALCULATE_RUNNING = 1u << 2,
+	FS_SPRIO_DEPTH_OBLIVIOUS = 1u << 3,
+	FS_SPRIO_NO_FAIR_TREE = 1u << 4,
+	FS_SPRIO_INCR_ONLY = 1u << 5,
+	FS_SPRIO_MAX_TRES = 1u << 6,
+	FS_SPRIO_MAX_TRES_GRES = 1u << 7,
+	FS_SPRIO_NO_NORMAL_ASSOC = 1u << 8,
+	FS_SPRIO_NO_NORMAL_PART = 1u << 9,
+	FS_SPRIO_NO_NORMAL_QOS = 1u << 10,
+	FS_SPRIO_NO_NORMAL_TRES = 1u << 11
+};
+#define FS_SPRIO_NFLAGS 12
+
+/* The oldest release whose priority factors this module reproduces, and the newest it knows. */
+#define FS_SPRIO_VERSION_MIN    1905
+#define FS_SPRIO_VERSION_NEWEST 2605
+
+/* One PriorityWeightTRES entry: the TRES name as SLURM spells it ("cpu", "gres/gpu"). */
+typedef struct fs_sprio_tres_weight
+{
+	char *name;
+	double weight; /* per base unit: mem and bb weights are per MB */
+} fs_sprio_tres_weight;
+
+typedef struct fs_sprio_config
+{
+	int version;      /* major * 100 + minor: 2205 for 22.05 */
+	bool multifactor; /* PriorityType=priority/multifactor (else priority/basic) */
+	uint32_t weight_age, weight_assoc, weight_fairshare, weight_jobsize, weight_partition,
+	    weight_qos;
+	char *weight_tres; /* PriorityWeightTRES as written (NUL-terminated), NULL when unset */
+	fs_sprio_tres_weight *tres;
+	size_t n_tres;
+	uint32_t max_age;     /* seconds, as slurmctld stores it: minutes * 60 in 32 bits */
+	uint32_t calc_period; /* seconds */
+	bool favor_small;
+	uint32_t flags; /* FS_SPRIO_* */
+} fs_sprio_config;
+
+/*
+ * A SLURM release "YY.MM" (optionally ".patch..."): *version = YY * 100 + MM. Releases before
+ * 19.05 are refused (no association or site factor). O(len).
+ */
+fs_status fs_sprio_version_parse(const char *s, size_t len, int *version, fs_error *err);
+
+/*
+ * Read the priority parameters of slurm.conf text or `scontrol show config` output: `Key=Value`
+ * pairs (several on a line) or one `Key = Value` per line, keys in any case, `#` comments, the
+ * lines of NodeName, PartitionName and the other records skipped, other keys ignored, a repeated
+ * key's last value kept (as slurmctld does). The SLURM_VERSION line, or `version` when not NULL,
+ * selects the release (default the newest known). Bad values are FS_ERR_SYNTAX naming the line
+ * and the parameter. O(len + entries of PriorityWeightTRES); cfg owns its memory.
+ */
+fs_status fs_sprio_config_parse(const char *text, size_t len, const char *version,
+                                size_t version_len, fs_sprio_config *cfg, const fs_allocator *a,
+                                fs_error *err);
+void fs_sprio_config_free(fs_sprio_config *cfg, const fs_allocator *a);
+
+/*
+ * PriorityWeightTRES: `TYPE[/NAME]=weight[unit]`, comma-separated, the type in any case; a unit
+ * K, M, G, T or P divides by 1024 per step above the TRES's base unit (M for mem and bb, none
+ * otherwise). The known types are cpu, mem, energy, node, billing, vmem, pages, and with a name
+ * gres, license, bb, fs and ic. O(len).
+ */
+fs_status fs_sprio_tres_weights_parse(const char *s, size_t len, fs_sprio_tres_weight **out,
+                                      size_t *n, const fs_allocator *a, fs_error *err);
+
+/*
+ * What SLURM knows of a pending (or running) job for its priority, with the normalisation context
+ * of its partition; times in whole seconds since the epoch, resource vectors encoded (NULL for
+ * none). A NULL SQL field arrives as its flag false or 0.
+ */
+typedef struct fs_sprio_job
+{
+	int64_t submit;
+	bool has_accrue;
+	int64_t accrue;
+	int64_t min_nodes, cpus;
+	bool has_time_limit;
+	int64_t time_limit; /* seconds */
+	bool has_part_max_time;
+	int64_t part_max_time; /* seconds */
+	const uint8_t *tres, *part_tres;
+	double fairshare;
+	int64_t assoc_priority, partition_factor, qos_priority, site_factor, nice;
+	bool has_direct, has_previous;
+	int64_t direct_priority, previous_priority;
+} fs_sprio_job;
+
+/* The maxima over every configured association, partition and QOS, and the cluster's size. */
+typedef struct fs_sprio_cluster
+{
+	int64_t nodes, cpus;
+	int64_t max_assoc_priority, max_partition_factor, max_qos_priority;
+} fs_sprio_cluster;
+
+/* One job's priority as SLURM stores it, with its terms and normalised factors. */
+typedef struct fs_sprio_result
+{
+	int64_t priority; /* floor 1, truncated, capped at 2^32-1, INCR_ONLY applied */
+	double sum;       /* before floor and truncation */
+	bool direct;      /* an admin-set priority: every term and factor 0 */
+	double site, age, assoc, fairshare, jobsize, partition, qos, nice;
+	double age_f, assoc_f, fairshare_f, jobsize_f, partition_f, qos_f;
+	double *tres, *tres_f; /* per cfg->tres entry, in cfg order (caller's arrays of n_tres) */
+} fs_sprio_result;
+
+/*
+ * The priority of one job at the calculation pass `now` (seconds since the epoch), as
+ * priority/multifactor computes it: the six weighted factors, the TRES terms (summed in SLURM's
+ * TRES-table order), the site factor and nice, NO_NORMAL_*, the floor of 1, truncation, the 32-bit
+ * cap and INCR_ONLY; an admin-set priority fixes the result. Contradictory or out-of-range fields
+ * are FS_ERR_VALUE, a division by zero SLURM would do FS_ERR_DIVZERO. O(entries of the vectors).
+ */
+fs_status fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job,
+                            const fs_sprio_cluster *cl, int64_t now, fs_sprio_result *r,
+                            fs_error *err);
+
+/* sprio's options: -l (--long), -n (--norm), -w (--weights). */
+enum
+{
+	FS_SPRIO_OPT_LONG = 1,
+	FS_SPRIO_OPT_NORM = 2,
+	FS_SPRIO_OPT_WEIGHTS = 4
+};
+
+/* sprio's command-line options; anything else is FS_ERR_SYNTAX. O(len). */
+fs_status fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err);
+
+/* One job as sprio lists it: its names and its priority as fs_sprio_priority gave it. */
+typedef struct fs_sprio_row
+{
+	fs_str job_id, partition, user, account, qos;
+	const fs_sprio_result *r;
+} fs_sprio_row;
+
+/*
+ * The lines sprio prints for these jobs and options, header first, each ended by a newline, in
+ * sprio's default order (job id ascending, as numbers when they are): byte for byte the layout of
+ * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). O(n log n) rows.
+ */
+void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
+                    const fs_allocator *a);
+
+/* The canonical name of flag bit i (0 <= i < FS_SPRIO_NFLAGS). */
+const char *fs_sprio_flag_name(int i);
+
+/* SLURM's time_str2mins: minutes rounded up, -1 for INFINITE, -2 (NO_VAL) for bad text. */
+int32_t fs_sprio_time_str2mins(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,681 @@
+/*
+ * slurm_priority.c (glue): slurm_priority_config, SLURM's priority parameters as a composite
+ * value; the reading is in src/core/priority/slurm_priority.c.
+ */
+#include "fs_pg.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_type.h"
+#include "executor/executor.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+#include "utils/timestamp.h"
+
+#include "priority/slurm_priority.h"
+#include "types/resvec.h"
+
+PG_FUNCTION_INFO_V1(slurm_priority_config);
+
+#define CONFIG_TYPE "fairsched.slurm_priority_config"
+
+/* The attribute number of a field of the result type, found by name. */
+static int
+field(TupleDesc td, const char *name)
+{
+	int i;
+
+	for (i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i;
+	}
+	elog(ERROR, "type %s has no field \"%s\"", CONFIG_TYPE, name);
+	return -1;
+}
+
+/* Seconds as an interval of days and a time of day: "7 days", "00:05:00". */
+static Datum
+seconds_interval(uint32_t secs)
+{
+	Interval *iv = palloc0(sizeof(Interval));
+
+	iv->day = (int32) (secs / 86400);
+	iv->time = (int64) (secs % 86400) * USECS_PER_SEC;
+	return IntervalPGetDatum(iv);
+}
+
+static Datum
+flags_array(uint32_t flags)
+{
+	Datum d[FS_SPRIO_NFLAGS];
+	int i, n = 0;
+
+	for (i = 0; i < FS_SPRIO_NFLAGS; i++)
+		if (flags & (1u << i))
+			d[n++] = CStringGetTextDatum(fs_sprio_flag_name(i));
+	return PointerGetDatum(construct_array(d, n, TEXTOID, -1, false, TYPALIGN_INT));
+}
+
+Datum
+slurm_priority_config(PG_FUNCTION_ARGS)
+{
+	TupleDesc desc;
+	Datum *values;
+	bool *nulls;
+	text *conf, *version = NULL;
+	fs_sprio_config cfg;
+	fs_error err;
+	char vbuf[16];
+	int i;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "slurm_priority_config must return a composite type");
+	desc = BlessTupleDesc(desc);
+	conf = PG_GETARG_TEXT_PP(0);
+	if (!PG_ARGISNULL(1))
+		version = PG_GETARG_TEXT_PP(1);
+	fs_pg_check(fs_sprio_config_parse(VARDATA_ANY(conf), VARSIZE_ANY_EXHDR(conf),
+	                                  version ? VARDATA_ANY(version) : NULL,
+	                                  version ? VARSIZE_ANY_EXHDR(version) : 0, &cfg, &fs_pg_alloc,
+	                                  &err),
+	            &err);
+
+	values = palloc0(sizeof(Datum) * desc->natts);
+	nulls = palloc(sizeof(bool) * desc->natts);
+	for (i = 0; i < desc->natts; i++)
+		nulls[i] = true;
+#define SET(name, datum)                                                                           \
+	do                                                                                             \
+	{                                                                                              \
+		int a_ = field(desc, name);                                                                \
+		values[a_] = (datum);                                                                      \
+		nulls[a_] = false;                                                                         \
+	} while (0)
+	snprintf(vbuf, sizeof(vbuf), "%02d.%02d", cfg.version / 100, cfg.version % 100);
+	SET("version", CStringGetTextDatum(vbuf));
+	SET("priority_type",
+	    CStringGetTextDatum(cfg.multifactor ? "priority/multifactor" : "priority/basic"));
+	SET("weight_age", Int64GetDatum(cfg.weight_age));
+	SET("weight_assoc", Int64GetDatum(cfg.weight_assoc));
+	SET("weight_fairshare", Int64GetDatum(cfg.weight_fairshare));
+	SET("weight_jobsize", Int64GetDatum(cfg.weight_jobsize));
+	SET("weight_partition", Int64GetDatum(cfg.weight_partition));
+	SET("weight_qos", Int64GetDatum(cfg.weight_qos));
+	if (cfg.weight_tres)
+		SET("weight_tres", CStringGetTextDatum(cfg.weight_tres));
+	SET("max_age", seconds_interval(cfg.max_age));
+	SET("favor_small", BoolGetDatum(cfg.favor_small));
+	SET("flags", flags_array(cfg.flags));
+	SET("calc_period", seconds_interval(cfg.calc_period));
+#undef SET
+	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+}
+
+/* ---- slurm_priority ------------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(slurm_priority);
+
+/* A field of a composite argument, by name; isnull set. */
+static Datum
+attr(HeapTupleHeader t, const char *name, bool *isnull)
+{
+	return GetAttributeByName(t, name, isnull);
+}
+
+/* Whole seconds of an instant since the Unix epoch (floor). */
+static int64_t
+unix_seconds(TimestampTz t, const char *what)
+{
+	int64 us = fs_pg_timestamp(t, what);
+	int64 s = us >= 0 ? us / USECS_PER_SEC : -((-us + USECS_PER_SEC - 1) / USECS_PER_SEC);
+
+	return s + (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY;
+}
+
+/* An interval field in whole seconds, rounded up; *present false when NULL. */
+static int64_t
+attr_seconds(HeapTupleHeader t, const char *name, bool *present)
+{
+	bool isnull;
+	Datum d = attr(t, name, &isnull);
+	int64 us;
+
+	*present = !isnull;
+	if (isnull)
+		return 0;
+	us = fs_pg_interval_us(DatumGetIntervalP(d), name);
+	return us >= 0 ? (us + USECS_PER_SEC - 1) / USECS_PER_SEC : -(-us / USECS_PER_SEC);
+}
+
+static void
+config_fail(const char *field, const char *problem, const char *hint)
+{
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	                errmsg("invalid slurm_priority_config: %s", problem),
+	                errdetail("The field is \"%s\".", field), errhint("%s", hint)));
+}
+
+static uint32_t
+config_weight(HeapTupleHeader t, const char *name)
+{
+	bool isnull;
+	int64 v = DatumGetInt64(attr(t, name, &isnull));
+
+	if (isnull)
+		return 0;
+	if (v < 0 || v > (int64) UINT32_MAX)
+		config_fail(name, "a weight is out of range",
+		            "A priority weight is an integer from 0 to 4294967295.");
+	return (uint32_t) v;
+}
+
+/*
+ * A slurm_priority_config value back into the core's settings: the value slurm_priority_config
+ * made, or one a user built or edited (a proposed weight); NULL fields take SLURM's defaults.
+ */
+static void
+config_from_record(HeapTupleHeader t, fs_sprio_config *cfg)
+{
+	fs_error err;
+	bool isnull, present;
+	Datum d;
+	int64 secs;
+
+	fs_pg_check(fs_sprio_config_parse("", 0, NULL, 0, cfg, &fs_pg_alloc, &err), &err);
+	d = attr(t, "version", &isnull);
+	if (!isnull)
+	{
+		text *v = DatumGetTextPP(d);
+
+		fs_pg_check(
+		    fs_sprio_version_parse(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &cfg->version, &err),
+		    &err);
+	}
+	d = attr(t, "priority_type", &isnull);
+	cfg->multifactor =
+	    isnull ? cfg->version >= 2311 : strcmp(TextDatumGetCString(d), "priority/basic") != 0;
+	cfg->weight_age = config_weight(t, "weight_age");
+	cfg->weight_assoc = config_weight(t, "weight_assoc");
+	cfg->weight_fairshare = config_weight(t, "weight_fairshare");
+	cfg->weight_jobsize = config_weight(t, "weight_jobsize");
+	cfg->weight_partition = config_weight(t, "weight_partition");
+	cfg->weight_qos = config_weight(t, "weight_qos");
+	d = attr(t, "weight_tres", &isnull);
+	if (!isnull)
+	{
+		text *v = DatumGetTextPP(d);
+		fs_status st = fs_sprio_tres_weights_parse(VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), &cfg->tres,
+		                                           &cfg->n_tres, &fs_pg_alloc, &err);
+
+		if (st != FS_OK)
+			fs_error_context(&err, "in the weight_tres field of a slurm_priority_config");
+		fs_pg_check(st, &err);
+	}
+	secs = attr_seconds(t, "max_age", &present);
+	if (present)
+	{
+		if (secs < 0 || secs > (int64) UINT32_MAX)
+			config_fail("max_age", "max_age is out of range",
+			            "PriorityMaxAge is from 0 to 4294967295 seconds.");
+		cfg->max_age = (uint32_t) secs;
+	}
+	cfg->favor_small = DatumGetBool(attr(t, "favor_small", &isnull)) && !isnull;
+	d = attr(t, "flags", &isnull);
+	if (!isnull)
+	{
+		ArrayType *arr = DatumGetArrayTypeP(d);
+		Datum *elems;
+		bool *enulls;
+		int n, i, k;
+
+		deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &n);
+		for (i = 0; i < n; i++)
+		{
+			char *name;
+
+			if (enulls[i])
+				continue;
+			name = TextDatumGetCString(elems[i]);
+			for (k = 0; k < FS_SPRIO_NFLAGS; k++)
+				if (pg_strcasecmp(name, fs_sprio_flag_name(k)) == 0)
+					break;
+			if (k == FS_SPRIO_NFLAGS)
+				ereport(
+				    ERROR,
+				    (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				     errmsg("unknown PriorityFlags name \"%s\" in a slurm_priority_config", name),
+				     errhint("The flags field holds canonical names, as slurm_priority_config "
+				             "gives them (ACCRUE_ALWAYS, INCR_ONLY, NO_NORMAL_QOS, ...).")));
+			cfg->flags |= 1u << k;
+		}
+	}
+}
+
+/* A vector of one count per configured TRES weight (zero entries left out). */
+static Datum
+tres_vector(const fs_sprio_config *cfg, const double *v)
+{
+	fs_rv_item *items = palloc0(sizeof(fs_rv_item) * (cfg->n_tres + 1));
+	size_t i, n = 0, len;
+	uint8_t *out;
+	fs_error err;
+
+	for (i = 0; i < cfg->n_tres; i++)
+	{
+		if (v[i] == 0)
+			continue;
+		items[n].name = cfg->tres[i].name;
+		items[n].namelen = strlen(cfg->tres[i].name);
+		items[n].kind = FS_KIND_COUNT;
+		items[n].amount = v[i];
+		n++;
+	}
+	fs_pg_check(fs_rv_build(items, n, FS_ERR_VALUE, &fs_pg_alloc, 0, &out, &len, &err), &err);
+	return fs_pg_resvec_datum(out);
+}
+
+/* The fields of slurm_job and slurm_cluster that are read, in this order. */
+static const char *const job_fields[] = {"submit_time",
+                                         "accrue_time",
+                                         "min_nodes",
+                                         "cpus",
+                                         "time_limit",
+                                         "partition_max_time",
+                                         "tres",
+                                         "partition_tres",
+                                         "fairshare",
+                                         "assoc_priority",
+                                         "partition_factor",
+                                         "qos_priority",
+                                         "site_factor",
+                                         "nice",
+                                         "direct_priority",
+                                         "previous_priority",
+                                         "job_id",
+                                         "user",
+                                         "account",
+                                         "partition",
+                                         "qos"};
+enum
+{
+	J_SUBMIT,
+	J_ACCRUE,
+	J_MIN_NODES,
+	J_CPUS,
+	J_TIME_LIMIT,
+	J_PART_MAX_TIME,
+	J_TRES,
+	J_PART_TRES,
+	J_FAIRSHARE,
+	J_ASSOC,
+	J_PART_FACTOR,
+	J_QOS,
+	J_SITE,
+	J_NICE,
+	J_DIRECT,
+	J_PREVIOUS,
+	J_JOB_ID,
+	J_USER,
+	J_ACCOUNT,
+	J_PARTITION,
+	J_QOS_NAME,
+	NJ
+};
+static const char *const cluster_fields[] = {"nodes", "cpus", "max_assoc_priority",
+                                             "max_partition_factor", "max_qos_priority"};
+#define NK 5
+
+/* The fields of the result, in this order. */
+static const char *const result_fields[] = {"priority",
+                                            "priority_sum",
+                                            "site",
+                                            "age",
+                                            "assoc",
+                                            "fairshare",
+                                            "jobsize",
+                                            "partition",
+                                            "qos",
+                                            "nice",
+                                            "tres",
+                                            "age_factor",
+                                            "assoc_factor",
+                                            "fairshare_factor",
+                                            "jobsize_factor",
+                                            "partition_factor",
+                                            "qos_factor",
+                                            "tres_factors",
+                                            "direct"};
+#define NR 19
+
+/*
+ * What a call site keeps across rows (fn_extra): the row types and where the fields are, and the
+ * last configuration read, so that a query over a million jobs with one configuration reads it
+ * once. A different configuration value is read again into a context reset each time.
+ */
+typedef struct prio_cache
+{
+	TupleDesc job_td, cl_td, res_td;
+	int job_idx[NJ], cl_idx[NK];
+	Datum *jv, *kv;
+	bool *jn, *kn;
+	MemoryContext cfg_cxt;
+	char *cfg_bytes;
+	uint32 cfg_len;
+	bool have_cfg;
+	fs_sprio_config cfg;
+	double *tres, *tres_f;
+	int res_idx[NR];
+} prio_cache;
+
+static TupleDesc
+row_type(HeapTupleHeader t, const char *const *names, int n, int *idx)
+{
+	TupleDesc td =
+	    lookup_rowtype_tupdesc_copy(HeapTupleHeaderGetTypeId(t), HeapTupleHeaderGetTypMod(t));
+	int i, k;
+
+	for (k = 0; k < n; k++)
+	{
+		idx[k] = -1;
+		for (i = 0; i < td->natts; i++)
+			if (!TupleDescAttr(td, i)->attisdropped &&
+			    strcmp(NameStr(TupleDescAttr(td, i)->attname), names[k]) == 0)
+				idx[k] = i;
+		if (idx[k] < 0)
+			elog(ERROR, "row type has no field \"%s\"", names[k]);
+	}
+	return td;
+}
+
+static void
+row_deform(HeapTupleHeader t, TupleDesc td, Datum *v, bool *n)
+{
+	HeapTupleData tmp;
+
+	tmp.t_len = HeapTupleHeaderGetDatumLength(t);
+	ItemPointerSetInvalid(&tmp.t_self);
+	tmp.t_tableOid = InvalidOid;
+	tmp.t_data = t;
+	heap_deform_tuple(&tmp, td, v, n);
+}
+
+#define JNULL(k) (c->jn[c->job_idx[k]])
+#define JVAL(k)  (c->jv[c->job_idx[k]])
+#define JINT4(k) (JNULL(k) ? 0 : (int64) DatumGetInt32(JVAL(k)))
+#define JINT8(k) (JNULL(k) ? 0 : DatumGetInt64(JVAL(k)))
+#define KINT4(k) (c->kn[c->cl_idx[k]] ? 0 : (int64) DatumGetInt32(c->kv[c->cl_idx[k]]))
+#define KINT8(k) (c->kn[c->cl_idx[k]] ? 0 : DatumGetInt64(c->kv[c->cl_idx[k]]))
+
+static int64_t
+interval_seconds(Datum d, const char *what)
+{
+	int64 us = fs_pg_interval_us(DatumGetIntervalP(d), what);
+
+	return us >= 0 ? (us + USECS_PER_SEC - 1) / USECS_PER_SEC : -(-us / USECS_PER_SEC);
+}
+
+static const uint8_t *
+resvec_of(Datum d)
+{
+	return (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
+}
+
+/* The call site's cache, made on the first call; the job type is learnt from the first job. */
+static prio_cache *
+cache_of(FunctionCallInfo fcinfo, HeapTupleHeader kt, bool result_row)
+{
+	prio_cache *c = fcinfo->flinfo->fn_extra;
+	MemoryContext old;
+	int i;
+
+	if (c != NULL)
+		return c;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	c = palloc0(sizeof(prio_cache));
+	if (result_row)
+	{
+		TupleDesc res;
+
+		if (get_call_result_type(fcinfo, NULL, &res) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "slurm_priority must return a composite type");
+		c->res_td = BlessTupleDesc(CreateTupleDescCopy(res));
+		if (c->res_td->natts > 32)
+			elog(ERROR, "type fairsched.slurm_priority has too many fields");
+		for (i = 0; i < NR; i++)
+			c->res_idx[i] = field(c->res_td, result_fields[i]);
+	}
+	c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
+	c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
+	c->kn = palloc(sizeof(bool) * c->cl_td->natts);
+	c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
+	                                   ALLOCSET_SMALL_SIZES);
+	fcinfo->flinfo->fn_extra = c;
+	MemoryContextSwitchTo(old);
+	return c;
+}
+
+/* The configuration, read again only when its value changes. */
+static void
+cache_config(prio_cache *c, HeapTupleHeader ct)
+{
+	uint32 clen = HeapTupleHeaderGetDatumLength(ct);
+	MemoryContext old;
+
+	if (c->have_cfg && clen == c->cfg_len && memcmp(ct, c->cfg_bytes, clen) == 0)
+		return;
+	c->have_cfg = false;
+	MemoryContextReset(c->cfg_cxt);
+	old = MemoryContextSwitchTo(c->cfg_cxt);
+	config_from_record(ct, &c->cfg);
+	c->cfg_bytes = palloc(clen);
+	memcpy(c->cfg_bytes, ct, clen);
+	c->cfg_len = clen;
+	c->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+	c->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+	c->have_cfg = true;
+	MemoryContextSwitchTo(old);
+}
+
+/* The job's fields into the core's struct (its text fields stay in c->jv). */
+static void
+read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_job *jobp)
+{
+	fs_sprio_job job;
+
+	if (c->job_td == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		c->job_td = row_type(jt, job_fields, NJ, c->job_idx);
+		c->jv = palloc(sizeof(Datum) * c->job_td->natts);
+		c->jn = palloc(sizeof(bool) * c->job_td->natts);
+		MemoryContextSwitchTo(old);
+	}
+	row_deform(jt, c->job_td, c->jv, c->jn);
+	memset(&job, 0, sizeof(job));
+	if (!JNULL(J_SUBMIT))
+		job.submit = unix_seconds(DatumGetTimestampTz(JVAL(J_SUBMIT)), "submit_time");
+	job.has_accrue = !JNULL(J_ACCRUE);
+	if (job.has_accrue)
+		job.accrue = unix_seconds(DatumGetTimestampTz(JVAL(J_ACCRUE)), "accrue_time");
+	job.min_nodes = JINT4(J_MIN_NODES);
+	job.cpus = JINT4(J_CPUS);
+	job.has_time_limit = !JNULL(J_TIME_LIMIT);
+	if (job.has_time_limit)
+		job.time_limit = interval_seconds(JVAL(J_TIME_LIMIT), "time_limit");
+	job.has_part_max_time = !JNULL(J_PART_MAX_TIME);
+	if (job.has_part_max_time)
+		job.part_max_time = interval_seconds(JVAL(J_PART_MAX_TIME), "partition_max_time");
+	job.tres = JNULL(J_TRES) ? NULL : resvec_of(JVAL(J_TRES));
+	job.part_tres = JNULL(J_PART_TRES) ? NULL : resvec_of(JVAL(J_PART_TRES));
+	job.fairshare = JNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(JVAL(J_FAIRSHARE));
+	job.assoc_priority = JINT8(J_ASSOC);
+	job.partition_factor = JINT4(J_PART_FACTOR);
+	job.qos_priority = JINT8(J_QOS);
+	job.site_factor = JINT8(J_SITE);
+	job.nice = JINT8(J_NICE);
+	job.has_direct = !JNULL(J_DIRECT);
+	job.direct_priority = JINT8(J_DIRECT);
+	job.has_previous = !JNULL(J_PREVIOUS);
+	job.previous_priority = JINT8(J_PREVIOUS);
+
+	*jobp = job;
+}
+
+static void
+read_cluster(prio_cache *c, HeapTupleHeader kt, fs_sprio_cluster *cl)
+{
+	row_deform(kt, c->cl_td, c->kv, c->kn);
+	cl->nodes = KINT4(0);
+	cl->cpus = KINT4(1);
+	cl->max_assoc_priority = KINT8(2);
+	cl->max_partition_factor = KINT4(3);
+	cl->max_qos_priority = KINT8(4);
+}
+
+Datum
+slurm_priority(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
+	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	prio_cache *c = cache_of(fcinfo, kt, true);
+	fs_sprio_job job;
+	fs_sprio_cluster cl;
+	fs_sprio_result r;
+	fs_error err;
+	Datum values[32];
+	bool nulls[32];
+	int i;
+
+	cache_config(c, ct);
+	read_job(fcinfo, c, jt, &job);
+	read_cluster(c, kt, &cl);
+
+	r.tres = c->tres;
+	r.tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &cl, now, &r, &err), &err);
+
+	for (i = 0; i < c->res_td->natts; i++)
+		nulls[i] = true;
+#define SET(k, datum)                                                                              \
+	do                                                                                             \
+	{                                                                                              \
+		values[c->res_idx[k]] = (datum);                                                           \
+		nulls[c->res_idx[k]] = false;                                                              \
+	} while (0)
+	SET(0, Int64GetDatum(r.priority));
+	SET(1, Float8GetDatum(r.sum));
+	SET(2, Float8GetDatum(r.site));
+	SET(3, Float8GetDatum(r.age));
+	SET(4, Float8GetDatum(r.assoc));
+	SET(5, Float8GetDatum(r.fairshare));
+	SET(6, Float8GetDatum(r.jobsize));
+	SET(7, Float8GetDatum(r.partition));
+	SET(8, Float8GetDatum(r.qos));
+	SET(9, Float8GetDatum(r.nice));
+	SET(10, tres_vector(&c->cfg, r.tres));
+	SET(11, Float8GetDatum(r.age_f));
+	SET(12, Float8GetDatum(r.assoc_f));
+	SET(13, Float8GetDatum(r.fairshare_f));
+	SET(14, Float8GetDatum(r.jobsize_f));
+	SET(15, Float8GetDatum(r.partition_f));
+	SET(16, Float8GetDatum(r.qos_f));
+	SET(17, tres_vector(&c->cfg, r.tres_f));
+	SET(18, BoolGetDatum(r.direct));
+#undef SET
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(c->res_td, values, nulls)));
+}
+
+/* ---- sprio ---------------------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(sprio);
+
+/* A text field of the current job as a piece of input (empty when NULL). */
+static fs_str
+job_text(prio_cache *c, int k)
+{
+	text *t;
+
+	if (JNULL(k))
+		return fs_str_of(NULL, 0);
+	t = DatumGetTextPP(JVAL(k));
+	return fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+Datum
+sprio(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	text *options = PG_GETARG_TEXT_PP(4);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_row *rows;
+	fs_error err;
+	Datum *elems;
+	bool *enulls;
+	int n, i, opts;
+	fs_sb out;
+	size_t p, q;
+
+	fs_pg_check(
+	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
+	    &err);
+	fs_pg_check_1d(jobs, "jobs");
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	deconstruct_array(jobs, ARR_ELEMTYPE(jobs), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, &n);
+	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		fs_sprio_job job;
+		fs_sprio_result *r = palloc0(sizeof(fs_sprio_result));
+
+		CHECK_FOR_INTERRUPTS();
+		if (enulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("job %d of the jobs array is NULL", i + 1),
+			                errhint("Leave NULL jobs out of the array.")));
+		read_job(fcinfo, c, DatumGetHeapTupleHeader(elems[i]), &job);
+		r->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		r->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		if (fs_sprio_priority(&c->cfg, &job, &cl, now, r, &err) != FS_OK)
+		{
+			fs_error_context(&err, "in job %d of the jobs array", i + 1);
+			fs_pg_raise(&err);
+		}
+		rows[i].job_id = job_text(c, J_JOB_ID);
+		rows[i].partition = job_text(c, J_PARTITION);
+		rows[i].user = job_text(c, J_USER);
+		rows[i].account = job_text(c, J_ACCOUNT);
+		rows[i].qos = job_text(c, J_QOS_NAME);
+		rows[i].r = r;
+	}
+	fs_sb_init(&out, &fs_pg_alloc, 256);
+	fs_sprio_print(&c->cfg, rows, (size_t) n, opts, &out, &fs_pg_alloc);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	for (p = 0; p < out.len; p = q + 1)
+	{
+		Datum v;
+		bool isnull = false;
+
+		q = p;
+		while (q < out.len && out.data[q] != '\n')
+			q++;
+		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+	}
+	return (Datum) 0;
+}

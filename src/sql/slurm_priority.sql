@@ -1,0 +1,103 @@
+-- slurm_priority: SLURM's priority/multifactor plugin: its parameters and a job's priority (docs/job-priority.md).
+
+-- the priority parameters of slurm.conf, as slurmctld reads them (slurm_priority_config)
+CREATE TYPE fairsched.slurm_priority_config AS (
+    version text,
+    priority_type text,
+    weight_age bigint,
+    weight_assoc bigint,
+    weight_fairshare bigint,
+    weight_jobsize bigint,
+    weight_partition bigint,
+    weight_qos bigint,
+    weight_tres text,
+    max_age interval,
+    favor_small boolean,
+    flags text[],
+    calc_period interval
+);
+COMMENT ON TYPE fairsched.slurm_priority_config IS
+    'SLURM''s priority/multifactor parameters as slurmctld stores them: the release, PriorityType, the six PriorityWeight* (0 to 4294967295), PriorityWeightTRES as written, PriorityMaxAge (whole minutes), PriorityFavorSmall, PriorityFlags as canonical names, PriorityCalcPeriod';
+
+CREATE FUNCTION fairsched.slurm_priority_config(conf text, version text DEFAULT NULL)
+    RETURNS fairsched.slurm_priority_config
+    AS 'MODULE_PATHNAME', 'slurm_priority_config' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priority_config(text, text) IS 'the priority parameters of slurm.conf text or scontrol show config output, with SLURM''s defaults and its reading (PriorityFlags by substring, PriorityMaxAge in minutes rounded up, TRES weight units); the release is version, else the SLURM_VERSION line, else the newest known (NULL conf gives NULL)';
+
+-- a pending (or running) job as SLURM knows it, with its partition's normalisation context
+CREATE TYPE fairsched.slurm_job AS (
+    job_id text,
+    "user" text,
+    account text,
+    partition text,
+    qos text,
+    submit_time timestamptz,
+    accrue_time timestamptz,
+    min_nodes int,
+    cpus int,
+    time_limit interval,
+    tres fairsched.resvec,
+    fairshare float8,
+    assoc_priority bigint,
+    partition_factor int,
+    partition_tier int,
+    partition_max_time interval,
+    partition_tres fairsched.resvec,
+    qos_priority bigint,
+    site_factor bigint,
+    nice bigint,
+    direct_priority bigint,
+    previous_priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_job IS
+    'a pending (or running) SLURM job for its priority: accrue_time NULL when not accruing, time_limit NULL for the partition''s, tres requested (allocated when running), the association''s fair-share factor and priority, the partition''s PriorityJobFactor, PriorityTier, MaxTime and TRES totals, the QOS priority, site factor, nice, an admin-set priority and the previous priority (INCR_ONLY)';
+
+-- what SLURM normalises by: the cluster's size and the maxima over everything configured
+CREATE TYPE fairsched.slurm_cluster AS (
+    nodes int,
+    cpus int,
+    max_assoc_priority bigint,
+    max_partition_factor int,
+    max_qos_priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_cluster IS
+    'what SLURM''s multifactor plugin normalises by: the active nodes and CPUs, and the highest association priority, PriorityJobFactor and QOS priority over ALL configured associations, partitions and QOS';
+
+-- one job's priority, its weighted terms and its normalised factors
+CREATE TYPE fairsched.slurm_priority AS (
+    priority bigint,
+    priority_sum float8,
+    site float8,
+    age float8,
+    assoc float8,
+    fairshare float8,
+    jobsize float8,
+    partition float8,
+    qos float8,
+    nice float8,
+    tres fairsched.resvec,
+    age_factor float8,
+    assoc_factor float8,
+    fairshare_factor float8,
+    jobsize_factor float8,
+    partition_factor float8,
+    qos_factor float8,
+    tres_factors fairsched.resvec,
+    direct boolean
+);
+COMMENT ON TYPE fairsched.slurm_priority IS
+    'a job''s priority as SLURM stores it (floor 1, truncated, capped at 2^32-1, INCR_ONLY applied), the sum before floor and truncation, the weighted terms (site, age, assoc, fairshare, jobsize, partition, qos, nice, tres per TRES), the normalised factors, and whether an admin set it';
+
+CREATE FUNCTION fairsched.slurm_priority(config fairsched.slurm_priority_config,
+                                         job fairsched.slurm_job,
+                                         cluster fairsched.slurm_cluster, as_of timestamptz)
+    RETURNS fairsched.slurm_priority
+    AS 'MODULE_PATHNAME', 'slurm_priority' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priority(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz) IS 'the priority SLURM''s priority/multifactor plugin gives a job at the calculation pass as_of: every factor, NO_NORMAL_*, the floor of 1, truncation, the 32-bit cap, INCR_ONLY and an admin-set priority, for the job''s partition and QOS';
+
+CREATE FUNCTION fairsched.sprio(config fairsched.slurm_priority_config,
+                                jobs fairsched.slurm_job[], cluster fairsched.slurm_cluster,
+                                as_of timestamptz, options text DEFAULT '-l')
+    RETURNS TABLE(line text)
+    AS 'MODULE_PATHNAME', 'sprio' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.sprio(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz, text) IS 'the lines sprio prints for these jobs at the calculation pass as_of, header first, byte for byte as the configured release prints them, for the options -l, -n, -w (alone or together) or none (the default layout: a column per non-zero weight); cells rounded, PRIORITY recomputed from them and uncapped';

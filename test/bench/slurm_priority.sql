@@ -1,0 +1,37 @@
+-- slurm_priority over pending-job rows, next to the same weighted sum written as one SQL
+-- expression (least, greatest, trunc) over float8 columns.
+SET search_path = public, fairsched;
+SET max_parallel_workers_per_gather = 0;
+SELECT max(n) AS max_rows FROM unnest(string_to_array(:'rows', ' ')::bigint[]) AS n \gset
+
+CREATE UNLOGGED TABLE sp_jobs AS
+SELECT ROW(i::text, 'u' || i % 100, 'a' || i % 10, 'batch', 'normal',
+           '2026-12-01 00:00+00'::timestamptz - (i % 20000) * interval '1 minute',
+           '2026-12-01 00:00+00'::timestamptz - (i % 20000) * interval '1 minute',
+           n, c, '1 hour'::interval, ('cpu=' || c)::resvec, fs, NULL, 1, 1, '7 days'::interval,
+           'cpu=256'::resvec, q, 0, 0, NULL, NULL)::slurm_job AS job,
+       (i % 20000) * 60.0::float8 AS age_s, n::float8 AS min_nodes, c::float8 AS cpus,
+       fs AS fairshare, q::float8 AS qos
+FROM generate_series(1, :max_rows) AS i,
+     LATERAL (SELECT 1 + i % 4 AS n, 1 + i % 64 AS c, (i % 1000) / 1000.0::float8 AS fs,
+                     i % 50 AS q) AS v;
+VACUUM ANALYZE sp_jobs;
+CREATE TABLE sp_conf AS SELECT slurm_priority_config(
+    'PriorityWeightAge=1000 PriorityWeightFairshare=10000 PriorityWeightJobSize=500 '
+    'PriorityWeightQOS=2000 PriorityWeightTRES=cpu=1000') AS cfg,
+    ROW(4, 256, 0, 1, 50)::slurm_cluster AS cl;
+
+SELECT bench_assert(bool_and(abs((slurm_priority(cfg, job, cl, '2026-12-01 00:00+00')).priority
+        - greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
+                            + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
+                            + 2000 * qos / 50 + 1000 * cpus / 256))) <= 1),
+                    'slurm_priority and the SQL expression agree')
+FROM (SELECT * FROM sp_jobs LIMIT 100000) AS s, sp_conf;
+
+SELECT bench_record('slurm_priority() over pending jobs', :max_rows,
+    $q$SELECT sum((slurm_priority(cfg, job, cl, '2026-12-01 00:00+00')).priority) FROM sp_jobs, sp_conf$q$,
+    'the same weighted sum as one SQL expression over float8 columns',
+    $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
+                            + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
+                            + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+DROP TABLE sp_jobs, sp_conf;

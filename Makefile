@@ -106,7 +106,7 @@ build/fuzzcore/%.o: src/core/%.c $(CORE_HDRS)
 	@mkdir -p $(dir $@)
 	clang -g -O1 -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) -Isrc/core -c -o $@ $<
 
-build/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_alloc.h $(FUZZ_CORE_OBJS)
+build/fuzz_%: test/fuzz/fuzz_%.c $(wildcard test/fuzz/*.h) $(FUZZ_CORE_OBJS)
 	@mkdir -p build
 	clang $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_CORE_OBJS) -lm
 

@@ -11,6 +11,7 @@
 #include "load/pbs_usage.h"
 #include "types/resvec.h"
 #include "fuzz_alloc.h"
+#include "fuzz_tokens.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,6 @@
 /* Formulas up to this long are also checked against the large vector and with a space added. */
 #define CROSS_CHECK_MAX 65536
 /* Tokens a repeat may take back (the last 1 to 8; a repeated block then counts as one). */
-#define RING 8
 
 static const char *const tokens[] = {
     "1",      "0",      "2",      "2.5",      ".5",   "1e3",   "1e308",  "7",
@@ -62,56 +62,11 @@ used_vector(bool large)
 	return rv[large];
 }
 
-/* Run the program in data[0..size) and return the length of the formula it writes. */
+/* The formula the program in data[0..size) writes (fuzz_tokens.h), and its length. */
 static size_t
 write_formula(const uint8_t *data, size_t size)
 {
-	size_t ring[RING]; /* start offsets of the last tokens, the newest at ring[(n - 1) % RING] */
-	size_t ntok = 0, len = 0, i = 0;
-
-	while (i < size && len < FORMULA_MAX)
-	{
-		uint8_t b = data[i++];
-
-		if (b < 0xF0 || ntok == 0)
-		{
-			const char *t = tokens[b % NTOKENS];
-			size_t tl = strlen(t);
-
-			if (tl > FORMULA_MAX - len)
-				break;
-			ring[ntok++ % RING] = len;
-			memcpy(formula + len, t, tl);
-			len += tl;
-		}
-		else
-		{
-			/* repeat the last k tokens n times (n up to 65536, or 64 times that) */
-			size_t k = (size_t) (b & 0x07) + 1;
-			size_t n, from, block, r;
-
-			if (i + 2 > size)
-				break;
-			n = ((size_t) data[i] << 8 | data[i + 1]) + 1;
-			i += 2;
-			if (b & 0x08)
-				n *= 64;
-			if (k > ntok)
-				k = ntok;
-			if (k > RING)
-				k = RING;
-			from = ring[(ntok - k) % RING];
-			block = len - from;
-			for (r = 0; r < n && len + block <= FORMULA_MAX; r++)
-			{
-				memcpy(formula + len, formula + from, block);
-				len += block;
-			}
-			ring[(ntok - k) % RING] = from; /* the whole run is now one token */
-			ntok = ntok - k + 1;
-		}
-	}
-	return len;
+	return fuzz_write_tokens(data, size, tokens, NTOKENS, formula, FORMULA_MAX);
 }
 
 int

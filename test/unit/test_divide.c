@@ -1,5 +1,5 @@
-/* test_divide.c: unit tests of src/core/share/divide.c: the examples of the YTsaurus fair share ratio
- * page, and properties. */
+/* test_divide.c: unit tests of src/core/share/divide.c: the examples of the YTsaurus fair share
+ * ratio page, and properties. */
 #include "unit.h"
 #include "share/divide.h"
 #include "types/resvec.h"

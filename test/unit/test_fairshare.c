@@ -1,5 +1,5 @@
-/* test_fairshare.c: unit tests of src/core/share/fairshare.c with the numbers of the PBS design page
- * PP-718 and Fair Tree ties. */
+/* test_fairshare.c: unit tests of src/core/share/fairshare.c with the numbers of the PBS design
+ * page PP-718 and Fair Tree ties. */
 #include "unit.h"
 #include "share/fairshare.h"
 #include "types/sharepath.h"

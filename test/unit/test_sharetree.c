@@ -1,4 +1,5 @@
-/* test_sharetree.c: unit tests of src/core/types/sharetree.c: merging rows, rollups, flat and text forms.
+/* test_sharetree.c: unit tests of src/core/types/sharetree.c: merging rows, rollups, flat and text
+ * forms.
  */
 #include "unit.h"
 #include "types/resvec.h"

@@ -1,5 +1,5 @@
-/* test_slots.c: unit tests of src/core/share/slots.c: the SlotWeight thread's examples, slot weights,
- * billing. */
+/* test_slots.c: unit tests of src/core/share/slots.c: the SlotWeight thread's examples, slot
+ * weights, billing. */
 #include "unit.h"
 #include "types/resvec.h"
 #include "share/slots.h"

@@ -210,19 +210,6 @@ test_slots(void)
 	fs_pf_free(p, &unit_alloc);
 }
 
-static char *
-repeated(const char *head, const char *unit, size_t n, const char *tail)
-{
-	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
-	char *f = malloc(hl + ul * n + tl + 1);
-
-	memcpy(f, head, hl);
-	for (i = 0; i < n; i++)
-		memcpy(f + hl + i * ul, unit, ul);
-	memcpy(f + hl + ul * n, tail, tl + 1);
-	return f;
-}
-
 /* Every construct that nests counts against the one limit; flat chains are loops. */
 static void
 test_depth(void)
@@ -232,39 +219,39 @@ test_depth(void)
 	fs_pf_prog *p;
 	fs_error err;
 
-	f = repeated("", "not ", 100000, "1");
+	f = unit_repeated("", "not ", 100000, "1");
 	CHECK(syntax(f, "Negations nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "not ", 64, "1");
+	f = unit_repeated("", "not ", 64, "1");
 	CHECK_DBL(ok(f), 1, 0);
 	free(f);
-	f = repeated("", "1 if 0 else ", 10000, "5");
+	f = unit_repeated("", "1 if 0 else ", 10000, "5");
 	CHECK(syntax(f, "Conditionals nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "1 if 0 else ", 64, "5");
+	f = unit_repeated("", "1 if 0 else ", 64, "5");
 	CHECK_DBL(ok(f), 5, 0);
 	free(f);
-	f = repeated("", "(", 100000, "1");
+	f = unit_repeated("", "(", 100000, "1");
 	CHECK(syntax(f, "Parentheses nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "-", 100000, "1");
+	f = unit_repeated("", "-", 100000, "1");
 	CHECK(syntax(f, "Signs nest too deeply"));
 	free(f);
-	f = repeated("1", "**1", 100000, "");
+	f = unit_repeated("1", "**1", 100000, "");
 	CHECK(syntax(f, "Powers nest too deeply"));
 	free(f);
-	f = repeated("1", " < 2 and 1", 100000, "");
+	f = unit_repeated("1", " < 2 and 1", 100000, "");
 	CHECK_DBL(ok(f), 1, 0);
 	free(f);
-	f = repeated("0", " or 0", 100000, " or 3");
+	f = unit_repeated("0", " or 0", 100000, " or 3");
 	CHECK_DBL(ok(f), 3, 0);
 	free(f);
-	f = repeated("1", " < 2", 100000, "");
+	f = unit_repeated("1", " < 2", 100000, "");
 	CHECK_DBL(sort_eval(f, 0, &st), 0, 0); /* 1 < 2 < 2 fails at the second link */
 	CHECK(st == FS_OK);
 	free(f);
 	/* the length limit, before anything is read */
-	f = repeated("", "1", FS_PF_LENGTH_MAX + 1, "");
+	f = unit_repeated("", "1", FS_PF_LENGTH_MAX + 1, "");
 	CHECK(fs_pf_compile(f, strlen(f), FS_PF_SORT, "PBS job_sort_formula", "h", &unit_alloc, &p,
 	                    &err) == FS_ERR_LIMIT);
 	CHECK(strstr(err.message, "PBS job_sort_formula is too long") != NULL);

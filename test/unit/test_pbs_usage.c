@@ -57,20 +57,6 @@ test_usage(void)
 	CHECK(st == FS_ERR_SYNTAX);
 }
 
-/* `head`, then `unit` n times, then `tail`, in a malloc'd NUL-terminated string. */
-static char *
-repeated(const char *head, const char *unit, size_t n, const char *tail)
-{
-	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
-	char *f = malloc(hl + ul * n + tl + 1);
-
-	memcpy(f, head, hl);
-	for (i = 0; i < n; i++)
-		memcpy(f + hl + i * ul, unit, ul);
-	memcpy(f + hl + ul * n, tail, tl + 1);
-	return f;
-}
-
 /* Whether formula f fails with a syntax error whose detail holds `part`. */
 static bool
 fails_nesting(const char *f, const char *part)
@@ -95,55 +81,55 @@ test_usage_depth(void)
 	size_t n;
 	double want_v;
 
-	f = repeated("1", "**1", 100000, "");
+	f = unit_repeated("1", "**1", 100000, "");
 	CHECK(fails_nesting(f, "Powers nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("1", "**1", 64, "");
+	f = unit_repeated("1", "**1", 64, "");
 	CHECK_DBL(usage(f, "", &st), 1, 0);
 	CHECK(st == FS_OK);
 	free(f);
 	/* the 65th "**" starts after "1" and 64 times "**1" */
-	f = repeated("1", "**1", 65, "");
+	f = unit_repeated("1", "**1", 65, "");
 	snprintf(want, sizeof(want), "Powers nest too deeply (at most 64 levels) at character %zu.",
 	         strlen("1") + 64 * strlen("**1") + 1);
 	CHECK(fails_nesting(f, want));
 	free(f);
 	/* powers with signed exponents: both count, the 65th level is a sign */
-	f = repeated("", "-2**", 50000, "1");
+	f = unit_repeated("", "-2**", 50000, "1");
 	CHECK(fails_nesting(f, "Signs nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "2**-", 50000, "1");
+	f = unit_repeated("", "2**-", 50000, "1");
 	CHECK(fails_nesting(f, "nest too deeply (at most 64 levels)"));
 	free(f);
 	/* 32 levels of a sign and a power each are 64 levels: -(2 ** -(2 ** ... -(2 ** 1))) */
-	f = repeated("", "-2**", 32, "1");
+	f = unit_repeated("", "-2**", 32, "1");
 	want_v = 1;
 	for (n = 0; n < 32; n++)
 		want_v = -pow(2, want_v);
 	CHECK_DBL(usage(f, "", &st), want_v, 1e-15);
 	CHECK(st == FS_OK);
 	free(f);
-	f = repeated("", "abs(", 100000, "1");
+	f = unit_repeated("", "abs(", 100000, "1");
 	CHECK(fails_nesting(f, "Parentheses nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "-(", 100000, "1");
+	f = unit_repeated("", "-(", 100000, "1");
 	CHECK(fails_nesting(f, "nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "max(1,", 100000, "1");
+	f = unit_repeated("", "max(1,", 100000, "1");
 	CHECK(fails_nesting(f, "Parentheses nest too deeply (at most 64 levels)"));
 	free(f);
-	f = repeated("", "+", 100000, "1");
+	f = unit_repeated("", "+", 100000, "1");
 	CHECK(fails_nesting(f, "Signs nest too deeply (at most 64 levels)"));
 	free(f);
 	/* flat chains are loops */
 	n = 200000;
-	f = repeated("1", "+1", n - 1, "");
+	f = unit_repeated("1", "+1", n - 1, "");
 	CHECK_DBL(usage(f, "", &st), (double) n, 0);
 	free(f);
-	f = repeated("2", "*1", n, "/2");
+	f = unit_repeated("2", "*1", n, "/2");
 	CHECK_DBL(usage(f, "", &st), 1, 0);
 	free(f);
-	f = repeated("min(", "3,", n, "2)");
+	f = unit_repeated("min(", "3,", n, "2)");
 	CHECK_DBL(usage(f, "", &st), 2, 0);
 	free(f);
 }

@@ -48,6 +48,9 @@ char *unit_sp_text(const uint8_t *sp);
  * is absent. */
 const char *unit_cstr(fs_str s);
 
+/* `head`, then `unit` n times, then `tail`, in a malloc'd NUL-terminated string. */
+char *unit_repeated(const char *head, const char *unit, size_t n, const char *tail);
+
 /* A deterministic generator for property tests. */
 uint64_t unit_rand(uint64_t *state);
 

@@ -162,6 +162,21 @@ unit_cstr(fs_str s)
 	return b;
 }
 
+char *
+unit_repeated(const char *head, const char *unit, size_t n, const char *tail)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
+	char *f = malloc(hl + ul * n + tl + 1);
+
+	if (f == NULL)
+		exit(2);
+	memcpy(f, head, hl);
+	for (i = 0; i < n; i++)
+		memcpy(f + hl + i * ul, unit, ul);
+	memcpy(f + hl + ul * n, tail, tl + 1);
+	return f;
+}
+
 uint64_t
 unit_rand(uint64_t *state)
 {

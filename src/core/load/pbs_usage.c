@@ -27,9 +27,14 @@ fs_pbs_usage_compile(const char *formula, size_t len, const fs_allocator *a, fs_
 	return FS_OK;
 }
 
+/* A slot's value: its resource in the scheduler's units, or the name's default when absent. */
 static double
-resource_value(const fs_rv_item *it)
+usage_slot_value(void *ctx, size_t slot, const void *rv_item)
 {
+	const fs_rv_item *it = rv_item;
+
+	if (it == NULL)
+		return fs_pf_slot_default((const fs_pf_prog *) ctx, slot);
 	if (it->kind == FS_KIND_SIZE)
 		return ceil(it->amount / 1024.0); /* kb, rounded up as the scheduler's res_to_num does */
 	return it->amount;
@@ -38,32 +43,10 @@ resource_value(const fs_rv_item *it)
 fs_status
 fs_pbs_usage_run(fs_pf_prog *prog, double *vals, const uint8_t *used, double *result, fs_error *err)
 {
-	size_t n = fs_pf_nslots(prog), k = 0, steps = 0;
-	fs_rv_iter it;
-	fs_rv_item item = {NULL, 0, 0, 0, 0};
-	bool more;
 	fs_status st;
 	double v = 0;
 
-	/* merge the formula's names with the vector's entries, both in byte order */
-	fs_rv_iter_init(&it, used);
-	more = n > 0 && fs_rv_next(&it, &item);
-	while (k < n)
-	{
-		size_t nl;
-		const char *name = fs_pf_slot_name(prog, k, &nl);
-		int c = more ? fs_rv_name_cmp(item.name, item.namelen, name, nl) : 1;
-
-		FS_POLL(steps);
-		steps++;
-		if (c < 0)
-			more = fs_rv_next(&it, &item);
-		else
-		{
-			vals[k] = c == 0 ? resource_value(&item) : fs_pf_slot_default(prog, k);
-			k++;
-		}
-	}
+	fs_pf_bind_resvec(prog, used, vals, usage_slot_value, prog);
 	st = fs_pf_eval(prog, vals, &v, err);
 	if (st != FS_OK)
 		return st;

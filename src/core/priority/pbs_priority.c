@@ -495,42 +495,32 @@ keyword_value(int kw, const fs_pbs_job_keys *keys)
 	}
 }
 
+typedef struct job_slots
+{
+	const int *kw;
+	const fs_pbs_job_keys *keys;
+} job_slots;
+
+/* A slot's value: its keyword's, else its requested resource's (0 when not requested). */
+static double
+job_slot_value(void *ctx, size_t slot, const void *rv_item)
+{
+	const job_slots *js = ctx;
+
+	if (js->kw[slot] != FS_PBS_KW_NONE)
+		return keyword_value(js->kw[slot], js->keys);
+	return rv_item ? requested_value(rv_item) : 0;
+}
+
 fs_status
 fs_pbs_formula_value(fs_pf_prog *prog, const int *kw, double *vals, const uint8_t *requested,
                      const fs_pbs_job_keys *keys, float *result, fs_error *err)
 {
-	size_t n = fs_pf_nslots(prog), k = 0, steps = 0;
-	fs_rv_iter it = {NULL, 0};
-	fs_rv_item item = {NULL, 0, 0, 0, 0};
-	bool more;
+	job_slots js = {kw, keys};
 	fs_status st;
 	double v = 0;
 
-	/* the resources: a merge of the formula's names and the vector's, both in byte order */
-	if (requested != NULL)
-		fs_rv_iter_init(&it, requested);
-	more = n > 0 && requested != NULL && fs_rv_next(&it, &item);
-	while (k < n)
-	{
-		size_t nl;
-		const char *name = fs_pf_slot_name(prog, k, &nl);
-		int c = more ? fs_rv_name_cmp(item.name, item.namelen, name, nl) : 1;
-
-		FS_POLL(steps);
-		steps++;
-		if (kw[k] != FS_PBS_KW_NONE)
-		{
-			vals[k] = keyword_value(kw[k], keys);
-			k++;
-		}
-		else if (c < 0)
-			more = fs_rv_next(&it, &item);
-		else
-		{
-			vals[k] = c == 0 ? requested_value(&item) : 0;
-			k++;
-		}
-	}
+	fs_pf_bind_resvec(prog, requested, vals, job_slot_value, &js);
 	st = fs_pf_eval(prog, vals, &v, err);
 	if (st != FS_OK)
 		return st;

@@ -4,6 +4,8 @@
  */
 #include "types/pbs_formula.h"
 
+#include "types/resvec.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -1300,4 +1302,34 @@ fs_pf_eval(fs_pf_prog *p, const double *vals, double *result, fs_error *err)
 	}
 	*result = stk[0];
 	return FS_OK;
+}
+
+void
+fs_pf_bind_resvec(const fs_pf_prog *p, const uint8_t *rv, double *vals, fs_pf_slot_value value,
+                  void *ctx)
+{
+	size_t n = fs_pf_nslots(p), k = 0, steps = 0;
+	fs_rv_iter it = {NULL, 0};
+	fs_rv_item item = {NULL, 0, 0, 0, 0};
+	bool more;
+
+	if (rv != NULL)
+		fs_rv_iter_init(&it, rv);
+	more = n > 0 && rv != NULL && fs_rv_next(&it, &item);
+	while (k < n)
+	{
+		size_t nl;
+		const char *name = fs_pf_slot_name(p, k, &nl);
+		int c = more ? fs_rv_name_cmp(item.name, item.namelen, name, nl) : 1;
+
+		FS_POLL(steps);
+		steps++;
+		if (c < 0)
+			more = fs_rv_next(&it, &item);
+		else
+		{
+			vals[k] = value(ctx, k, c == 0 ? &item : NULL);
+			k++;
+		}
+	}
 }

@@ -66,4 +66,13 @@ const char *fs_pf_text(const fs_pf_prog *p, size_t *len);
  */
 fs_status fs_pf_eval(fs_pf_prog *p, const double *vals, double *result, fs_error *err);
 
+/*
+ * Fill vals, a slot at a time, from a resvec (NULL: none): the formula's names and the vector's
+ * entries are both in byte order, so one merge finds for each slot k the entry of its name, or
+ * NULL, and vals[k] = value(ctx, k, entry). O(slots + entries), polling the interrupt hook.
+ */
+typedef double (*fs_pf_slot_value)(void *ctx, size_t slot, const void *rv_item);
+void fs_pf_bind_resvec(const fs_pf_prog *p, const uint8_t *rv, double *vals, fs_pf_slot_value value,
+                       void *ctx);
+
 #endif

@@ -112,6 +112,13 @@ CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 
     AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text, text) IS 'sacct_row for bulk loads: a malformed row or header gives NULL fields and the reason in error instead of raising';
 
+-- sacct_json: sacct --json documents (every data parser since Slurm 21.08)
+CREATE FUNCTION fairsched.sacct_json(doc jsonb)
+    RETURNS SETOF fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_json' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    COST 1000 ROWS 100;
+COMMENT ON FUNCTION fairsched.sacct_json(jsonb) IS 'the jobs and steps of a sacct --json document (every data parser since Slurm 21.08: dbv0.0.37, dbv0.0.38, v0.0.39 to v0.0.42), one fairsched.sacct_record per job and per step, as sacct_row reads the rows sacct --parsable2 prints for them; a value of the wrong type raises 22023 naming the job and the field';
+
 
 -- condor_history, condor_history_try: an anomalies column; an attribute set twice in an ad keeps
 -- its last value (HTCondor's rule) instead of failing the ad

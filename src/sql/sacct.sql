@@ -57,3 +57,9 @@ CREATE FUNCTION fairsched.sacctmgr_assoc(doc text)
                   path fairsched.sharepath, shares float8, shares_from_parent boolean)
     AS 'MODULE_PATHNAME', 'sacctmgr_assoc' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.sacctmgr_assoc(text) IS 'associations of a sacctmgr dump file or of sacctmgr show assoc -P output, with their share-tree path from the root; FairShare=parent (2147483647 in dumps) gives shares NULL and shares_from_parent true';
+
+CREATE FUNCTION fairsched.sacct_json(doc jsonb)
+    RETURNS SETOF fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'sacct_json' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE
+    COST 1000 ROWS 100;
+COMMENT ON FUNCTION fairsched.sacct_json(jsonb) IS 'the jobs and steps of a sacct --json document (every data parser since Slurm 21.08: dbv0.0.37, dbv0.0.38, v0.0.39 to v0.0.42), one fairsched.sacct_record per job and per step, as sacct_row reads the rows sacct --parsable2 prints for them; a value of the wrong type raises 22023 naming the job and the field';

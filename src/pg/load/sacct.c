@@ -6,6 +6,7 @@
 #include "fs_pg.h"
 
 #include "load/sacct.h"
+#include "load/sacct_glue.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
 
@@ -171,24 +172,16 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 	return (Datum) 0;
 }
 
-#define SACCT_NATTS 32
-
-/* r as a fairsched.sacct_record, error in the last column; with r NULL, a record of the error. */
-static Datum
-record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *tzname,
-             const char *error)
+/*
+ * r as the values and nulls of a fairsched.sacct_record (SACCT_NATTS of each), error in the last
+ * column; with r NULL, the values of a record of the error. sacct_json shares it.
+ */
+void
+fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, const char *error,
+                   Datum *v, bool *n)
 {
-	TupleDesc desc;
-	Datum v[SACCT_NATTS];
-	bool n[SACCT_NATTS];
 	int i;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "sacct_row must return a composite type");
-	desc = BlessTupleDesc(desc);
-	if (desc->natts != SACCT_NATTS)
-		elog(ERROR, "fairsched.sacct_record has %d attributes, expected %d", desc->natts,
-		     SACCT_NATTS);
 	for (i = 0; i < SACCT_NATTS; i++)
 	{
 		v[i] = (Datum) 0;
@@ -251,6 +244,24 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 		v[31] = CStringGetTextDatum(error);
 		n[31] = false;
 	}
+}
+
+/* r as a fairsched.sacct_record, error in the last column; with r NULL, a record of the error. */
+static Datum
+record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *tzname,
+             const char *error)
+{
+	TupleDesc desc;
+	Datum v[SACCT_NATTS];
+	bool n[SACCT_NATTS];
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "sacct_row must return a composite type");
+	desc = BlessTupleDesc(desc);
+	if (desc->natts != SACCT_NATTS)
+		elog(ERROR, "fairsched.sacct_record has %d attributes, expected %d", desc->natts,
+		     SACCT_NATTS);
+	fs_pg_sacct_values(r, tz, tzname, error, v, n);
 	return HeapTupleGetDatum(heap_form_tuple(desc, v, n));
 }
 

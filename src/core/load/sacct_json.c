@@ -142,7 +142,8 @@ put(jctx *c, const char *s, size_t len)
 {
 	if (c->line.len > 0)
 		fs_sb_append(&c->line, DELIM, 1);
-	fs_sb_append(&c->line, s, len);
+	if (len > 0)
+		fs_sb_append(&c->line, s, len);
 }
 
 static fs_status

@@ -38,9 +38,9 @@ CREATE TEMP TABLE by_row AS
 SELECT (sacct_row(line, 'JobID|JobIDRaw|Cluster|Partition|Account|User|Group|QOS|State|ExitCode|Submit|Eligible|Start|End|Elapsed|Timelimit|NCPUS|NNodes|ReqMem|AllocTRES|ReqTRES|JobName')).*
 FROM (VALUES
   ('4107219|4107219|snowman|general-compute|anonacct|anonuser|anongroup|normal|COMPLETED|0:0|1669900000|1669900000|1669900100|1669950549|14:00:49|14:20:00|48|4|144000M|billing=48,cpu=48,mem=144000M,node=4|cpu=48,mem=144000M,node=4|anonjobname'),
-  ('4107219.batch|4107219.batch|snowman||anonacct||||COMPLETED|0:0|||1669900100|1669950549|14:00:49||12|1||cpu=12,mem=36000M,node=1||batch'),
-  ('4107219.extern|4107219.extern|snowman||anonacct||||COMPLETED|0:0|||1669900100|1669950549|14:00:49||48|4||billing=48,cpu=48,mem=144000M,node=4||extern'),
-  ('4107219.0|4107219.0|snowman||anonacct||||COMPLETED|0:0|||1669900110|1669950540|14:00:30||48|4||cpu=48,mem=144000M,node=4||hydra_pmi_proxy')) v(line);
+  ('4107219.batch|4107219.batch|snowman||anonacct||||COMPLETED|0:0|1669900100|1669900100|1669900100|1669950549|14:00:49||12|1||cpu=12,mem=36000M,node=1||batch'),
+  ('4107219.extern|4107219.extern|snowman||anonacct||||COMPLETED|0:0|1669900100|1669900100|1669900100|1669950549|14:00:49||48|4||billing=48,cpu=48,mem=144000M,node=4||extern'),
+  ('4107219.0|4107219.0|snowman||anonacct||||COMPLETED|0:0|1669900110|1669900110|1669900110|1669950540|14:00:30||48|4||cpu=48,mem=144000M,node=4||hydra_pmi_proxy')) v(line);
 SELECT count(*) AS rows_both_ways,
        count(*) FILTER (WHERE (to_jsonb(j) - 'extra' - 'file') = (to_jsonb(r) - 'extra')) AS same
 FROM by_row r JOIN parsed j ON j.file = 'dbv0.0.38' AND j.job_id = r.job_id;

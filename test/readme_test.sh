@@ -39,6 +39,7 @@ sample_block() {
 sample_block sql/data/sacct_parsable2_samples.txt xdmod >"$FIXTURES/sacct.txt"
 sample_block sql/data/sacctmgr_assoc_samples.txt sacctmgr_dump_constructed >"$FIXTURES/tux.cfg"
 sample_block sql/data/resource_group_samples.txt ptl_pbs_fairshare >"$FIXTURES/resource_group"
+cp sql/data/sacct_json_dbv0.0.38.json "$FIXTURES/sacct.json"
 chmod 644 "$FIXTURES"/*
 
 # a page (README.md, docs/NAME.md) -> DIR/NNN.sql, and a manifest: file, line, "run" or

@@ -201,7 +201,7 @@ test_v38(void)
 	CHECK(g.rec[1].exit_code == 0 && g.rec[1].signal == 9);
 	CHECK(g.rec[1].ncpus == 12 && g.rec[1].nnodes == 1);
 	CHECK_STR(g.user[1], "");
-	CHECK(g.rec[1].submit.kind == FS_ST_NONE);
+	CHECK(g.rec[1].submit.kind == FS_ST_EPOCH && g.rec[1].submit.epoch == 1435665850);
 	CHECK_DBL(g.mem[1], 36000.0 * 1048576, 0);
 
 	/* the same job read from its sacct row gives the same record */

@@ -650,8 +650,9 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 		TRY(state(c, fs_json_get(s, "state"), "steps[].state", &base, &flags));
 		put(c, base.s, base.len);
 		TRY(put_exit(c, fs_json_get(s, "exit_code"), "steps[].exit_code"));
-		put(c, "", 0); /* Submit and Eligible: the JSON has none for a step */
-		put(c, "", 0);
+		/* Submit and Eligible: sacct prints a step's start for both */
+		TRY(put_time(c, at(s, "time", "start", NULL), "steps[].time.start"));
+		TRY(put_time(c, at(s, "time", "start", NULL), "steps[].time.start"));
 		TRY(put_time(c, at(s, "time", "start", NULL), "steps[].time.start"));
 		TRY(put_time(c, at(s, "time", "end", NULL), "steps[].time.end"));
 		TRY(num(c, at(s, "time", "elapsed", NULL), "steps[].time.elapsed", &ke, &el));

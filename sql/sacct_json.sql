@@ -80,3 +80,30 @@ SELECT * FROM sacct_json('[{"job_id": 5, "state": {"current": [1]}}]');
 SELECT * FROM sacct_json('[{"job_id": 5, "tres": {"allocated": [{"type": "a,b", "count": 1}]}}]');
 SELECT * FROM sacct_json('[{"job_id": 5, "working_directory": "a\u001fb"}]');
 SELECT * FROM sacct_json('[7]');
+
+-- A real Slurm 22.05.8 (Debian 12) cluster's sacct --json and sacct -P --format=ALL of the same
+-- 24 jobs (the interop suite's outputs): every record read both ways, field by field
+CREATE TEMP TABLE real_p (n bigserial, l text);
+\copy real_p(l) FROM 'sql/data/interop_sacct_P_all_22.05.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (l))
+CREATE TEMP TABLE real_j (n bigserial, l text);
+\copy real_j(l) FROM 'sql/data/interop_sacct_json_22.05.json' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (l))
+CREATE TEMP TABLE real_by_row AS
+SELECT p.* FROM real_p r, (SELECT l FROM real_p WHERE n = 1) h, sacct_row_try(r.l, h.l) p
+WHERE r.n > 1 AND r.l <> '';
+CREATE TEMP TABLE real_by_json AS
+SELECT r.* FROM (SELECT string_agg(l, E'\n' ORDER BY n)::jsonb AS doc FROM real_j) d, sacct_json(d.doc) r;
+SELECT (SELECT count(*) FROM real_by_row) AS rows_p, (SELECT count(*) FROM real_by_row WHERE error IS NOT NULL) AS errors_p,
+       (SELECT count(*) FROM real_by_json) AS rows_json;
+SELECT job_id, step, state, exit_code, submit, start, "end", elapsed_s, timelimit_s, ncpus, nnodes,
+       req_mem_bytes, alloc_tres, anomalies
+FROM real_by_json ORDER BY job_seq, step NULLS FIRST;
+-- every field both ways, but extra (each form has its own other columns): the only difference
+-- is job 11's exit code, which the JSON does not hold
+SELECT coalesce(x.job_id, y.job_id) AS job_id, k.key, k.from_row, k.from_json
+FROM real_by_row x FULL JOIN real_by_json y ON x.job_id = y.job_id
+CROSS JOIN LATERAL (
+    SELECT key, a.value AS from_row, b.value AS from_json
+    FROM jsonb_each(to_jsonb(x) - 'extra' - 'anomalies') a
+    FULL JOIN jsonb_each(to_jsonb(y) - 'extra' - 'anomalies') b USING (key)
+    WHERE a.value IS DISTINCT FROM b.value) k
+ORDER BY 1, 2;

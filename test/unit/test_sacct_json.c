@@ -273,6 +273,12 @@ test_errors(void)
 	      FS_ERR_VALUE);
 	CHECK(load("[{\"job_id\": 5, \"state\": {\"current\": \"BOGUS\"}}]", &g, &err) == FS_OK);
 	CHECK(strstr(g.anomalies[0], "unknown State \"BOGUS\"") != NULL);
+	/* Slurm 22.05 wrote SUCCESS, 0 for a FAILED job that exited with 3: no code, and a note */
+	CHECK(load("[{\"job_id\": 5, \"state\": {\"current\": \"FAILED\"}, \"exit_code\": "
+	           "{\"status\": \"SUCCESS\", \"return_code\": 0}}]",
+	           &g, &err) == FS_OK);
+	CHECK(!g.rec[0].has_exit_code && !g.rec[0].has_signal);
+	CHECK(strstr(g.anomalies[0], "exit_code says SUCCESS for a FAILED job") != NULL);
 	CHECK(load("[3]", &g, &err) == FS_ERR_VALUE);
 	CHECK(load("[]", &g, &err) == FS_OK && g.n == 0);
 }

@@ -32,6 +32,7 @@ typedef struct jctx
 	const fs_json *job;
 	fs_str jobid; /* the job's JobID as sacct prints it, for messages and step ids */
 	fs_sb line;
+	const char *note; /* an anomaly of the JSON itself for the row being written, or NULL */
 	const fs_allocator *a;
 	fs_error *err;
 } jctx;
@@ -231,9 +232,28 @@ state(jctx *c, const fs_json *v, const char *field, fs_str *base, fs_sb *flags)
 	return FS_OK;
 }
 
-/* An exit code object as sacct prints it: return_code:signal. */
+/* Whether an exit code object is {"status": "SUCCESS", "return_code": 0} in any version's form. */
+static bool
+kr_success(const fs_json *v)
+{
+	const fs_json *s = fs_json_get(v, "status"), *rc = fs_json_get(v, "return_code");
+
+	if (s && s->kind == FS_JSON_ARRAY && s->n == 1)
+		s = &s->items[0];
+	if (rc && rc->kind == FS_JSON_OBJECT)
+		rc = fs_json_get(rc, "number");
+	return s && s->kind == FS_JSON_STRING && fs_span_eq(s->str.s, s->str.len, "SUCCESS") && rc &&
+	       rc->kind == FS_JSON_NUMBER && fs_span_eq(rc->str.s, rc->str.len, "0");
+}
+
+/*
+ * An exit code object as sacct prints it: return_code:signal. Slurm 22.05's dbv0.0.38 writes
+ * {"status": "SUCCESS", "return_code": 0} for a job that exited with 3 (sacct --parsable2 of
+ * the same job prints 3:0), so a FAILED job or step with that object has lost its code: no
+ * value then, and a note.
+ */
 static fs_status
-put_exit(jctx *c, const fs_json *v, const char *field)
+put_exit(jctx *c, const fs_json *v, const char *field, fs_str state)
 {
 	numkind kr, ks;
 	fs_str rc, sig;
@@ -248,6 +268,13 @@ put_exit(jctx *c, const fs_json *v, const char *field)
 	if (v->kind != FS_JSON_OBJECT)
 		return wrong(c, field, "an object");
 	s = at(v, "signal", NULL, NULL);
+	if (fs_span_eq(state.s, state.len, "FAILED") && kr_success(v))
+	{
+		c->note = "exit_code says SUCCESS for a FAILED job or step, as Slurm 22.05's dbv0.0.38 "
+		          "writes a job's exit code 3: the code is not in the document";
+		put(c, "", 0);
+		return FS_OK;
+	}
 	if ((st = num(c, fs_json_get(v, "return_code"), field, &kr, &rc)) != FS_OK ||
 	    (st = num(c,
 	              s ? (fs_json_get(s, "id") ? fs_json_get(s, "id") : fs_json_get(s, "signal_id"))
@@ -499,6 +526,13 @@ read_row(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, 
 			                 c->jobid.s);
 		return st;
 	}
+	if (c->note)
+	{
+		/* the row reader's anomalies: entries one after another, each ended by a NUL */
+		fs_sb_append(&rec.anomalies, c->note, strlen(c->note) + 1);
+		rec.nanomalies++;
+		c->note = NULL;
+	}
 	*stop = emit(ctx, &rec);
 	fs_sacct_record_free(&rec, c->a);
 	return FS_OK;
@@ -510,7 +544,7 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 {
 	const fs_json *job = c->job, *steps;
 	fs_sb label, flags;
-	fs_str raw = {NULL, 0}, cpu, node, reqcpus, anodes, name;
+	fs_str raw = {NULL, 0}, cpu, node, reqcpus, anodes, name, base;
 	numkind kc, kn, kl;
 	fs_str lim;
 	fs_status st;
@@ -520,6 +554,7 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 	fs_sb_init(&flags, c->a, 16);
 	c->jobid.s = NULL;
 	c->line.len = 0;
+	c->note = NULL;
 #define TRY(x)                                                                                     \
 	do                                                                                             \
 	{                                                                                              \
@@ -536,13 +571,9 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 	TRY(put_str(c, fs_json_get(job, "user"), "user"));
 	TRY(put_str(c, fs_json_get(job, "group"), "group"));
 	TRY(put_str(c, fs_json_get(job, "qos"), "qos"));
-	{
-		fs_str base;
-
-		TRY(state(c, at(job, "state", "current", NULL), "state.current", &base, &flags));
-		put(c, base.s, base.len);
-	}
-	TRY(put_exit(c, fs_json_get(job, "exit_code"), "exit_code"));
+	TRY(state(c, at(job, "state", "current", NULL), "state.current", &base, &flags));
+	put(c, base.s, base.len);
+	TRY(put_exit(c, fs_json_get(job, "exit_code"), "exit_code", base));
 	TRY(put_time(c, at(job, "time", "submission", NULL), "time.submission"));
 	TRY(put_time(c, at(job, "time", "eligible", NULL), "time.eligible"));
 	TRY(put_time(c, at(job, "time", "start", NULL), "time.start"));
@@ -608,7 +639,8 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 	}
 	TRY(put_str(c, fs_json_get(job, "nodes"), "nodes"));
 	TRY(put_str(c, fs_json_get(job, "working_directory"), "working_directory"));
-	TRY(put_exit(c, fs_json_get(job, "derived_exit_code"), "derived_exit_code"));
+	TRY(put_exit(c, fs_json_get(job, "derived_exit_code"), "derived_exit_code",
+	             fs_str_of(NULL, 0)));
 	TRY(put_str(c, at(job, "state", "reason", NULL), "state.reason"));
 	TRY(str(c, fs_json_get(job, "name"), "name", &name));
 	put_tail(c, &flags, name);
@@ -623,7 +655,7 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 	for (k = 0; steps && steps->kind == FS_JSON_ARRAY && k < steps->n && !*stop; k++)
 	{
 		const fs_json *s = &steps->items[k];
-		fs_str sn = {NULL, 0}, base;
+		fs_str sn = {NULL, 0};
 		numkind ke, knn;
 		fs_str el, nn;
 
@@ -635,6 +667,7 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 		}
 		TRY(step_name(c, s, &sn));
 		c->line.len = 0;
+		c->note = NULL;
 		flags.len = 0;
 		if (c->line.data)
 			c->line.data[0] = '\0';
@@ -649,7 +682,7 @@ one_job(jctx *c, const fs_sacct_header *h, fs_sacct_json_emit emit, void *ctx, i
 		put(c, "", 0);
 		TRY(state(c, fs_json_get(s, "state"), "steps[].state", &base, &flags));
 		put(c, base.s, base.len);
-		TRY(put_exit(c, fs_json_get(s, "exit_code"), "steps[].exit_code"));
+		TRY(put_exit(c, fs_json_get(s, "exit_code"), "steps[].exit_code", base));
 		/* Submit and Eligible: sacct prints a step's start for both */
 		TRY(put_time(c, at(s, "time", "start", NULL), "steps[].time.start"));
 		TRY(put_time(c, at(s, "time", "start", NULL), "steps[].time.start"));

@@ -1,11 +1,12 @@
 /*
- * fuzz_condorhist.c: libFuzzer harness for the condor_history -l reader. The reader always
- * moves forward (at most one ad per line), each ad is either typed (a JSON object, a path that
- * prints and parses back) or an error naming a line of the ad; nothing crashes or leaks. The
- * exact CompletionDate (seconds and microseconds) stays in the timestamptz range and agrees
- * with the value read as a double to within the double's rounding.
+ * fuzz_condorhist.c: libFuzzer harness for the condor_history reader (-l, -json, -jsonl). The
+ * reader always moves forward (at most one ad per line of -l), each ad is either typed (a JSON
+ * object, a path that prints and parses back) or an error naming a line of the ad; nothing crashes
+ * or leaks. The exact CompletionDate (seconds and microseconds) stays in the timestamptz range and
+ * agrees with the value read as a double to within the double's rounding.
  */
 #include "load/condorhist.h"
+#include "load/condor_json.h"
 #include "types/sharepath.h"
 #include "fuzz_alloc.h"
 
@@ -30,6 +31,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (done)
 			break;
+		/* an error of a -json document as a whole ends it (the glue raises it) */
+		if (st != FS_OK && ad.ad == 0 && r.form == FS_CH_JSON)
+		{
+			if (err.status == FS_OK || err.message[0] == '\0')
+				abort();
+			break;
+		}
 		if (ad.ad != last + 1 || (size_t) ad.ad > size || ad.line < 1 || ad.last_line < ad.line)
 			abort();
 		last = ad.ad;
@@ -37,7 +45,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{
 			if (err.status == FS_OK || ad.json != NULL || ad.error_line < ad.line ||
 			    ad.error_line > ad.last_line + 1 ||
-			    strncmp(err.message, "invalid condor_history line ", 28) != 0)
+			    (r.form == FS_CH_LONG &&
+			     strncmp(err.message, "invalid condor_history line ", 28) != 0) ||
+			    err.message[0] == '\0')
 				abort();
 			continue;
 		}

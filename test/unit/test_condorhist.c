@@ -297,6 +297,12 @@ test_errors(void)
 	read_all("Foo 1\n", &res);
 	check_error(&res, 0, FS_ERR_SYNTAX, 1,
 	            "Expected \"=\" after the attribute name \"Foo\" at character 5");
+	/* values without names, as condor_history -af prints them: the hint says what to run */
+	CHECK(strstr(res.err[0].hint, "-af (autoformat)") != NULL &&
+	      strstr(res.err[0].hint, "-jsonl") != NULL);
+	release_all(&res);
+	read_all("Foo 1 = 2\n", &res);
+	CHECK(strstr(res.err[0].hint, "Each line of an ad is") != NULL);
 	release_all(&res);
 	read_all("", &res);
 	CHECK(res.n == 0);

@@ -5,6 +5,7 @@
  * as written.
  */
 #include "load/condorhist.h"
+#include "load/condor_json.h"
 #include "types/sharepath.h"
 
 #include <math.h>
@@ -246,6 +247,12 @@ name_char(char c)
 	return name_start(c) || (c >= '0' && c <= '9');
 }
 
+/* What a line of values without names is, and what to run instead. */
+static const char autoformat_hint[] =
+    "This looks like condor_history -format or -af (autoformat) output, which has no attribute "
+    "names: export with condor_history -l, -json or -jsonl, or split such lines in SQL with the "
+    "column list you gave -format or -af.";
+
 /* The "Name =" of the line [ls, le): *v is where the value starts. */
 static fs_status
 read_name(adstate *st, size_t ls, size_t le, size_t *name, size_t *namelen, size_t *v)
@@ -266,10 +273,7 @@ read_name(adstate *st, size_t ls, size_t le, size_t *name, size_t *namelen, size
 	{
 		advance_line(r);
 		if (memchr(doc + ls, '|', le - ls))
-			return ad_error(st, FS_ERR_SYNTAX, line, ls, *namelen ? i : *name,
-			                "This looks like condor_history -format or -af output, which has "
-			                "no attribute names: export with condor_history -l (or -json), or "
-			                "split such lines in SQL with the column list you gave -format.",
+			return ad_error(st, FS_ERR_SYNTAX, line, ls, *namelen ? i : *name, autoformat_hint,
 			                "Expected an attribute name");
 		return ad_error(st, FS_ERR_SYNTAX, line, ls, *namelen ? i : *name,
 		                "Each line of an ad is \"Name = value\"; ads are separated by blank "
@@ -281,7 +285,11 @@ read_name(adstate *st, size_t ls, size_t le, size_t *name, size_t *namelen, size
 	if (i >= le || doc[i] != '=')
 	{
 		advance_line(r);
-		return ad_error(st, FS_ERR_SYNTAX, line, ls, i, "Each line of an ad is \"Name = value\".",
+		/* values separated by blanks and no "=" on the line: condor_history -af's default */
+		return ad_error(st, FS_ERR_SYNTAX, line, ls, i,
+		                i < le && memchr(doc + ls, '=', le - ls) == NULL
+		                    ? autoformat_hint
+		                    : "Each line of an ad is \"Name = value\".",
 		                "Expected \"=\" after the attribute name \"%.*s\"",
 		                (int) (*namelen > 60 ? 60 : *namelen), doc + *name);
 	}
@@ -802,6 +810,8 @@ fs_ch_init(fs_ch_reader *r, const char *doc, size_t len, const fs_allocator *a)
 	r->lineno = 1;
 	r->ads = 0;
 	r->a = a;
+	r->form = fs_ch_form_of(doc, len);
+	r->opened = r->closing = false;
 }
 
 void
@@ -830,6 +840,8 @@ fs_ch_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	adstate st;
 	fs_status status = FS_OK;
 
+	if (r->form != FS_CH_LONG)
+		return fs_ch_json_next(r, ad, done, err);
 	memset(ad, 0, sizeof(fs_ch_ad));
 	fs_error_clear(err);
 	*done = false;

@@ -64,6 +64,9 @@ typedef struct fs_ch_reader
 	int32_t lineno; /* 1-based number of the line at pos */
 	int32_t ads;
 	const fs_allocator *a;
+	int form;     /* fs_ch_form (load/condor_json.h): -l, -json or -jsonl */
+	bool opened;  /* -json: the "[" is read */
+	bool closing; /* -json: "]" follows the last ad read */
 } fs_ch_reader;
 
 void fs_ch_init(fs_ch_reader *r, const char *doc, size_t len, const fs_allocator *a);

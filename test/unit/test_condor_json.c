@@ -174,16 +174,17 @@ test_errors(void)
 	free_ads(&r);
 	read_ads("[{}]", &r);
 	CHECK(r.n == 1 && r.st[0] == FS_ERR_SYNTAX && r.ad[0].ad == 1);
-	CHECK_STR(r.err[0].message, "invalid condor_history JSON ad: the ad has no attributes");
+	CHECK_STR(r.err[0].message, "invalid condor_history JSON ad");
+	CHECK_STR(r.err[0].detail, "The ad has no attributes.");
 	free_ads(&r);
 	read_ads("[5]", &r);
-	CHECK_STR(r.err[0].message, "invalid condor_history JSON ad: an ad must be a JSON object");
+	CHECK_STR(r.err[0].detail, "An ad must be a JSON object.");
 	free_ads(&r);
 	read_ads("[{\"a b\": 1}]", &r);
-	CHECK(strstr(r.err[0].message, "holds a blank") != NULL);
+	CHECK(strstr(r.err[0].detail, "holds a blank") != NULL);
 	free_ads(&r);
 	read_ads("[{\"E\": \"/Expr(a\\nb)/\"}]", &r);
-	CHECK(strstr(r.err[0].message, "newline") != NULL);
+	CHECK(strstr(r.err[0].detail, "newline") != NULL);
 	free_ads(&r);
 	read_ads("[{\"1x\": 1}]", &r); /* the -l reader checks the name */
 	CHECK(r.n == 1 && r.st[0] == FS_ERR_SYNTAX && r.ad[0].ad == 1);

@@ -23,7 +23,8 @@ fs_ch_form_of(const char *doc, size_t len)
 static fs_status
 bad_ad(fs_error *err, const char *what)
 {
-	fs_fail(err, FS_ERR_SYNTAX, "invalid condor_history JSON ad: %s", what);
+	fs_fail(err, FS_ERR_SYNTAX, "invalid condor_history JSON ad");
+	fs_error_detail(err, "%c%s.", fs_ascii_upper(what[0]), what + 1);
 	fs_error_hint(err, "Give the output of condor_history -json or -jsonl as HTCondor wrote it.");
 	return FS_ERR_SYNTAX;
 }
@@ -255,6 +256,7 @@ fs_ch_json_next(fs_ch_reader *r, fs_ch_ad *ad, bool *done, fs_error *err)
 	if (st == FS_OK)
 	{
 		fs_ch_init(&sub, text.data, text.len, r->a);
+		sub.ads = r->ads; /* its messages name the ad by its number in this document */
 		st = fs_ch_next(&sub, ad, &subdone, err);
 		if (st == FS_OK && subdone) /* cannot happen: every line is Name = value */
 			st = bad_ad(err, "the ad has no attributes");

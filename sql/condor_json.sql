@@ -49,3 +49,5 @@ SELECT * FROM condor_history_try('[{"Owner": "a", }]');
 -- an ad's own errors
 SELECT ad, error FROM condor_history_try('[{}, 5, {"a b": 1}, {"#x": 1}, {"Owner": "\/Expr(a\nb)\/"}, {"Owner": "ok"}]');
 SELECT * FROM condor_history('[{"RequestCpus": "four"}]');
+-- the nesting limit
+SELECT * FROM condor_history_try(repeat('[', 300));

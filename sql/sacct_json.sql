@@ -107,3 +107,5 @@ CROSS JOIN LATERAL (
     FULL JOIN jsonb_each(to_jsonb(y) - 'extra' - 'anomalies') b USING (key)
     WHERE a.value IS DISTINCT FROM b.value) k
 ORDER BY 1, 2;
+-- a deeply nested document is no sacct --json output
+SELECT count(*) FROM sacct_json((repeat('[', 3000) || repeat(']', 3000))::jsonb);

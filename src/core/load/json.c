@@ -280,8 +280,14 @@ parse_value(jparser *p, fs_json *v, int depth)
 
 	memset(v, 0, sizeof(*v));
 	if (depth > FS_JSON_MAX_DEPTH)
-		return fs_fail(p->err, FS_ERR_LIMIT, "JSON nested deeper than %d levels",
-		               FS_JSON_MAX_DEPTH);
+	{
+		fs_fail(p->err, FS_ERR_LIMIT, "JSON nested deeper than %d levels", FS_JSON_MAX_DEPTH);
+		fs_error_detail(p->err, "The value at character %zu is %d levels deep.",
+		                fs_char_pos(p->s, p->i), depth);
+		fs_error_hint(p->err, "Scheduler tools write a few levels; check that the document is "
+		                      "the tool's output.");
+		return FS_ERR_LIMIT;
+	}
 	skip_ws(p);
 	if (p->i >= p->len)
 		return jbad(p, p->len, "expected a value");

@@ -56,6 +56,13 @@ fs_deps() {
 # Build with -Wall -Wextra -Werror (WERROR=1) and install the extension.
 fs_build_install() {
     fs_log "building and installing the extension"
+    # the objects are a build for one PostgreSQL: for another (make test PG=18 after make test,
+    # in one checkout), start over
+    if [ "$(cat build/pg_config 2>/dev/null || true)" != "$PG_CONFIG" ]; then
+        find src -name '*.o' -delete
+        rm -f fairsched.so
+        mkdir -p build && echo "$PG_CONFIG" >build/pg_config
+    fi
     make -s PG_CONFIG="$PG_CONFIG" WERROR=1 >/dev/null
     if [ "$(id -u)" = 0 ]; then
         make -s PG_CONFIG="$PG_CONFIG" WERROR=1 install >/dev/null

@@ -10,12 +10,14 @@
 #
 # The build goes into a cache outside the checkout, keyed on the source package's version:
 #     ${FS_PG_CACHE:-/var/cache/fairsched}/pg-VERSION/SOURCE-VERSION/{bin,lib,include,share}
-# and pg-VERSION/current points at the last one built. A second run, or CI's fresh clone on
+# (its build tree in pg-VERSION/build-SOURCE-VERSION, kept so that what a later recipe adds
+# builds alone) and pg-VERSION/current points at the last one built. A second run, or CI's fresh clone on
 # the same machine, finds it and costs nothing (it does not even ask the archive); set
 # FS_PG_REFRESH=1 to ask the archive for a newer source version.
 #
 # Only what the tests need is built: the server with its headers and PGXS, plpgsql, initdb,
-# pg_ctl, psql, createdb/dropdb, pgbench, pg_dump/pg_restore and pg_regress. The last line of
+# pg_ctl, psql, createdb/dropdb, pgbench, pg_dump/pg_restore, pg_regress and amcheck (the dump
+# test checks the restored indexes with it). The last line of
 # output is the path of pg_config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,8 +35,11 @@ esac
 CACHE=${FS_PG_CACHE:-/var/cache/fairsched}
 TOP=$CACHE/pg-$VERSION
 
-if [ -z "${FS_PG_REFRESH:-}" ] && [ -x "$TOP/current/bin/pg_config" ]; then
-    echo "$TOP/current/bin/pg_config"
+# what is built (the list below): a build of an older recipe is built again
+RECIPE=2
+if [ -z "${FS_PG_REFRESH:-}" ] && [ -x "$TOP/current/bin/pg_config" ] \
+    && [ "$(cat "$TOP/current/recipe" 2>/dev/null)" = "$RECIPE" ]; then
+    echo "$(readlink -f "$TOP/current")/bin/pg_config"
     exit 0
 fi
 
@@ -94,42 +99,49 @@ APT=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::So
 fs_log "deb-src for $SUITE: $(tr '\n' ' ' <"$apt_dir/sources.list")"
 "${APT[@]}" update >"$TOP/apt-update.log" 2>&1 || { cat "$TOP/apt-update.log" >&2; exit 1; }
 
-src=$TOP/src
-rm -rf "$src" && mkdir -p "$src"
-if ! (cd "$src" && "${APT[@]}" source --download-only "postgresql-$VERSION" >"$TOP/apt-source.log" 2>&1); then
+dl=$TOP/download
+rm -rf "$dl" && mkdir -p "$dl"
+if ! (cd "$dl" && "${APT[@]}" source --download-only "postgresql-$VERSION" >"$TOP/apt-source.log" 2>&1); then
     cat "$TOP/apt-source.log" >&2
     # the archive lists the package but does not serve its files: 3, which .ci/run reports
     # as a version not tested rather than a failure
     grep -q '404' "$TOP/apt-source.log" && exit 3
     exit 1
 fi
-dsc=$(ls "$src"/postgresql-"$VERSION"_*.dsc)
+dsc=$(ls "$dl"/postgresql-"$VERSION"_*.dsc)
 srcversion=$(sed -n 's/^Version: //p' "$dsc")
 prefix=$TOP/$srcversion
-if [ -x "$prefix/bin/pg_config" ]; then
+if [ -x "$prefix/bin/pg_config" ] && [ "$(cat "$prefix/recipe" 2>/dev/null)" = "$RECIPE" ]; then
     ln -sfn "$srcversion" "$TOP/current"
-    rm -rf "$src"
+    rm -rf "$dl"
     echo "$prefix/bin/pg_config"
     exit 0
 fi
 
-fs_log "building PostgreSQL $srcversion into $prefix"
+# the build tree of this source version; a build stopped half-way goes on where it was
+tree=$TOP/build-$srcversion
+fs_log "building PostgreSQL $srcversion into $prefix (in $tree)"
 start=$(date +%s)
-tar -C "$src" -xf "$(ls "$src"/postgresql-"$VERSION"_*.orig.tar.*)"
-tree=$(find "$src" -mindepth 1 -maxdepth 1 -type d -name 'postgresql-*' | head -n 1)
+if ! [ -f "$tree/configure" ]; then
+    rm -rf "$tree" && mkdir -p "$tree"
+    tar -C "$tree" --strip-components=1 -xf "$(ls "$dl"/postgresql-"$VERSION"_*.orig.tar.*)"
+fi
 cd "$tree"
-rm -rf "$prefix"
 # the system's time-zone data, as Debian's packages use it; no LLVM, no docs
-./configure --prefix="$prefix" --with-icu --with-system-tzdata=/usr/share/zoneinfo \
-    --without-llvm >"$TOP/configure.log" 2>&1 || { tail -n 40 "$TOP/configure.log" >&2; exit 1; }
+if ! [ -f config.status ]; then
+    ./configure --prefix="$prefix" --with-icu --with-system-tzdata=/usr/share/zoneinfo \
+        --without-llvm >"$TOP/configure.log" 2>&1 || { tail -n 40 "$TOP/configure.log" >&2; rm -f config.status; exit 1; }
+fi
 build() {
     set -e
     nice -n 10 make -s -C src/backend generated-headers
+    nice -n 10 make -s -j2 -C src/port
+    nice -n 10 make -s -j2 -C src/common
     nice -n 10 make -s -j2 -C src/backend
     for d in src/include src/backend src/backend/utils/mb/conversion_procs src/backend/snowball \
         src/timezone src/pl/plpgsql src/interfaces/libpq src/bin/initdb src/bin/pg_ctl \
         src/bin/psql src/bin/scripts src/bin/pgbench src/bin/pg_dump src/bin/pg_config \
-        src/test/regress src/makefiles config; do
+        src/test/regress src/makefiles config contrib/amcheck; do
         nice -n 10 make -s -j2 -C "$d" install
     done
     nice -n 10 make -s -C src install-local
@@ -138,7 +150,9 @@ build() {
 (build) >"$TOP/build.log" 2>&1 &
 wait $! || { tail -n 40 "$TOP/build.log" >&2; exit 1; }
 cd "$TOP"
-rm -rf "$src"
+echo "$RECIPE" >"$prefix/recipe"
+# the build tree stays: a later recipe builds only what it adds
+rm -rf "$dl"
 ln -sfn "$srcversion" "$TOP/current"
 # initdb refuses root: the cluster owner reads the installation
 chmod -R a+rX "$prefix"

@@ -11,6 +11,11 @@
 #include "fmgr.h"
 #include "nodes/nodes.h"
 
+/* The varlena macros (VARDATA_ANY, VARSIZE_ANY_EXHDR, ...) have a header of their own on 16+. */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
 /*
  * Soft input errors (16+): an input function called with an ErrorSaveContext (pg_input_is_valid,
  * COPY ... ON_ERROR ignore) saves its error there with errsave and returns NULL. On 15 there is no

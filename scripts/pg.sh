@@ -65,7 +65,7 @@ release=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
     for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
         [ -f "$f" ] || continue
         # deb [options] URI SUITE COMPONENTS...
-        sed -nE "s|^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+$release[[:space:]].*|\1\2|p" "$f" \
+        sed -nE "s|^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+${release}[[:space:]].*|\1\2|p" "$f" \
             | sed -E "s|^(.*)$|deb-src \1 $SUITE main|"
     done
     for f in /etc/apt/sources.list.d/*.sources; do

@@ -43,6 +43,7 @@ if ! (cd "$src" && dpkg-buildpackage -b -us -uc) >build/deb/build.log 2>&1; then
     echo "dpkg-buildpackage failed; the whole log is in build/deb/build.log" >&2
     exit 1
 fi
-rm -f build/postgresql-15-fairsched_*.deb
-mv build/deb/postgresql-15-fairsched_"$debversion"_*.deb build/
-ls build/postgresql-15-fairsched_*.deb
+# one package per PostgreSQL in debian/pgversions that the system has (15 on Debian 12)
+rm -f build/postgresql-*-fairsched_*.deb
+mv build/deb/postgresql-*-fairsched_"$debversion"_*.deb build/
+ls build/postgresql-*-fairsched_*.deb

@@ -5,9 +5,26 @@
 # port no other server uses), is owned by the `postgres` user when we are root (initdb refuses
 # root), and is stopped and removed on exit, also when a step fails.
 
-PG_BIN=/usr/lib/postgresql/15/bin
+# PostgreSQL 15 from Debian's packages, or (PG=17, PG=18: `make test PG=18`) the server that
+# scripts/pg.sh builds from Debian's source package into a cache; fs_pg_select picks it, and the
+# test scripts it runs inherit the choice through FS_PG_BIN.
+PG_BIN=${FS_PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_CONFIG=$PG_BIN/pg_config
 export PG_CONFIG
+
+# The major version under test (PG, default 15): 15 is Debian's package, anything else is built.
+fs_pg_select() {
+    [ -n "${PG:-}" ] && [ "$PG" != 15 ] && [ -z "${FS_PG_BIN:-}" ] || return 0
+    local pgc
+    pgc=$(scripts/pg.sh "$PG" | tail -n 1)
+    [ -x "$pgc" ] || { echo "scripts/pg.sh $PG gave no pg_config" >&2; exit 1; }
+    FS_PG_BIN=$(dirname "$pgc")
+    PG_BIN=$FS_PG_BIN
+    PG_CONFIG=$pgc
+    export FS_PG_BIN PG_CONFIG
+}
+# true when the version under test is Debian's package of 15
+fs_pg_is_debian() { [ -z "${FS_PG_BIN:-}" ]; }
 
 # the last line: what make deb and the package, README and chart tests need
 FS_PACKAGES="postgresql-15 postgresql-server-dev-15 make gcc clang libclang-rt-14-dev valgrind
@@ -39,6 +56,13 @@ fs_deps() {
 # Build with -Wall -Wextra -Werror (WERROR=1) and install the extension.
 fs_build_install() {
     fs_log "building and installing the extension"
+    # the objects are a build for one PostgreSQL: for another (make test PG=18 after make test,
+    # in one checkout), start over
+    if [ "$(cat build/pg_config 2>/dev/null || true)" != "$PG_CONFIG" ]; then
+        find src -name '*.o' -delete
+        rm -f fairsched.so
+        mkdir -p build && echo "$PG_CONFIG" >build/pg_config
+    fi
     make -s PG_CONFIG="$PG_CONFIG" WERROR=1 >/dev/null
     if [ "$(id -u)" = 0 ]; then
         make -s PG_CONFIG="$PG_CONFIG" WERROR=1 install >/dev/null
@@ -111,6 +135,7 @@ fs_install_lock() {
 fs_standalone_setup() {
     [ -n "${FS_UNDER_TEST:-}" ] && return 0
     fs_deps
+    fs_pg_select
     fs_install_lock
     fs_build_install
     fs_cluster_start

@@ -95,6 +95,56 @@ FROM (SELECT submitter, userprio(u, at, '1 day' ORDER BY at) AS p
                    ('carol', 0, '2026-03-01'), ('carol', 0, '2026-03-02')) AS s(submitter, u, at)
       GROUP BY submitter) AS per_submitter;
 
+-- 5. The time zone: a worker session has the database's TimeZone (ALTER DATABASE ... SET
+--    timezone, else the server's), never the SET of the coordinator's session. What bins by local
+--    day, msic_queue_state's days and date_trunc('day', ...), must see one zone on every node.
+--    Emulated: each shard's partial state computed in the database's zone (UTC), the states
+--    combined in a session whose zone differs (Asia/Tokyo, 9 hours ahead), against one pass there.
+CREATE TABLE cp_starts AS
+SELECT 'hi'::text AS queue, 4 AS ncpus, interval '01:00' AS walltime,
+       '2026-04-10 00:00+00'::timestamptz + i * interval '5 hours' AS started_at, i % 2 AS shard
+FROM generate_series(0, 11) AS i;
+SET timezone = 'UTC';
+CREATE TABLE cp_parts_utc AS
+SELECT shard, msic_queue_acc(queue, ncpus, walltime, started_at, 64, '2026-04-12 22:00+00')::text AS acc
+FROM cp_starts GROUP BY shard;
+SET timezone = 'Asia/Tokyo';
+CREATE TABLE cp_parts_tokyo AS
+SELECT shard, msic_queue_acc(queue, ncpus, walltime, started_at, 64, '2026-04-12 22:00+00')::text AS acc
+FROM cp_starts GROUP BY shard;
+-- the shards' days in UTC combined in Tokyo are not Tokyo's days: other numbers, silently
+-- (a start at 20:00 UTC is the next day in Tokyo); with every node in Tokyo's zone (the rule:
+-- ALTER DATABASE ... SET timezone, no session SET) the combined state is the one-pass state
+SELECT msic_queue_acc_combine((SELECT acc FROM cp_parts_utc WHERE shard = 0)::msic_queue_acc,
+                              (SELECT acc FROM cp_parts_utc WHERE shard = 1)::msic_queue_acc)::text
+       = (SELECT msic_queue_acc(queue, ncpus, walltime, started_at, 64, '2026-04-12 22:00+00')
+          FROM cp_starts)::text AS mixed_zones_match,
+       msic_queue_acc_combine((SELECT acc FROM cp_parts_tokyo WHERE shard = 0)::msic_queue_acc,
+                              (SELECT acc FROM cp_parts_tokyo WHERE shard = 1)::msic_queue_acc)::text
+       = (SELECT msic_queue_acc(queue, ncpus, walltime, started_at, 64, '2026-04-12 22:00+00')
+          FROM cp_starts)::text AS one_zone_matches;
+-- the days each gives: Tokyo's from one pass, UTC's from the mixed combination
+SELECT 'one pass' AS how, h.day, h.today_usage
+FROM msic_queue_history((SELECT msic_queue_acc(queue, ncpus, walltime, started_at, 64,
+                                               '2026-04-12 22:00+00') FROM cp_starts)) AS h
+UNION ALL
+SELECT 'mixed', h.day, h.today_usage
+FROM msic_queue_history(msic_queue_acc_combine(
+       (SELECT acc FROM cp_parts_utc WHERE shard = 0)::msic_queue_acc,
+       (SELECT acc FROM cp_parts_utc WHERE shard = 1)::msic_queue_acc)) AS h
+ORDER BY how, day;
+-- a day written with its zone is the same day on every node, whatever the session's zone: the
+-- starts at 15:00 and 20:00 UTC fall on the next day in Tokyo (4 of them), in either session
+SELECT count(*) FILTER (WHERE (started_at AT TIME ZONE 'Asia/Tokyo')::date
+                              <> (started_at AT TIME ZONE 'UTC')::date) AS next_day_in_tokyo
+FROM cp_starts;
+SET timezone = 'UTC';
+SELECT count(*) FILTER (WHERE (started_at AT TIME ZONE 'Asia/Tokyo')::date
+                              <> (started_at AT TIME ZONE 'UTC')::date) AS next_day_in_tokyo
+FROM cp_starts;
+RESET timezone;
+DROP TABLE cp_starts, cp_parts_utc, cp_parts_tokyo;
+
 DROP TABLE cp_jobs, cp_shares, cp_samples;
 DROP FUNCTION cp_shard(fairsched.sharepath);
 DROP AGGREGATE cp_combined(sharetree);

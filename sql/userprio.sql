@@ -222,3 +222,52 @@ SELECT pg_temp.sqlstate_of($q$
 SELECT (userprio_report(userprio_state(in_use, at, '1 day' ORDER BY at))).time_since_last_usage
 FROM (VALUES (0, '4713-11-24 00:00:00+00 BC'::timestamptz), (1, '4713-11-24 01:00:00+00 BC'),
              (0, '294276-12-31 23:59:59+00')) AS t(in_use, at)$q$) AS sqlstate;
+
+-- Samples at one instant are one update, whatever order ORDER BY at leaves them in. Grouped by
+-- an accounting group, the submitters' samples share instants: a group's priority is that of
+-- the sum of its submitters' in-use at each instant (HTCondor charges a group so). Fed the
+-- submitters' rows one by one, the priority would depend on which came first at each instant
+-- (0.5 b + 10 (1 - b) = 0.770447 for alice's 10 first at 01:00, 0.5 b + 5 (1 - b) = 0.628106
+-- for carol's 5): an error that names the two amounts and the fix.
+CREATE TEMP TABLE hourly (submitter text, at timestamptz, in_use float8);
+INSERT INTO hourly VALUES
+    ('alice@site', '2026-03-01 00:00', 10), ('alice@site', '2026-03-01 01:00', 10),
+    ('alice@site', '2026-03-01 02:00', 0), ('alice@site', '2026-03-01 03:00', 4),
+    ('bob@site', '2026-03-01 00:00', 2), ('bob@site', '2026-03-01 03:00', 2),
+    ('carol@site', '2026-03-01 00:00', 0), ('carol@site', '2026-03-01 01:00', 5),
+    ('carol@site', '2026-03-01 02:00', 0), ('carol@site', '2026-03-01 03:00', 0);
+CREATE TEMP TABLE grouped AS
+SELECT CASE WHEN submitter = 'bob@site' THEN 'group_b' ELSE 'group_ac' END AS grp, at, in_use
+FROM hourly;
+SELECT grp, userprio(in_use, at, '1 day' ORDER BY at, in_use) FROM grouped GROUP BY grp;
+SELECT grp, userprio(in_use, at, '1 day' ORDER BY at, in_use DESC) FROM grouped GROUP BY grp;
+-- its SQLSTATE: 22023 (invalid_parameter_value)
+SELECT pg_temp.sqlstate_of($q$SELECT userprio(in_use, at, '1 day' ORDER BY at) FROM grouped
+WHERE grp = 'group_ac'$q$) AS sqlstate;
+-- the same in_use again at one instant (a duplicate row) changes nothing
+SELECT userprio(in_use, at, '1 day' ORDER BY at) = (SELECT userprio(in_use, at, '1 day' ORDER BY at)
+                                                    FROM hourly WHERE submitter = 'bob@site')
+       AS duplicate_ignored
+FROM (SELECT at, in_use FROM hourly WHERE submitter = 'bob@site'
+      UNION ALL SELECT at, in_use FROM hourly WHERE submitter = 'bob@site') AS twice;
+-- the group's priority: the per-instant sums, the same in any order of the rows. group_ac has
+-- 10 (alice) + 0 (carol) at 00:00, 15 at 01:00, 0 at 02:00 and 4 at 03:00: from 0.5,
+-- 0.5 b + 15 (1 - b) = 0.912787, 0.912787 b = 0.886802, 0.886802 b + 4 (1 - b) = 0.975428;
+-- group_b is bob alone: 0.5 b^3 + 2 (1 - b^3) = 0.624494, as above
+SELECT grp, round(userprio(w, at, '1 day' ORDER BY at)::numeric, 6) AS real_priority
+FROM (SELECT grp, at, sum(in_use) AS w FROM grouped GROUP BY grp, at) AS per_instant
+GROUP BY grp ORDER BY grp;
+-- split into two runs at a shared instant and combined: runs that agree on it combine, runs
+-- that do not are the same error
+SELECT userprio_combine(
+         (SELECT userprio_state(in_use, at, '1 day' ORDER BY at) FROM hourly
+          WHERE submitter = 'alice@site' AND at <= '2026-03-01 01:00'),
+         (SELECT userprio_state(in_use, at, '1 day' ORDER BY at) FROM hourly
+          WHERE submitter = 'alice@site' AND at >= '2026-03-01 01:00'))::text
+     = (SELECT userprio_state(in_use, at, '1 day' ORDER BY at) FROM hourly
+        WHERE submitter = 'alice@site')::text AS shared_instant_combines;
+SELECT userprio_combine(
+         (SELECT userprio_state(in_use, at, '1 day' ORDER BY at) FROM hourly
+          WHERE submitter = 'alice@site' AND at <= '2026-03-01 01:00'),
+         (SELECT userprio_state(in_use, at, '1 day' ORDER BY at) FROM hourly
+          WHERE submitter = 'carol@site' AND at >= '2026-03-01 01:00'));

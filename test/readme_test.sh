@@ -19,6 +19,8 @@
 #   <!-- run with: TEXT => REPLACEMENT -->  the block runs with TEXT replaced (a site's file by a
 #                                           sample of sql/data; $FIXTURES is a directory of
 #                                           samples cut from sql/data, readable by the server)
+#   <!-- PostgreSQL N and later -->         the block runs on a server of major version N or later,
+#                                           and is skipped, saying so, on an older one
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -30,6 +32,8 @@ trap 'rm -rf "$work"; fs_cluster_stop' EXIT
 FIXTURES=$work/fixtures
 mkdir -p "$FIXTURES" "$work/blocks" "$work/charts"
 psql_() { "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 "$@"; }
+# the server's major version, for the blocks marked "PostgreSQL N and later"
+FS_SERVER_MAJOR=$(($(psql_ -d postgres -Atc 'SHOW server_version_num') / 10000))
 SEARCH_PATH_LINE='^[[:space:]]*SET[[:space:]]+search_path[[:space:]]*=[[:space:]]*public,[[:space:]]*fairsched;[[:space:]]*$'
 
 # one block of a sample file, by the name in its "# block: NAME" line
@@ -45,7 +49,7 @@ chmod 644 "$FIXTURES"/*
 # a page (README.md, docs/NAME.md) -> DIR/NNN.sql, and a manifest: file, line, "run" or
 # "skip: reason", and the replacements (TEXT => REPLACEMENT, one per line in NNN.with)
 split_page() {
-    awk -v dir="$2" -v page="$1" '
+    awk -v dir="$2" -v page="$1" -v server="$FS_SERVER_MAJOR" '
         function flush_directives() { nskip = ""; nwith = 0 }
         BEGIN { n = 0; flush_directives() }
         inblock && /^[[:space:]]*```/ { inblock = 0; close(file); next }
@@ -61,6 +65,11 @@ split_page() {
         }
         /^<!-- not run: .* -->[[:space:]]*$/ {
             nskip = $0; sub(/^<!-- not run: /, "", nskip); sub(/ -->[[:space:]]*$/, "", nskip); next
+        }
+        /^<!-- PostgreSQL [0-9]+ and later -->[[:space:]]*$/ {
+            v = $3 + 0
+            if (server < v) nskip = "needs PostgreSQL " v " (the server is " server ")"
+            next
         }
         /^<!-- run with: .* => .* -->[[:space:]]*$/ {
             w = $0; sub(/^<!-- run with: /, "", w); sub(/ -->[[:space:]]*$/, "", w); with[++nwith] = w; next

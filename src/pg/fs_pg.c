@@ -17,7 +17,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 
-PG_MODULE_MAGIC;
+FS_PG_MODULE_MAGIC;
 
 void _PG_init(void);
 
@@ -99,14 +99,27 @@ fs_pg_sqlstate(fs_status st)
 	return ERRCODE_INTERNAL_ERROR;
 }
 
+/* the fields of a core error's report */
+#define FS_PG_ERROR_FIELDS(err)                                                                    \
+	(errcode(fs_pg_sqlstate((err)->status)), errmsg_internal("%s", (err)->message),                \
+	 (err)->detail[0] ? errdetail_internal("%s", (err)->detail) : 0,                               \
+	 (err)->hint[0] ? errhint("%s", (err)->hint) : 0,                                              \
+	 (err)->context[0] ? (errcontext("%s", (err)->context)) : 0)
+
 void
 fs_pg_raise(const fs_error *err)
 {
-	ereport(ERROR, (errcode(fs_pg_sqlstate(err->status)), errmsg_internal("%s", err->message),
-	                err->detail[0] ? errdetail_internal("%s", err->detail) : 0,
-	                err->hint[0] ? errhint("%s", err->hint) : 0,
-	                err->context[0] ? (errcontext("%s", err->context)) : 0));
+	ereport(ERROR, FS_PG_ERROR_FIELDS(err));
 	pg_unreachable();
+}
+
+bool
+fs_pg_input_check(fs_status st, const fs_error *err, Node *escontext)
+{
+	if (st == FS_OK)
+		return true;
+	errsave(escontext, FS_PG_ERROR_FIELDS(err));
+	return false;
 }
 
 struct varlena *

@@ -10,6 +10,7 @@
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 
+#include "fs_compat.h"
 #include "fs_core.h"
 
 /* Allocates in CurrentMemoryContext. */
@@ -19,7 +20,14 @@ extern const fs_allocator fs_pg_alloc;
 struct varlena *fs_pg_varlena(uint8_t *base, size_t len);
 
 /* Raise a core error with the SQLSTATE of its category; its context becomes a CONTEXT line. */
-void fs_pg_raise(const fs_error *err) pg_attribute_noreturn();
+FS_NORETURN_BEFORE void fs_pg_raise(const fs_error *err) FS_NORETURN_AFTER;
+
+/*
+ * The same for a type's input function: with a soft-error context (fcinfo->context of a call from
+ * pg_input_is_valid or COPY ... ON_ERROR ignore, 16+) the error is saved there and this returns
+ * false, and the input function returns NULL; otherwise it raises. True when `st` is FS_OK.
+ */
+bool fs_pg_input_check(fs_status st, const fs_error *err, Node *escontext);
 
 /* Raise `err` unless `st` is FS_OK. */
 static inline void

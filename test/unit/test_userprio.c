@@ -332,9 +332,29 @@ test_userprio_usage(void)
 	CHECK(fs_userprio_start(&s, 0, t0, hl, &err) == FS_OK);
 	CHECK(fs_userprio_add(&s, 0, t0 + H, hl, &err) == FS_OK);
 	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_used_at == FS_USERPRIO_NEVER);
-	/* in use at a sample with no time since the previous: used, but nothing accumulated */
-	CHECK(fs_userprio_add(&s, 3, t0 + H, hl, &err) == FS_OK);
-	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_used_at == t0 + H);
+	/* a second sample at one instant: the same in_use again changes nothing; a different one
+	 * is an error (which counted would depend on the order of the two), the state unchanged */
+	CHECK(fs_userprio_add(&s, 0, t0 + H, hl, &err) == FS_OK);
+	CHECK(s.usage == 0 && s.began_at == FS_USERPRIO_NEVER && s.last_used_at == FS_USERPRIO_NEVER);
+	CHECK(fs_userprio_add(&s, 3, t0 + H, hl, &err) == FS_ERR_VALUE);
+	CHECK(strstr(err.message, "different weighted_in_use, 0 and 3") != NULL);
+	CHECK(s.last_in_use == 0 && s.last_at == t0 + H);
+	/* in use after idle time: used from there on */
+	CHECK(fs_userprio_add(&s, 3, t0 + 2 * H, hl, &err) == FS_OK);
+	CHECK(s.usage == 3 * (H / 1e6) && s.began_at == t0 + 2 * H && s.last_used_at == t0 + 2 * H);
+	/* through combine: a run that starts at the instant another ends must agree on it */
+	{
+		fs_userprio r1, r2;
+
+		CHECK(fs_userprio_start(&r1, 2, t0, hl, &err) == FS_OK);
+		CHECK(fs_userprio_add(&r1, 5, t0 + H, hl, &err) == FS_OK);
+		CHECK(fs_userprio_start(&r2, 5, t0 + H, hl, &err) == FS_OK);
+		CHECK(fs_userprio_add(&r2, 1, t0 + 2 * H, hl, &err) == FS_OK);
+		CHECK(fs_userprio_combine(&r1, &r2, &err) == FS_OK);
+		CHECK(fs_userprio_start(&r2, 4, t0 + 2 * H, hl, &err) == FS_OK);
+		CHECK(fs_userprio_combine(&r1, &r2, &err) == FS_ERR_VALUE);
+		CHECK(strstr(err.message, "different weighted_in_use, 1 and 4") != NULL);
+	}
 }
 
 /*

@@ -132,6 +132,28 @@ out_of_order(fs_error *err)
 	return FS_ERR_VALUE;
 }
 
+/*
+ * Samples at one instant are one update, whatever order they come in (ORDER BY at leaves ties in
+ * any order): the same weighted_in_use again changes nothing, a different one is an error, since
+ * which of them counted would depend on that order (an accounting group's submitters at one
+ * instant: HTCondor charges the group their sum).
+ */
+static fs_status
+same_instant(double had, double in_use, fs_error *err)
+{
+	if ((had == 0 ? 0 : had) == (in_use == 0 ? 0 : in_use))
+		return FS_OK;
+	fs_fail(err, FS_ERR_VALUE,
+	        "userprio got two samples at one instant with different weighted_in_use, %g and %g",
+	        had, in_use);
+	fs_error_detail(err, "The priority would depend on the order of the two, which ORDER BY at "
+	                     "leaves open.");
+	fs_error_hint(err, "Sum the samples of each instant first (as HTCondor charges an accounting "
+	                   "group its submitters' sum): userprio(w, at, half_life ORDER BY at) over "
+	                   "SELECT at, sum(weighted_in_use) AS w ... GROUP BY at.");
+	return FS_ERR_VALUE;
+}
+
 fs_status
 fs_userprio_add(fs_userprio *s, double in_use, int64_t at, int64_t half_life, fs_error *err)
 {
@@ -143,6 +165,8 @@ fs_userprio_add(fs_userprio *s, double in_use, int64_t at, int64_t half_life, fs
 		return st;
 	if (at < s->last_at)
 		return out_of_order(err);
+	if (at == s->last_at && (st = same_instant(s->last_in_use, in_use, err)) != FS_OK)
+		return st;
 	{
 		fs_userprio next = *s;
 
@@ -178,6 +202,9 @@ fs_userprio_combine(fs_userprio *s, const fs_userprio *other, fs_error *err)
 	}
 	else
 		return out_of_order(err);
+	if (second.first_at == first.last_at &&
+	    (st = same_instant(first.last_in_use, second.first_usage, err)) != FS_OK)
+		return st;
 	/* first's map, then second's first sample after the gap, then second's own map */
 	st = apply(&first, second.first_usage, second.first_at, first.last_at, err);
 	if (st != FS_OK)

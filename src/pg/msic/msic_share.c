@@ -377,7 +377,9 @@ msic_queue_acc_in(PG_FUNCTION_ARGS)
 	fs_msic_acc acc;
 	fs_error err;
 
-	fs_pg_check(fs_msic_acc_parse(s, strlen(s), &fs_pg_alloc, &acc, &err), &err);
+	if (!fs_pg_input_check(fs_msic_acc_parse(s, strlen(s), &fs_pg_alloc, &acc, &err), &err,
+	                       fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(acc_from_parsed(&acc));
 }
 

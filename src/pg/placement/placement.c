@@ -58,20 +58,32 @@ read_vpool(Datum d)
 
 /* ---------------------------------------------------------------- labels from jsonb */
 
-/*
- * Raise a core error; in the text input of a vnodepool (input not NULL) as a syntax error of
- * that text, the one primary message of a type's input.
- */
-static void
-raise_in(fs_error *err, const char *input)
+/* The text input of a vnodepool: the text, and the caller's soft-error context (or NULL). */
+typedef struct vp_text
 {
-	if (input)
-		fs_error_as_input(err, "vnodepool", input, strlen(input));
-	fs_pg_raise(err);
+	const char *s;
+	Node *escontext;
+} vp_text;
+
+/* true when the text input saved a soft error: it returns NULL (never on 15, where errors raise) */
+#define VP_FAILED(in) ((in) != NULL && SOFT_ERROR_OCCURRED((in)->escontext))
+
+/*
+ * Raise a core error; in the text input of a vnodepool (in not NULL) as a syntax error of that
+ * text, the one primary message of a type's input, saved as a soft error when the caller asked.
+ * Returns (false) only then: the caller returns at once.
+ */
+static bool
+raise_in(fs_error *err, const vp_text *in)
+{
+	if (in == NULL)
+		fs_pg_raise(err);
+	fs_error_as_input(err, "vnodepool", in->s, strlen(in->s));
+	return fs_pg_input_check(err->status, err, in->escontext);
 }
 
-static void
-bad_labels(const char *vnode, const char *why, const char *input)
+static bool
+bad_labels(const char *vnode, const char *why, const vp_text *in)
 {
 	fs_error err;
 
@@ -81,7 +93,7 @@ bad_labels(const char *vnode, const char *why, const char *input)
 	fs_error_hint(&err,
 	              "Write labels like {\"router\": \"rt1\", \"switch\": [\"sw3\", \"sw1\"]}; a "
 	              "comma inside a string also separates values.");
-	raise_in(&err, input);
+	return raise_in(&err, in);
 }
 
 /*
@@ -89,7 +101,7 @@ bad_labels(const char *vnode, const char *why, const char *input)
  * strings (one label per element); anything else is refused naming the vnode and the key.
  */
 static fs_label *
-labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
+labels_from(JsonbContainer *c, const char *vnode, size_t *n, const vp_text *in)
 {
 	JsonbIterator *it;
 	JsonbValue v;
@@ -101,7 +113,7 @@ labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 
 	*n = 0;
 	if (!JsonContainerIsObject(c))
-		bad_labels(vnode, "The labels are not a JSON object.", input);
+		return bad_labels(vnode, "The labels are not a JSON object.", in), NULL;
 	it = JsonbIteratorInit(c);
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
@@ -113,13 +125,17 @@ labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 		else if ((tok == WJB_VALUE || tok == WJB_ELEM) && key)
 		{
 			if (v.type != jbvString)
-				bad_labels(vnode, psprintf("The value of \"%.*s\" is not a string.", keylen, key),
-				           input);
+				return bad_labels(vnode,
+				                  psprintf("The value of \"%.*s\" is not a string.", keylen, key),
+				                  in),
+				       NULL;
 			fs_labels_append(key, keylen, v.val.string.val, v.val.string.len, &fs_pg_alloc, &labels,
 			                 n, &cap);
 		}
 		else if (tok == WJB_BEGIN_OBJECT && key)
-			bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key), input);
+			return bad_labels(vnode, psprintf("The value of \"%.*s\" is an object.", keylen, key),
+			                  in),
+			       NULL;
 		else if (tok == WJB_BEGIN_ARRAY && key)
 		{
 			/* the elements come as WJB_ELEM; nested arrays are refused below */
@@ -129,9 +145,11 @@ labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 			while ((t = JsonbIteratorNext(&it, &e, true)) != WJB_END_ARRAY)
 			{
 				if (t != WJB_ELEM || e.type != jbvString)
-					bad_labels(vnode,
+					return bad_labels(
+					           vnode,
 					           psprintf("An element of \"%.*s\" is not a string.", keylen, key),
-					           input);
+					           in),
+					       NULL;
 				fs_labels_append(key, keylen, e.val.string.val, e.val.string.len, &fs_pg_alloc,
 				                 &labels, n, &cap);
 			}
@@ -143,25 +161,27 @@ labels_from(JsonbContainer *c, const char *vnode, size_t *n, const char *input)
 static void
 vpool_add(fs_vpool *p, const char *vnode, int vnodelen, const uint8_t *avail,
           const fs_indirect *ind, size_t nind, const uint8_t *assigned, JsonbContainer *labels,
-          const char *input)
+          const vp_text *in)
 {
 	size_t n = 0;
-	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n, input) : NULL;
+	fs_label *l = labels ? labels_from(labels, pnstrdup(vnode, vnodelen), &n, in) : NULL;
 	fs_error err;
 
+	if (VP_FAILED(in))
+		return;
 	if (fs_vpool_add(p, vnode, vnodelen, avail, assigned, l, n, ind, nind, &err) != FS_OK)
-		raise_in(&err, input);
+		raise_in(&err, in);
 }
 
 /* Available resources as text: amounts, and "res=@vnode" for those another vnode holds. */
 static const uint8_t *
-parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind, const char *input)
+parse_available(const char *text, size_t len, fs_indirect **ind, size_t *nind, const vp_text *in)
 {
 	uint8_t *rv;
 	fs_error err;
 
 	if (fs_vpool_parse_available(text, len, &fs_pg_alloc, &rv, ind, nind, &err) != FS_OK)
-		raise_in(&err, input);
+		return raise_in(&err, in), NULL;
 	return rv;
 }
 
@@ -303,21 +323,21 @@ vnodepool_out(PG_FUNCTION_ARGS)
 }
 
 /* The text input of a vnodepool failed: `problem` says how (a sentence). */
-static void
-bad_input(const char *input, const char *problem)
+static bool
+bad_input(const vp_text *in, const char *problem)
 {
 	fs_error err;
 
 	fs_fail(&err, FS_ERR_SYNTAX, "%s", problem);
 	fs_error_hint(&err, "A vnodepool reads [{\"vnode\": \"vn1\", \"available\": \"ncpus=4\", "
 	                    "\"assigned\": \"\", \"labels\": {\"switch\": [\"sw1\"]}}, ...].");
-	raise_in(&err, input);
+	return raise_in(&err, in);
 }
 
 /* A resvec field of the text form; "available" may also name other vnodes (ind not NULL). */
 static const uint8_t *
 rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **ind, size_t *nind,
-         const char *input)
+         const vp_text *in)
 {
 	JsonbValue *v = getKeyJsonValueFromContainer(c, key, strlen(key), NULL);
 	uint8_t *out;
@@ -330,15 +350,15 @@ rv_field(JsonbContainer *c, const char *key, const char *vnode, fs_indirect **in
 	{
 		fs_fail(&err, FS_ERR_SYNTAX, "\"%s\" of vnode \"%s\" is not a string", key, vnode);
 		fs_error_hint(&err, "Write resources as a resvec string, for example \"ncpus=4,mem=8gb\".");
-		raise_in(&err, input);
+		return raise_in(&err, in), NULL;
 	}
 	if (ind)
-		return parse_available(v->val.string.val, v->val.string.len, ind, nind, input);
+		return parse_available(v->val.string.val, v->val.string.len, ind, nind, in);
 	if (fs_rv_parse(v->val.string.val, v->val.string.len, &fs_pg_alloc, 0, &out, &len, &err) !=
 	    FS_OK)
 	{
 		fs_error_context(&err, "in the \"%s\" of vnode \"%s\"", key, vnode);
-		raise_in(&err, input);
+		return raise_in(&err, in), NULL;
 	}
 	return out;
 }
@@ -347,8 +367,10 @@ PG_FUNCTION_INFO_V1(vnodepool_in);
 Datum
 vnodepool_in(PG_FUNCTION_ARGS)
 {
-	const char *input = PG_GETARG_CSTRING(0);
-	Jsonb *jb = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(input)));
+	vp_text text = {PG_GETARG_CSTRING(0), fcinfo->context};
+	const vp_text *in = &text;
+	Datum json;
+	Jsonb *jb;
 	fs_vpool *p = fs_vpool_new(&fs_pg_alloc);
 	JsonbIterator *it;
 	JsonbValue v;
@@ -356,8 +378,12 @@ vnodepool_in(PG_FUNCTION_ARGS)
 	int element = 0;
 	fs_error err;
 
-	if (!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb))
-		bad_input(input, "The value is not a JSON array");
+	if (!fs_pg_direct_input(jsonb_in, text.s, in->escontext, &json))
+		PG_RETURN_NULL();
+	jb = DatumGetJsonbP(json);
+	if ((!JB_ROOT_IS_ARRAY(jb) || JB_ROOT_IS_SCALAR(jb)) &&
+	    !bad_input(in, "The value is not a JSON array"))
+		PG_RETURN_NULL();
 	it = JsonbIteratorInit(&jb->root);
 	while ((tok = JsonbIteratorNext(&it, &v, true)) != WJB_DONE)
 	{
@@ -365,27 +391,35 @@ vnodepool_in(PG_FUNCTION_ARGS)
 		char *vname;
 		fs_indirect *ind = NULL;
 		size_t nind = 0;
-		const uint8_t *avail;
+		const uint8_t *avail, *assigned;
 
 		if (tok != WJB_ELEM)
 			continue;
 		element++;
-		if (v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data))
-			bad_input(input, psprintf("Element %d of the array is not a JSON object", element));
+		if ((v.type != jbvBinary || !JsonContainerIsObject(v.val.binary.data)) &&
+		    !bad_input(in, psprintf("Element %d of the array is not a JSON object", element)))
+			PG_RETURN_NULL();
 		name = getKeyJsonValueFromContainer(v.val.binary.data, "vnode", 5, NULL);
-		if (name == NULL || name->type != jbvString)
-			bad_input(input, psprintf("Element %d of the array has no \"vnode\" name", element));
+		if ((name == NULL || name->type != jbvString) &&
+		    !bad_input(in, psprintf("Element %d of the array has no \"vnode\" name", element)))
+			PG_RETURN_NULL();
 		vname = pnstrdup(name->val.string.val, name->val.string.len);
 		labels = getKeyJsonValueFromContainer(v.val.binary.data, "labels", 6, NULL);
-		if (labels && labels->type != jbvNull && labels->type != jbvBinary)
-			bad_labels(vname, "The labels are not a JSON object.", input);
-		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind, input);
-		vpool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind,
-		          rv_field(v.val.binary.data, "assigned", vname, NULL, NULL, input),
-		          labels && labels->type == jbvBinary ? labels->val.binary.data : NULL, input);
+		if (labels && labels->type != jbvNull && labels->type != jbvBinary &&
+		    !bad_labels(vname, "The labels are not a JSON object.", in))
+			PG_RETURN_NULL();
+		avail = rv_field(v.val.binary.data, "available", vname, &ind, &nind, in);
+		assigned =
+		    VP_FAILED(in) ? NULL : rv_field(v.val.binary.data, "assigned", vname, NULL, NULL, in);
+		if (VP_FAILED(in))
+			PG_RETURN_NULL();
+		vpool_add(p, name->val.string.val, name->val.string.len, avail, ind, nind, assigned,
+		          labels && labels->type == jbvBinary ? labels->val.binary.data : NULL, in);
+		if (VP_FAILED(in))
+			PG_RETURN_NULL();
 	}
-	if (fs_vpool_prepare(p, &err) != FS_OK)
-		raise_in(&err, input);
+	if (fs_vpool_prepare(p, &err) != FS_OK && !raise_in(&err, in))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(fs_pg_flat_object(p, &vpool_kind));
 }
 

@@ -44,10 +44,12 @@ formula_part(const char *s, size_t len, const char **rd, size_t *rdlen)
 
 /*
  * Validate a formula as PBS does, with the custom resources of resourcedef (rd, NULL: the
- * built-in ones only), raising PBS's error; as_input: the error is the type's input syntax error.
+ * built-in ones only), raising PBS's error; as_input: the error is the type's input syntax error,
+ * saved in escontext when the caller asked for soft errors (then this returns false).
  */
-static void
-validate_formula(const char *f, size_t flen, const char *rd, size_t rdlen, bool as_input)
+static bool
+validate_formula(const char *f, size_t flen, const char *rd, size_t rdlen, bool as_input,
+                 Node *escontext)
 {
 	fs_pbs_resdef def;
 	fs_pf_prog *p;
@@ -55,15 +57,18 @@ validate_formula(const char *f, size_t flen, const char *rd, size_t rdlen, bool 
 	int code;
 	fs_status st;
 
-	if (rd)
-		fs_pg_check(fs_pbs_resourcedef_parse(rd, rdlen, &fs_pg_alloc, &def, &err), &err);
+	if (rd && !fs_pg_input_check(fs_pbs_resourcedef_parse(rd, rdlen, &fs_pg_alloc, &def, &err),
+	                             &err, escontext))
+		return false;
 	st = fs_pbs_formula_compile(f, flen, rd ? &def : NULL, false, &fs_pg_alloc, &p, &code, &err);
 	if (st == FS_ERR_SYNTAX && as_input)
 		st = fs_error_as_input(&err, "fairsched.pbs_formula", f, flen);
-	fs_pg_check(st, &err);
+	if (!fs_pg_input_check(st, &err, escontext))
+		return false; /* what the parse allocated goes with the call's memory context */
 	fs_pf_free(p, &fs_pg_alloc);
 	if (rd)
 		fs_pbs_resourcedef_free(&def, &fs_pg_alloc);
+	return true;
 }
 
 /*
@@ -73,12 +78,13 @@ validate_formula(const char *f, size_t flen, const char *rd, size_t rdlen, bool 
  * what pbs_formula(text) refuses.
  */
 static Datum
-formula_from_text(const char *s, size_t len)
+formula_from_text(FunctionCallInfo fcinfo, const char *s, size_t len)
 {
 	const char *rd;
 	size_t rdlen, flen = formula_part(s, len, &rd, &rdlen);
 
-	validate_formula(s, flen, rd, rdlen, true);
+	if (!validate_formula(s, flen, rd, rdlen, true, fcinfo->context))
+		PG_RETURN_NULL();
 	return PointerGetDatum(cstring_to_text_with_len(s, (int) len));
 }
 
@@ -88,7 +94,7 @@ pbs_formula_in(PG_FUNCTION_ARGS)
 {
 	const char *s = PG_GETARG_CSTRING(0);
 
-	return formula_from_text(s, strlen(s));
+	return formula_from_text(fcinfo, s, strlen(s));
 }
 
 PG_FUNCTION_INFO_V1(pbs_formula_out);
@@ -116,7 +122,7 @@ pbs_formula_recv(PG_FUNCTION_ARGS)
 	len = buf->len - buf->cursor;
 	s = pq_getmsgbytes(buf, len);
 	pg_verifymbstr(s, len, false);
-	return formula_from_text(s, (size_t) len);
+	return formula_from_text(fcinfo, s, (size_t) len);
 }
 
 PG_FUNCTION_INFO_V1(pbs_formula_send);
@@ -152,13 +158,13 @@ pbs_formula(PG_FUNCTION_ARGS)
 	flen = VARSIZE_ANY_EXHDR(f);
 	if (PG_ARGISNULL(1))
 	{
-		validate_formula(fs, flen, NULL, 0, false);
+		validate_formula(fs, flen, NULL, 0, false, NULL);
 		PG_RETURN_TEXT_P(cstring_to_text_with_len(fs, (int) flen));
 	}
 	r = PG_GETARG_TEXT_PP(1);
 	rs = VARDATA_ANY(r);
 	rlen = VARSIZE_ANY_EXHDR(r);
-	validate_formula(fs, flen, rs, rlen, false);
+	validate_formula(fs, flen, rs, rlen, false, NULL);
 	/* built-in resources only: the formula alone; else the resourcedef goes with it */
 	if (fs_pbs_formula_compile(fs, flen, NULL, false, &fs_pg_alloc, &p, &code, &err) == FS_OK)
 	{

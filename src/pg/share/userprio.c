@@ -27,7 +27,8 @@ userprio_state_in(PG_FUNCTION_ARGS)
 	fs_userprio *u = palloc(sizeof(fs_userprio));
 	fs_error err;
 
-	fs_pg_check(fs_userprio_parse(s, strlen(s), u, &err), &err);
+	if (!fs_pg_input_check(fs_userprio_parse(s, strlen(s), u, &err), &err, fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(u);
 }
 

@@ -110,7 +110,8 @@ decayed_usage_in(PG_FUNCTION_ARGS)
 	fs_decayed *d = palloc(sizeof(fs_decayed));
 	fs_error err;
 
-	fs_pg_check(fs_decayed_parse(s, strlen(s), d, &err), &err);
+	if (!fs_pg_input_check(fs_decayed_parse(s, strlen(s), d, &err), &err, fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(d);
 }
 

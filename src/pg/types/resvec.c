@@ -22,13 +22,15 @@
 #define PG_GETARG_RESVEC(n) PG_GETARG_VARLENA_PP(n)
 
 static struct varlena *
-rv_parse_text(const char *s, size_t len)
+rv_parse_text(const char *s, size_t len, Node *escontext)
 {
 	fs_error err;
 	uint8_t *out;
 	size_t outlen;
 
-	fs_pg_check(fs_rv_parse(s, len, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err);
+	if (!fs_pg_input_check(fs_rv_parse(s, len, &fs_pg_alloc, VARHDRSZ, &out, &outlen, &err), &err,
+	                       escontext))
+		return NULL;
 	return fs_pg_varlena(out, outlen);
 }
 
@@ -49,7 +51,11 @@ resvec_in(PG_FUNCTION_ARGS)
 {
 	const char *s = PG_GETARG_CSTRING(0);
 
-	PG_RETURN_POINTER(rv_parse_text(s, strlen(s)));
+	struct varlena *v = rv_parse_text(s, strlen(s), fcinfo->context);
+
+	if (v == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_POINTER(v);
 }
 
 PG_FUNCTION_INFO_V1(resvec_out);

@@ -30,7 +30,9 @@ sharepath_in(PG_FUNCTION_ARGS)
 	uint8_t *out;
 	size_t len;
 
-	fs_pg_check(fs_sp_parse(s, strlen(s), &fs_pg_alloc, VARHDRSZ, &out, &len, &err), &err);
+	if (!fs_pg_input_check(fs_sp_parse(s, strlen(s), &fs_pg_alloc, VARHDRSZ, &out, &len, &err),
+	                       &err, fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(fs_pg_varlena(out, len));
 }
 

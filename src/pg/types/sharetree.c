@@ -188,7 +188,9 @@ sharetree_in(PG_FUNCTION_ARGS)
 	fs_tree *t;
 	fs_error err;
 
-	fs_pg_check(fs_tree_parse(&fs_pg_alloc, s, strlen(s), &t, &err), &err);
+	if (!fs_pg_input_check(fs_tree_parse(&fs_pg_alloc, s, strlen(s), &t, &err), &err,
+	                       fcinfo->context))
+		PG_RETURN_NULL();
 	PG_RETURN_POINTER(st_flat(t));
 }
 

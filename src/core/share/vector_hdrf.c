@@ -268,6 +268,8 @@ explain(const vh_tree *t, size_t i, fs_vh_result *o)
 		}
 	if (i != 0 && o->suggestion <= 0)
 		o->bound = FS_VH_BOUND_GUARANTEE;
+	else if (i != 0 && o->suggestion < 1 && t->count[t->nodes[i].parent] == 1)
+		o->bound = FS_VH_BOUND_CLUSTER; /* an only child: what its ancestors could have */
 	else if (i != 0 && o->suggestion < 1)
 		o->bound = FS_VH_BOUND_WEIGHT;
 	else

@@ -43,7 +43,7 @@ typedef enum fs_vh_bound
 	FS_VH_BOUND_GUARANTEE = 2, /* its parent gave it nothing beyond its strong guarantee */
 	FS_VH_BOUND_WEIGHT = 3,    /* its parent's fit factor: its siblings by weight */
 	FS_VH_BOUND_GANG = 4,      /* a gang that does not fit whole: the jump resolves to 0 */
-	FS_VH_BOUND_CLUSTER = 5,   /* a resource of the cluster or of an ancestor ran out */
+	FS_VH_BOUND_CLUSTER = 5,   /* the cluster or an ancestor (an only child) ran out */
 	FS_VH_BOUND_EMPTY = 6      /* nothing to give: no demand */
 } fs_vh_bound;
 

@@ -499,7 +499,8 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		for (r = 0; r < k; r++)
 			out[0].fair_share[r] += out[t.kids[j]].fair_share[r];
 
-	for (i = 0; i < n; i++)
+	/* children before parents: the root's strong part sums its children's */
+	for (i = n; i-- > 0;)
 	{
 		fs_vh_result *o = &out[i];
 		double maxu = 0, maxd = 0;

@@ -172,12 +172,17 @@ test_compress(void)
 /* YTsaurus's test resources: user slots, cpu, gpu, memory (MB), network; 100 CPU cluster. */
 static const double total100[5] = {100, 100, 0, 1000, 0};
 
+static size_t last_n;
+
+/* Run a tree, releasing the previous run's results first. */
 static void
 run(fs_vh_node *nodes, size_t n, const double *total, size_t k, bool step, fs_vh_result *out)
 {
 	fs_vh_options o = {1, step};
 	fs_error err;
 
+	fs_vh_result_free(out, last_n, &unit_alloc);
+	last_n = n;
 	CHECK(fs_vh_compute(nodes, n, total, k, &o, &unit_alloc, out, &err) == FS_OK);
 }
 
@@ -293,6 +298,8 @@ test_trees(void)
 		run(t, 2, total100, 5, true, out);
 		CHECK(out[0].fair_share[1] == 0 && out[1].fair_share[1] == 0);
 		CHECK(out[1].bound == FS_VH_BOUND_EMPTY);
+		fs_vh_result_free(out, last_n, &unit_alloc);
+		last_n = 0;
 		CHECK(fs_vh_compute(bad, 2, total100, 5, &o, &unit_alloc, out, &err) == FS_ERR_VALUE);
 		CHECK(fs_vh_compute(t, 2, total100, FS_VH_RESOURCES_MAX + 1, &o, &unit_alloc, out, &err) ==
 		      FS_ERR_LIMIT);

@@ -295,7 +295,10 @@ build_tree(const fs_vh_node *nodes, size_t n, size_t k, const fs_allocator *a, v
 
 		if ((i == 0) != (p < 0) || (i > 0 && (uint64_t) p >= i) ||
 		    (p >= 0 && nodes[p].is_operation))
+		{
+			a->release(a->ctx, t->first);
 			return fs_fail(err, FS_ERR_VALUE, "vector fair share elements are not a pool tree");
+		}
 		if (p >= 0)
 			t->count[p]++;
 	}
@@ -547,4 +550,21 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 	a->release(a->ctx, one);
 	a->release(a->ctx, tmp);
 	return FS_OK;
+}
+
+void
+fs_vh_result_free(fs_vh_result *out, size_t n, const fs_allocator *a)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		double *v[8] = {out[i].demand,        out[i].usage,      out[i].limits,
+		                out[i].strong,        out[i].fair_share, out[i].strong_part,
+		                out[i].integral_part, out[i].weight_part};
+		int j;
+
+		for (j = 0; j < 8; j++)
+			a->release(a->ctx, v[j]);
+	}
 }

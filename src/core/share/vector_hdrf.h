@@ -72,4 +72,7 @@ fs_status fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, 
                         const fs_vh_options *opt, const fs_allocator *a, fs_vh_result *out,
                         fs_error *err);
 
+/* Release the vectors of n results of fs_vh_compute. O(n). */
+void fs_vh_result_free(fs_vh_result *out, size_t n, const fs_allocator *a);
+
 #endif

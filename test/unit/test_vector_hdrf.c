@@ -200,10 +200,10 @@ test_trees(void)
 
 	/* TestOneLargeOperation: the op is bound by memory: (0.5, 0.5, 0, 1, 0) */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {1, true, false, 1, big, zero, NULL, NULL}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[3].fair_share[0], 0.5, 1e-7);
@@ -216,9 +216,9 @@ test_trees(void)
 	}
 	/* complementary demands: equal dominant shares, 2/3 each */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, true, false, 1, dA, zero, NULL, NULL},
-		                   {0, true, false, 1, dB, zero, NULL, NULL}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0},
+		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 2.0 / 3, 1e-7);
@@ -231,13 +231,13 @@ test_trees(void)
 	 * first one 10 % and nothing: the guarantee adds to the weight part: 0.5 = 0.3 + 0.2.
 	 */
 	{
-		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3},
-		                   {1, false, false, 1, NULL, NULL, NULL, g10},
-		                   {2, true, false, 1, dbig, zero, NULL, NULL},
-		                   {1, true, false, 1, dbig, zero, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3},
-		                   {5, true, false, 1, dbig, zero, NULL, NULL}};
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0},
+		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0},
+		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
+		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0}};
 
 		run(t, 7, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
@@ -252,9 +252,9 @@ test_trees(void)
 	}
 	/* guarantees of 70 + 60 at the root are scaled by one factor to fit: 70/130, 60/130 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, g7},
-		                   {0, false, false, 1, NULL, NULL, NULL, g60}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].strong[1], 70.0 / 130, 1e-12);
@@ -263,10 +263,10 @@ test_trees(void)
 	}
 	/* children exceeding their parent: 60 + 60 in a pool of 50 become 25 + 25 */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, g50},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[2].strong[1], 0.25, 1e-12);
@@ -274,9 +274,9 @@ test_trees(void)
 	}
 	/* TestGangOperations: two gangs of 60 % that both cannot fit: both resolve to 0 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, true, true, 1, gang, zero, NULL, NULL},
-		                   {0, true, true, 1, gang, zero, NULL, NULL}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK(out[1].dominant_fair_share < 1e-9);
@@ -286,12 +286,36 @@ test_trees(void)
 		run(t, 3, total100, 5, false, out);
 		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
 	}
+	/* a FIFO pool: the operation first in its order takes 0.7, the next one the rest */
+	{
+		double d7[5] = {70, 70, 0, 700, 0};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0}};
+		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
+		fs_vh_options o = {1, true};
+		fs_error err;
+
+		run(t, 4, total100, 5, true, out);
+		CHECK_DBL(out[3].fair_share[1], 0.7, 1e-9);
+		CHECK_DBL(out[2].fair_share[1], 0.3, 1e-9);
+		CHECK_DBL(out[1].fair_share[1], 1.0, 1e-9);
+		CHECK(out[3].suggestion == 1 && out[2].suggestion < 1);
+		CHECK(out[2].bound == FS_VH_BOUND_FIFO);
+		CHECK(out[1].fit_factor > 1 && out[1].fit_factor < 2);
+		fs_vh_result_free(out, last_n, &unit_alloc);
+		last_n = 0;
+		CHECK(fs_vh_compute(bad, 3, total100, 5, &o, &unit_alloc, out, &err) == FS_ERR_VALUE);
+	}
 	/* an empty tree, and a bad one */
 	{
-		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL}};
-		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL},
-		                     {1, false, false, 1, NULL, NULL, NULL, NULL}};
+		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
+		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
 		fs_vh_options o = {1, true};
 		fs_error err;
 

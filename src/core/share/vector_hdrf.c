@@ -8,7 +8,7 @@
 #include <math.h>
 
 static const char *const bound_names[] = {"demand", "limit",   "guarantee", "weight",
-                                          "gang",   "cluster", "no demand"};
+                                          "gang",   "cluster", "no demand", "fifo"};
 
 const char *
 fs_vh_bound_name(fs_vh_bound b)
@@ -22,6 +22,7 @@ typedef struct vh_tree
 	size_t n, k;
 	const fs_vh_node *nodes;
 	size_t *first, *count, *kids; /* the children of i: kids[first[i] .. first[i] + count[i]) */
+	size_t *pos;                  /* a child's place among its siblings (a FIFO pool's order) */
 	fs_vh_fn *fsbs;
 	double *sg; /* n * k strong guarantee shares */
 	const fs_vh_options *opt;
@@ -179,8 +180,14 @@ typedef struct vh_pass
 static double
 child_suggestion(const vh_tree *t, size_t c, double f, double minw)
 {
-	double w = t->nodes[c].weight, s = minw < DBL_MAX ? f * (w / minw) : 0;
+	double w = t->nodes[c].weight, s = minw < DBL_MAX ? f * (w / minw) : 0, whole;
 
+	if (t->nodes[t->nodes[c].parent].fifo)
+	{
+		/* the children before floor(f) are satisfied, the next one gets the fraction */
+		whole = floor(f);
+		return (double) t->pos[c] < whole ? 1 : (double) t->pos[c] == whole ? f - whole : 0;
+	}
 	return s < 1 ? s : 1;
 }
 
@@ -266,7 +273,9 @@ explain(const vh_tree *t, size_t i, fs_vh_result *o)
 			best = o->fair_share[r] - o->strong[r];
 			o->bound_resource = (int64_t) r;
 		}
-	if (i != 0 && o->suggestion <= 0)
+	if (i != 0 && o->suggestion < 1 && t->nodes[t->nodes[i].parent].fifo)
+		o->bound = FS_VH_BOUND_FIFO;
+	else if (i != 0 && o->suggestion <= 0)
 		o->bound = FS_VH_BOUND_GUARANTEE;
 	else if (i != 0 && o->suggestion < 1 && t->count[t->nodes[i].parent] == 1)
 		o->bound = FS_VH_BOUND_CLUSTER; /* an only child: what its ancestors could have */
@@ -274,6 +283,16 @@ explain(const vh_tree *t, size_t i, fs_vh_result *o)
 		o->bound = FS_VH_BOUND_WEIGHT;
 	else
 		o->bound = FS_VH_BOUND_CLUSTER;
+}
+
+/* A FIFO pool's operations by their order (the sort is stable: ties keep the input order). */
+static int
+cmp_order(const void *a, const void *b, void *ctx)
+{
+	const fs_vh_node *nodes = ctx;
+	int64_t x = nodes[*(const size_t *) a].order, y = nodes[*(const size_t *) b].order;
+
+	return x < y ? -1 : x > y;
 }
 
 static fs_status
@@ -285,16 +304,18 @@ build_tree(const fs_vh_node *nodes, size_t n, size_t k, const fs_allocator *a, v
 	t->n = n;
 	t->k = k;
 	t->nodes = nodes;
-	t->first = a->alloc(a->ctx, 3 * n * sizeof(size_t) + sizeof(size_t));
+	t->first = a->alloc(a->ctx, 4 * n * sizeof(size_t) + sizeof(size_t));
 	t->count = t->first + n;
 	t->kids = t->count + n;
+	t->pos = t->kids + n;
 	memset(t->count, 0, n * sizeof(size_t));
 	for (i = 0; i < n; i++)
 	{
 		int64_t p = nodes[i].parent;
 
 		if ((i == 0) != (p < 0) || (i > 0 && (uint64_t) p >= i) ||
-		    (p >= 0 && nodes[p].is_operation))
+		    (p >= 0 && nodes[p].is_operation) ||
+		    (p >= 0 && nodes[p].fifo && !nodes[i].is_operation))
 		{
 			a->release(a->ctx, t->first);
 			return fs_fail(err, FS_ERR_VALUE, "vector fair share elements are not a pool tree");
@@ -315,6 +336,17 @@ build_tree(const fs_vh_node *nodes, size_t n, size_t k, const fs_allocator *a, v
 		t->kids[t->first[p] + fill[p]++] = i;
 	}
 	a->release(a->ctx, fill);
+	for (i = 0; i < n; i++)
+	{
+		size_t j;
+
+		FS_POLL(i);
+		if (nodes[i].fifo)
+			fs_sort(t->kids + t->first[i], t->count[i], sizeof(size_t), cmp_order, (void *) nodes,
+			        a);
+		for (j = 0; j < t->count[i]; j++)
+			t->pos[t->kids[t->first[i] + j]] = j;
+	}
 	return FS_OK;
 }
 
@@ -455,7 +487,10 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 				kids[j] = &t.fsbs[c];
 				ratio[j] = minw < DBL_MAX ? nodes[c].weight / minw : 0;
 			}
-			st = fs_vh_sum_children(kids, ratio, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff, err);
+			st = nodes[i].fifo
+			         ? fs_vh_fifo_fsbff(kids, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff, err)
+			         : fs_vh_sum_children(kids, ratio, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff,
+			                              err);
 			a->release(a->ctx, kids);
 			a->release(a->ctx, ratio);
 		}

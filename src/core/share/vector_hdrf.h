@@ -3,8 +3,8 @@
  * (docs/fair-share-division.md, "Vector HDRF"): strong guarantees (inferred for unconfigured
  * resources, clipped to limits, scaled when children or the root overcommit), each element's
  * three piecewise-linear functions (vector_hdrf_plf.h), and the top-down pass from suggestion 1
- * at the root. Fair-share pools only; no integral guarantees, FIFO pools or the improved fit
- * factor mode.
+ * at the root, over fair-share and FIFO pools. No integral guarantees, FIFO reordering for
+ * guarantee utilisation, or improved fit factor mode.
  */
 #ifndef FS_VECTOR_HDRF_H
 #define FS_VECTOR_HDRF_H
@@ -27,6 +27,8 @@ typedef struct fs_vh_node
 	const double *usage;  /* k amounts (operations; NULL for pools) */
 	const double *limits; /* k amounts, INFINITY where unlimited; NULL: no limits */
 	const double *strong; /* k amounts, NAN where not configured; NULL: none (pools) */
+	bool fifo;            /* a FIFO pool: its operations one after another, by `order` */
+	int64_t order;        /* an operation's place in a FIFO pool (its start order) */
 } fs_vh_node;
 
 typedef struct fs_vh_options
@@ -44,7 +46,8 @@ typedef enum fs_vh_bound
 	FS_VH_BOUND_WEIGHT = 3,    /* its parent's fit factor: its siblings by weight */
 	FS_VH_BOUND_GANG = 4,      /* a gang that does not fit whole: the jump resolves to 0 */
 	FS_VH_BOUND_CLUSTER = 5,   /* the cluster or an ancestor (an only child) ran out */
-	FS_VH_BOUND_EMPTY = 6      /* nothing to give: no demand */
+	FS_VH_BOUND_EMPTY = 6,     /* nothing to give: no demand */
+	FS_VH_BOUND_FIFO = 7       /* in a FIFO pool, behind the operations ahead of it */
 } fs_vh_bound;
 
 const char *fs_vh_bound_name(fs_vh_bound b);

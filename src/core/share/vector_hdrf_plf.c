@@ -352,6 +352,59 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 	return FS_OK;
 }
 
+fs_status
+fs_vh_fifo_fsbff(const fs_vh_fn *const *children, size_t nchildren, size_t k, size_t max_points,
+                 const fs_allocator *a, fs_vh_fn *out, fs_error *err)
+{
+	double *off = a->alloc(a->ctx, 2 * (k ? k : 1) * sizeof(double)), *pt = off + k;
+	size_t total = 0, i, j, r;
+
+	for (i = 0; i < nchildren; i++)
+		total += children[i]->n;
+	if (total > max_points)
+	{
+		a->release(a->ctx, off);
+		fs_fail(err, FS_ERR_LIMIT, "vector fair share functions are too large");
+		fs_error_detail(err, "A pool's children have %zu breakpoints in all; the limit is %zu.",
+		                total, max_points);
+		fs_error_hint(err, "Split the pool, or give fewer resources in the cluster's totals.");
+		return FS_ERR_LIMIT;
+	}
+	memset(off, 0, k * sizeof(double));
+	fs_vh_fn_init(out, k, total + 2, false, a, err);
+	fs_vh_fn_push(out, 0, off, 0, a, err);
+	/* child i on [i, i + 1], on top of everything the children before it have */
+	for (i = 0; i < nchildren; i++)
+	{
+		const fs_vh_fn *c = children[i];
+
+		for (j = 0; j < c->n; j++)
+		{
+			double x = (double) i + (c->x[j] < 1 ? c->x[j] : 1);
+			bool same = out->x[out->n - 1] == x;
+
+			FS_POLL(j);
+			for (r = 0; r < k; r++)
+			{
+				pt[r] = off[r] + c->v[j * k + r];
+				if (pt[r] != out->v[(out->n - 1) * k + r])
+					same = false;
+			}
+			if (!same)
+				fs_vh_fn_push(out, x, pt, 0, a, err);
+		}
+		for (r = 0; r < k; r++)
+			off[r] = out->v[(out->n - 1) * k + r];
+		if (out->x[out->n - 1] < (double) (i + 1))
+			fs_vh_fn_push(out, (double) (i + 1), off, 0, a, err);
+	}
+	if (nchildren == 0)
+		fs_vh_fn_push(out, 1, off, 0, a, err);
+	a->release(a->ctx, off);
+	fs_vh_fn_compress(out, FS_VH_COMPRESS_EPSILON);
+	return FS_OK;
+}
+
 /* The largest fit factor at which component r of fsbff is at most y (its domain's end if all). */
 static double
 max_fit_at_most(const fs_vh_fn *fn, size_t r, double y)

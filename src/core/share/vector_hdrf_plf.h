@@ -60,6 +60,13 @@ fs_status fs_vh_sum_children(const fs_vh_fn *const *children, const double *rati
                              fs_error *err);
 
 /*
+ * A FIFO pool's fair share by fit factor on [0, n]: child k (in the pool's order) takes f in
+ * [k, k + 1], after the children before it have all of theirs. O(P).
+ */
+fs_status fs_vh_fifo_fsbff(const fs_vh_fn *const *children, size_t nchildren, size_t k,
+                           size_t max_points, const fs_allocator *a, fs_vh_fn *out, fs_error *err);
+
+/*
  * The fair share by suggestion of an element with fair share by fit factor `fsbff`, guarantee
  * share g and limits share l: FSBS(s) = FSBFF(MFFBS(s)) on s in [0, 1], where MFFBS(s) is the
  * largest fit factor whose fair share fits min(g + s, l) componentwise (at s = 0 the largest, in

@@ -88,6 +88,23 @@ weight_field(const fs_pg_row_reader *rd, int f, const char *arr, int row)
 	return w;
 }
 
+/* A pool's mode: NULL or fair_share (false), fifo (true). */
+static bool
+mode_field(const fs_pg_row_reader *rd, int f, int row)
+{
+	size_t len;
+	const char *m = fs_pg_text_field(rd->values[f], rd->nulls[f], &len);
+
+	if (m == NULL || (len == 10 && memcmp(m, "fair_share", 10) == 0))
+		return false;
+	if (len == 4 && memcmp(m, "fifo", 4) == 0)
+		return true;
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	                errmsg("pools[%d] has an unknown mode: \"%.*s\"", row, (int) len, m),
+	                errhint("The modes are fair_share (the default) and fifo.")));
+	return false;
+}
+
 static uint8_t *
 path_field(const fs_pg_row_reader *rd, int f, const char *arr, int row)
 {
@@ -143,14 +160,14 @@ Datum
 vector_fair_share(PG_FUNCTION_ARGS)
 {
 	static const char *const pool_fields[] = {"path", "weight", "strong_guarantee",
-	                                          "resource_limits"};
+	                                          "resource_limits", "mode"};
 	static const char *const op_fields[] = {"path",   "demand", "usage",
 	                                        "weight", "gang",   "resource_limits"};
 	ArrayType *pools = PG_GETARG_ARRAYTYPE_P(0), *ops = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *total = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
 	text *main_name = PG_GETARG_TEXT_PP(3);
 	fs_vh_options opt = {-1, PG_GETARG_BOOL(4)};
-	int k = (int) fs_rv_count(total), np, no, i, r, pf[4], of[6];
+	int k = (int) fs_rv_count(total), np, no, i, r, pf[5], of[6];
 	fs_pg_row_reader rd;
 	Datum *pe, *oe;
 	vh_elem *el;
@@ -182,7 +199,7 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		                errmsg("too many resources for vector fair share: %d", k),
 		                errdetail("The limit is %d.", FS_VH_RESOURCES_MAX),
 		                errhint("Give the cluster's totals only the resources that matter.")));
-	pe = fs_pg_rows_open(&rd, pools, "pools", "hdrf_pool", pool_fields, 4, pf, &np);
+	pe = fs_pg_rows_open(&rd, pools, "pools", "hdrf_pool", pool_fields, 5, pf, &np);
 	cap = 16;
 	el = palloc(sizeof(vh_elem) * cap);
 	for (i = 0; i < np; i++)
@@ -202,6 +219,7 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		e.node.limits = rd.nulls[pf[3]] ? NULL
 		                                : amounts(rd.values[pf[3]], false, total, k, INFINITY,
 		                                          "limit", "pools", i + 1);
+		e.node.fifo = mode_field(&rd, pf[4], i + 1);
 		if (n == cap)
 			el = repalloc_huge(el, sizeof(vh_elem) * (cap *= 2));
 		el[n++] = e;
@@ -223,6 +241,7 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		e.is_op = e.given = true;
 		e.row = i + 1;
 		e.node.is_operation = true;
+		e.node.order = i; /* a FIFO pool runs its operations in the array's order */
 		e.node.demand =
 		    amounts(rd.values[of[1]], rd.nulls[of[1]], total, k, 0, "demand", "operations", i + 1);
 		e.node.usage =
@@ -307,6 +326,16 @@ vector_fair_share(PG_FUNCTION_ARGS)
 			depth--;
 		nodes[j] = el[j].node;
 		nodes[j].parent = depth > 0 ? stack[depth - 1] : -1;
+		if (depth > 0 && el[stack[depth - 1]].node.fifo && !el[j].is_op)
+		{
+			fs_path_text pt, pu;
+
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("FIFO pool \"%s\" has pool \"%s\" below it",
+			                       fs_sp_text(el[stack[depth - 1]].path, &pt),
+			                       fs_sp_text(el[j].path, &pu)),
+			                errhint("A FIFO pool holds operations only, as in YTsaurus.")));
+		}
 		if (depth > 0 && el[stack[depth - 1]].is_op)
 		{
 			fs_path_text pt, pu;

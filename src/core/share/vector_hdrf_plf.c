@@ -109,6 +109,17 @@ fs_vh_fn_eval(const fs_vh_fn *fn, double x, double *out)
 	return fn->f ? fn->f[j] + t * (fn->f[lo] - fn->f[j]) : 0;
 }
 
+/* The limit on a pool's breakpoints. */
+static fs_status
+too_large(fs_error *err, size_t total, size_t max_points)
+{
+	fs_fail(err, FS_ERR_LIMIT, "vector fair share functions are too large");
+	fs_error_detail(err, "A pool's children have %zu breakpoints in all; the limit is %zu.", total,
+	                max_points);
+	fs_error_hint(err, "Split the pool, or give fewer resources in the cluster's totals.");
+	return FS_ERR_LIMIT;
+}
+
 static int
 cmp_double(const void *a, const void *b, void *ctx)
 {
@@ -245,11 +256,7 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 			a->release(a->ctx, sc[i].v);
 		}
 		a->release(a->ctx, sc);
-		fs_fail(err, FS_ERR_LIMIT, "vector fair share functions are too large");
-		fs_error_detail(err, "A pool's children have %zu breakpoints in all; the limit is %zu.",
-		                total, max_points);
-		fs_error_hint(err, "Split the pool, or give fewer resources in the cluster's totals.");
-		return FS_ERR_LIMIT;
+		return too_large(err, total, max_points);
 	}
 	ev = a->alloc(a->ctx, (2 * total + 1) * sizeof(vh_event));
 	val = a->alloc(a->ctx, 4 * (k ? k : 1) * sizeof(double));
@@ -364,11 +371,7 @@ fs_vh_fifo_fsbff(const fs_vh_fn *const *children, size_t nchildren, size_t k, si
 	if (total > max_points)
 	{
 		a->release(a->ctx, off);
-		fs_fail(err, FS_ERR_LIMIT, "vector fair share functions are too large");
-		fs_error_detail(err, "A pool's children have %zu breakpoints in all; the limit is %zu.",
-		                total, max_points);
-		fs_error_hint(err, "Split the pool, or give fewer resources in the cluster's totals.");
-		return FS_ERR_LIMIT;
+		return too_large(err, total, max_points);
 	}
 	memset(off, 0, k * sizeof(double));
 	fs_vh_fn_init(out, k, total + 2, false, a, err);

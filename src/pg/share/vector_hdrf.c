@@ -88,6 +88,18 @@ weight_field(const fs_pg_row_reader *rd, int f, const char *arr, int row)
 	return w;
 }
 
+/* An element that cannot be below its parent. */
+static void
+pg_attribute_noreturn()
+    bad_child(const uint8_t *parent, const uint8_t *child, const char *fmt, const char *hint)
+{
+	fs_path_text pt, pu;
+
+	ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+	                errmsg_internal(fmt, fs_sp_text(parent, &pt), fs_sp_text(child, &pu)),
+	                errhint("%s", hint)));
+}
+
 /* A pool's mode: NULL or fair_share (false), fifo (true). */
 static bool
 mode_field(const fs_pg_row_reader *rd, int f, int row)
@@ -327,25 +339,12 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		nodes[j] = el[j].node;
 		nodes[j].parent = depth > 0 ? stack[depth - 1] : -1;
 		if (depth > 0 && el[stack[depth - 1]].node.fifo && !el[j].is_op)
-		{
-			fs_path_text pt, pu;
-
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("FIFO pool \"%s\" has pool \"%s\" below it",
-			                       fs_sp_text(el[stack[depth - 1]].path, &pt),
-			                       fs_sp_text(el[j].path, &pu)),
-			                errhint("A FIFO pool holds operations only, as in YTsaurus.")));
-		}
+			bad_child(el[stack[depth - 1]].path, el[j].path,
+			          "FIFO pool \"%s\" has pool \"%s\" below it",
+			          "A FIFO pool holds operations only, as in YTsaurus.");
 		if (depth > 0 && el[stack[depth - 1]].is_op)
-		{
-			fs_path_text pt, pu;
-
-			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("operation \"%s\" has \"%s\" below it",
-			                       fs_sp_text(el[stack[depth - 1]].path, &pt),
-			                       fs_sp_text(el[j].path, &pu)),
-			                errhint("Operations are leaves: put them inside pools.")));
-		}
+			bad_child(el[stack[depth - 1]].path, el[j].path, "operation \"%s\" has \"%s\" below it",
+			          "Operations are leaves: put them inside pools.");
 		stack[depth++] = (int64_t) j;
 	}
 	res = palloc(sizeof(fs_vh_result) * n);

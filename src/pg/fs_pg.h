@@ -7,8 +7,10 @@
 
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
+#include "utils/array.h"
 
 #include "fs_compat.h"
 #include "fs_core.h"
@@ -136,5 +138,31 @@ Datum fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended);
 		int c = fs_pg_compare_args(fcinfo, cmp);                                                   \
 		PG_RETURN_BOOL(expr);                                                                      \
 	}
+
+/*
+ * Reading arrays of composite values by field name, so that fields appended to a type do not
+ * matter (the MSIC types, vector_fair_share's hdrf_pool and hdrf_operation).
+ */
+/* The fields of a composite type that we read, found by name once per array. */
+typedef struct fs_pg_row_reader
+{
+	TupleDesc td;
+	int natts;
+	Datum *values;
+	bool *nulls;
+	const char *what;
+} fs_pg_row_reader;
+
+int fs_pg_field_number(TupleDesc td, const char *name, const char *type);
+/* The elements of a one-dimensional array of composites; NULL elements are refused. */
+Datum *fs_pg_composite_elements(ArrayType *arr, const char *what, int *n);
+void fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what);
+void fs_pg_reader_read(fs_pg_row_reader *r, Datum d);
+void fs_pg_reader_close(fs_pg_row_reader *r);
+/* Open an array of composites: its elements (*n), and in f the field numbers of `names`. */
+Datum *fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                       const char *const *names, int nnames, int *f, int *n);
+/* A text field: its bytes (detoasted), or NULL. */
+const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 
 #endif

@@ -54,7 +54,8 @@ is_parent_node(const fs_tree *t, uint32_t i)
 /* ---------------------------------------------------------------- classic and pbs */
 
 /* SLURM classic values top-down: shares normalised down the tree, usage over the root's, effective
- * usage blended with the parent's by the share, and the factor 2^(-(effective/shares)/dampening). */
+ * usage blended with the parent's by the share, and the factor 2^(-(effective/shares)/dampening).
+ */
 static void
 classic_values(fs_ctx *c, double dampening)
 {
@@ -353,7 +354,8 @@ rank_level(rank_walk *w, uint32_t start, uint32_t count)
 	return true;
 }
 
-/* PBS ranks: a walk down the tree in its sort order, sorting only where a leaf ties an inner node. */
+/* PBS ranks: a walk down the tree in its sort order, sorting only where a leaf ties an inner node.
+ */
 static bool
 pbs_rank(fs_ctx *c, const fs_allocator *a)
 {

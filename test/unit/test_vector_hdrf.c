@@ -1,0 +1,341 @@
+/*
+ * test_vector_hdrf.c: unit tests of vector HDRF: the bisection over the bit pattern, the
+ * piecewise-linear functions (an operation's by fit factor, the fair share by suggestion, the
+ * children's sum, compression), and whole trees with the numbers of YTsaurus's own tests.
+ */
+#include "unit.h"
+
+#include "share/vector_hdrf.h"
+
+#include <float.h>
+#include <math.h>
+
+static bool
+below_third(double x, void *ctx)
+{
+	(void) ctx;
+	return x <= 1.0 / 3;
+}
+
+static bool
+never_above_zero(double x, void *ctx)
+{
+	(void) ctx;
+	return x <= 0;
+}
+
+static int calls;
+
+static bool
+counting(double x, void *ctx)
+{
+	(void) ctx;
+	calls++;
+	return x * x <= 2;
+}
+
+static void
+test_bisect(void)
+{
+	double s;
+
+	/* the largest double satisfying the predicate, exactly */
+	CHECK(fs_vh_bisect(0, 1, below_third, NULL) == 1.0 / 3);
+	CHECK(fs_vh_bisect(0, 1, never_above_zero, NULL) == 0);
+	CHECK(fs_vh_bisect(0, 0.25, below_third, NULL) == 0.25);
+	calls = 0;
+	s = fs_vh_bisect(0, 2, counting, NULL);
+	CHECK(s * s <= 2 && nextafter(s, 3) * nextafter(s, 3) > 2);
+	CHECK(calls <= 65);
+}
+
+static void
+test_operation_fn(void)
+{
+	double u[3] = {0.1, 0.4, 0.2}, d[3] = {0.5, 0.8, 0.2}, v[3];
+	fs_vh_fn fn;
+	fs_error err;
+
+	/* re-given its usage first, equally: at f = 0.25 every component is min(U_r, 0.1) */
+	fs_vh_operation_fsbff(u, d, 3, false, &unit_alloc, &fn, &err);
+	fs_vh_fn_eval(&fn, 0.25, v);
+	CHECK_DBL(v[0], 0.1, 1e-15);
+	CHECK_DBL(v[1], 0.1, 1e-15);
+	CHECK_DBL(v[2], 0.1, 1e-15);
+	fs_vh_fn_eval(&fn, 0.5, v);
+	CHECK_DBL(v[1], 0.2, 1e-15);
+	CHECK_DBL(v[2], 0.2, 1e-15);
+	fs_vh_fn_eval(&fn, 1, v);
+	CHECK_DBL(v[1], 0.4, 1e-15);
+	/* then linear from usage to demand */
+	fs_vh_fn_eval(&fn, 1.5, v);
+	CHECK_DBL(v[0], 0.3, 1e-15);
+	CHECK_DBL(v[1], 0.6, 1e-15);
+	fs_vh_fn_eval(&fn, 2, v);
+	CHECK_DBL(v[0], 0.5, 1e-15);
+	fs_vh_fn_free(&fn, &unit_alloc);
+
+	/* a gang with the step function: 0 up to and at f = 1 (left-continuous), then all */
+	fs_vh_operation_fsbff(u, d, 3, true, &unit_alloc, &fn, &err);
+	fs_vh_fn_eval(&fn, 1, v);
+	CHECK(v[0] == 0 && v[1] == 0);
+	fs_vh_fn_eval(&fn, 1.0000001, v);
+	CHECK(v[1] == 0.8);
+	fs_vh_fn_free(&fn, &unit_alloc);
+}
+
+static void
+test_fsbs(void)
+{
+	/* no usage, demand (1, 0.5): FSBS(s) = D min(s, L) / max D */
+	double u[2] = {0, 0}, d[2] = {1, 0.5}, g[2] = {0, 0}, l[2] = {1, 1}, v[2], f;
+	fs_vh_fn ff, fs, sum;
+	const fs_vh_fn *kids[2];
+	double ratio[2] = {1, 1};
+	fs_error err;
+
+	fs_vh_operation_fsbff(u, d, 2, false, &unit_alloc, &ff, &err);
+	CHECK(fs_vh_fsbs(&ff, g, l, &unit_alloc, &fs, &err) == FS_OK);
+	f = fs_vh_fn_eval(&fs, 0.4, v);
+	CHECK_DBL(v[0], 0.4, 1e-15);
+	CHECK_DBL(v[1], 0.2, 1e-15);
+	CHECK_DBL(f, 1.4, 1e-15);
+	fs_vh_fn_eval(&fs, 0, v);
+	CHECK(v[0] == 0);
+	/* the limit in the first resource stops it, and the rest is constant */
+	l[0] = 0.3;
+	fs_vh_fn_free(&fs, &unit_alloc);
+	fs_vh_fsbs(&ff, g, l, &unit_alloc, &fs, &err);
+	fs_vh_fn_eval(&fs, 0.9, v);
+	CHECK_DBL(v[0], 0.3, 1e-15);
+	CHECK_DBL(v[1], 0.15, 1e-15);
+	/*
+	 * a guarantee in one resource alone gives nothing at suggestion 0 (the suggestion is added
+	 * in every resource); in both it is given, and the suggestion adds on top of it
+	 */
+	l[0] = 1;
+	g[0] = 0.2;
+	fs_vh_fn_free(&fs, &unit_alloc);
+	fs_vh_fsbs(&ff, g, l, &unit_alloc, &fs, &err);
+	fs_vh_fn_eval(&fs, 0, v);
+	CHECK(v[0] == 0);
+	g[1] = 0.1;
+	fs_vh_fn_free(&fs, &unit_alloc);
+	fs_vh_fsbs(&ff, g, l, &unit_alloc, &fs, &err);
+	fs_vh_fn_eval(&fs, 0, v);
+	CHECK_DBL(v[0], 0.2, 1e-15);
+	fs_vh_fn_eval(&fs, 0.3, v);
+	CHECK_DBL(v[0], 0.5, 1e-15);
+	g[0] = 0;
+	g[1] = 0;
+
+	/* the sum of two children at equal weights, and compression keeps it exact */
+	kids[0] = &fs;
+	kids[1] = &fs;
+	CHECK(fs_vh_sum_children(kids, ratio, 2, 2, 1000, &unit_alloc, &sum, &err) == FS_OK);
+	fs_vh_fn_eval(&sum, 0.25, v);
+	CHECK_DBL(v[0], 0.9, 1e-12); /* 2 x FSBS(0.25) = 2 x (0.45, 0.225) */
+	CHECK(sum.n <= fs.n + 1);
+	/* the limit on the points */
+	fs_vh_fn_free(&sum, &unit_alloc);
+	CHECK(fs_vh_sum_children(kids, ratio, 2, 2, 2, &unit_alloc, &sum, &err) == FS_ERR_LIMIT);
+	CHECK(strstr(err.message, "too large") != NULL);
+	fs_vh_fn_free(&fs, &unit_alloc);
+	fs_vh_fn_free(&ff, &unit_alloc);
+}
+
+static void
+test_compress(void)
+{
+	fs_vh_fn fn;
+	fs_error err;
+	double v;
+
+	fs_vh_fn_init(&fn, 1, 4, false, &unit_alloc, &err);
+	v = 0;
+	fs_vh_fn_push(&fn, 0, &v, 0, &unit_alloc, &err);
+	v = 0.5;
+	fs_vh_fn_push(&fn, 0.5, &v, 0, &unit_alloc, &err);
+	v = 0.5 + 1e-16;
+	fs_vh_fn_push(&fn, 0.5, &v, 0, &unit_alloc, &err); /* a jump stays */
+	v = 1 + 1e-16;
+	fs_vh_fn_push(&fn, 1, &v, 0, &unit_alloc, &err);
+	v = 1.5 + 2e-16;
+	fs_vh_fn_push(&fn, 1.5, &v, 0, &unit_alloc, &err); /* within 1e-15 of the line: dropped */
+	v = 2 + 1e-16;
+	fs_vh_fn_push(&fn, 2, &v, 0, &unit_alloc, &err);
+	fs_vh_fn_compress(&fn, FS_VH_COMPRESS_EPSILON);
+	CHECK(fn.n == 4);
+	fs_vh_fn_free(&fn, &unit_alloc);
+}
+
+/* YTsaurus's test resources: user slots, cpu, gpu, memory (MB), network; 100 CPU cluster. */
+static const double total100[5] = {100, 100, 0, 1000, 0};
+
+static size_t last_n;
+
+/* Run a tree, releasing the previous run's results first. */
+static void
+run(fs_vh_node *nodes, size_t n, const double *total, size_t k, bool step, fs_vh_result *out)
+{
+	fs_vh_options o = {1, step};
+	fs_error err;
+
+	fs_vh_result_free(out, last_n, &unit_alloc);
+	last_n = n;
+	CHECK(fs_vh_compute(nodes, n, total, k, &o, &unit_alloc, out, &err) == FS_OK);
+}
+
+static void
+test_trees(void)
+{
+	static const double zero[5] = {0};
+	double big[5] = {200, 200, 0, 4000, 0};
+	double dA[5] = {0, 100, 0, 500, 0}, dB[5] = {0, 50, 0, 1000, 0};
+	double g3[5] = {NAN, 30, NAN, NAN, NAN}, g7[5] = {NAN, 70, NAN, NAN, NAN};
+	double g10[5] = {NAN, 10, NAN, NAN, NAN}, g60[5] = {NAN, 60, NAN, NAN, NAN};
+	double g50[5] = {NAN, 50, NAN, NAN, NAN}, dbig[5] = {100, 100, 0, 1000, 0};
+	double gang[5] = {60, 60, 0, 600, 0};
+	fs_vh_result out[8];
+
+	/* TestOneLargeOperation: the op is bound by memory: (0.5, 0.5, 0, 1, 0) */
+	{
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0}};
+
+		run(t, 4, total100, 5, true, out);
+		CHECK_DBL(out[3].fair_share[0], 0.5, 1e-7);
+		CHECK_DBL(out[3].fair_share[1], 0.5, 1e-7);
+		CHECK_DBL(out[3].fair_share[3], 1.0, 1e-7);
+		CHECK_DBL(out[1].fair_share[3], 1.0, 1e-7);
+		CHECK(out[2].fair_share[1] == 0);
+		CHECK_DBL(out[0].fair_share[1], 0.5, 1e-7);
+		CHECK(out[3].bound == FS_VH_BOUND_CLUSTER);
+	}
+	/* complementary demands: equal dominant shares, 2/3 each */
+	{
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0},
+		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0}};
+
+		run(t, 3, total100, 5, true, out);
+		CHECK_DBL(out[1].fair_share[1], 2.0 / 3, 1e-7);
+		CHECK_DBL(out[2].fair_share[3], 2.0 / 3, 1e-7);
+		CHECK_DBL(out[1].fair_share[3], 1.0 / 3, 1e-7);
+		CHECK(out[1].bound == FS_VH_BOUND_WEIGHT);
+	}
+	/*
+	 * TestPromisedGuaranteeFairShare's division: pools of 30 % each at the root, and inside the
+	 * first one 10 % and nothing: the guarantee adds to the weight part: 0.5 = 0.3 + 0.2.
+	 */
+	{
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0},
+		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0},
+		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
+		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0}};
+
+		run(t, 7, total100, 5, true, out);
+		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
+		CHECK_DBL(out[5].fair_share[1], 0.5, 1e-7);
+		CHECK_DBL(out[1].strong_part[1], 0.3, 1e-7);
+		CHECK_DBL(out[1].weight_part[1], 0.2, 1e-7);
+		CHECK_DBL(out[2].fair_share[1], 0.3, 1e-7); /* 0.1 + 0.2, its sibling 0.2 */
+		CHECK_DBL(out[4].fair_share[1], 0.2, 1e-7);
+		/* memory was inferred from cpu: 30 % of the cluster's */
+		CHECK_DBL(out[1].strong[3], 0.3, 1e-12);
+		CHECK(out[4].bound == FS_VH_BOUND_WEIGHT);
+	}
+	/* guarantees of 70 + 60 at the root are scaled by one factor to fit: 70/130, 60/130 */
+	{
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
+
+		run(t, 3, total100, 5, true, out);
+		CHECK_DBL(out[1].strong[1], 70.0 / 130, 1e-12);
+		CHECK_DBL(out[2].strong[1], 60.0 / 130, 1e-12);
+		CHECK(out[1].strong[1] + out[2].strong[1] <= 1);
+	}
+	/* children exceeding their parent: 60 + 60 in a pool of 50 become 25 + 25 */
+	{
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
+
+		run(t, 4, total100, 5, true, out);
+		CHECK_DBL(out[2].strong[1], 0.25, 1e-12);
+		CHECK_DBL(out[3].strong[1], 0.25, 1e-12);
+	}
+	/* TestGangOperations: two gangs of 60 % that both cannot fit: both resolve to 0 */
+	{
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0}};
+
+		run(t, 3, total100, 5, true, out);
+		CHECK(out[1].dominant_fair_share < 1e-9);
+		CHECK(out[2].dominant_fair_share < 1e-9);
+		CHECK(out[1].bound == FS_VH_BOUND_GANG);
+		/* without the step function they share: 0.5 each */
+		run(t, 3, total100, 5, false, out);
+		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
+	}
+	/* a FIFO pool: the operation first in its order takes 0.7, the next one the rest */
+	{
+		double d7[5] = {70, 70, 0, 700, 0};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0}};
+		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
+		fs_vh_options o = {1, true};
+		fs_error err;
+
+		run(t, 4, total100, 5, true, out);
+		CHECK_DBL(out[3].fair_share[1], 0.7, 1e-9);
+		CHECK_DBL(out[2].fair_share[1], 0.3, 1e-9);
+		CHECK_DBL(out[1].fair_share[1], 1.0, 1e-9);
+		CHECK(out[3].suggestion == 1 && out[2].suggestion < 1);
+		CHECK(out[2].bound == FS_VH_BOUND_FIFO);
+		CHECK(out[1].fit_factor > 1 && out[1].fit_factor < 2);
+		fs_vh_result_free(out, last_n, &unit_alloc);
+		last_n = 0;
+		CHECK(fs_vh_compute(bad, 3, total100, 5, &o, &unit_alloc, out, &err) == FS_ERR_VALUE);
+	}
+	/* an empty tree, and a bad one */
+	{
+		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
+		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
+		fs_vh_options o = {1, true};
+		fs_error err;
+
+		run(t, 2, total100, 5, true, out);
+		CHECK(out[0].fair_share[1] == 0 && out[1].fair_share[1] == 0);
+		CHECK(out[1].bound == FS_VH_BOUND_EMPTY);
+		fs_vh_result_free(out, last_n, &unit_alloc);
+		last_n = 0;
+		CHECK(fs_vh_compute(bad, 2, total100, 5, &o, &unit_alloc, out, &err) == FS_ERR_VALUE);
+		CHECK(fs_vh_compute(t, 2, total100, FS_VH_RESOURCES_MAX + 1, &o, &unit_alloc, out, &err) ==
+		      FS_ERR_LIMIT);
+	}
+}
+
+void
+test_vector_hdrf(void)
+{
+	test_bisect();
+	test_operation_fn();
+	test_fsbs();
+	test_compress();
+	test_trees();
+}

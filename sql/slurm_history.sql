@@ -105,7 +105,7 @@ usage AS (        -- each association's usage at each instant
     FROM instants AS i CROSS JOIN assoc AS a
     LEFT JOIN hist AS h ON h.account = a.account AND h."user" = a."user" AND h.start < i.t
     GROUP BY 1, 2, 3, 4, 5),
-fs AS (           -- the fair-share factor of each user association at each instant
+fs AS MATERIALIZED (  -- the fair-share factor of each user association at each instant, once
     SELECT u.t, u.account, u."user", f.fairshare
     FROM (SELECT t, share_tree(path, shares, usage) AS tree FROM usage GROUP BY t) AS tr
     CROSS JOIN LATERAL fairshare(tr.tree, 'classic') AS f

@@ -65,3 +65,93 @@ BEGIN ATOMIC
     FROM o ORDER BY o.a;
 END;
 COMMENT ON FUNCTION fairsched.slurm_what_if(fairsched.slurm_priority_config, fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order the main scheduler considers the jobs in at the calculation pass as_of (PriorityTier, priority, submit time, job id) under config and under proposed, one row per job and partition in the current order: both positions and priorities, and moved, the places the job gains under the proposal (negative: it falls back)';
+
+-- sreport's -t time formats: one cell as sreport prints it (slurmdb_report_print_time)
+CREATE FUNCTION fairsched.sreport_time(value float8, total float8,
+                                       time_format text DEFAULT 'Minutes')
+    RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+DECLARE
+    f text := lower(time_format);
+    n int := length(time_format);
+    pct float8;
+BEGIN
+    IF value IS NULL OR time_format IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF value < 0 OR value = 'Infinity' OR value = 'NaN' OR total < 0 OR total = 'Infinity'
+       OR total = 'NaN' THEN
+        RAISE EXCEPTION 'invalid sreport amount: value "%", total "%"', value, total
+            USING ERRCODE = '22003',
+                  DETAIL = 'sreport prints whole non-negative TRES-seconds over a non-negative total.',
+                  HINT = 'Give the seconds as sacct_tres_seconds sums them.';
+    END IF;
+    -- sreport divides by 1 when the total is 0
+    pct := value / CASE WHEN coalesce(total, 0) = 0 THEN 1 ELSE total END * 100;
+    -- the words as sreport's -t reads them: SecPer, MinPer, HourPer whole, the others by prefix
+    IF f = 'secper' THEN
+        RETURN to_char(trunc(value), 'FM99999999999999999990') || '(' || to_char(pct, 'FM9999999999999999990.00') || '%)';
+    ELSIF f = 'minper' THEN
+        RETURN to_char(value / 60, 'FM99999999999999999990') || '(' || to_char(pct, 'FM9999999999999999990.00') || '%)';
+    ELSIF f = 'hourper' THEN
+        RETURN to_char(value / 3600, 'FM99999999999999999990') || '(' || to_char(pct, 'FM9999999999999999990.00') || '%)';
+    ELSIF n BETWEEN 1 AND 7 AND f = left('seconds', n) THEN
+        RETURN to_char(trunc(value), 'FM99999999999999999990');
+    ELSIF n BETWEEN 1 AND 7 AND f = left('minutes', n) THEN
+        RETURN to_char(value / 60, 'FM99999999999999999990');
+    ELSIF n BETWEEN 1 AND 5 AND f = left('hours', n) THEN
+        RETURN to_char(value / 3600, 'FM99999999999999999990');
+    ELSIF n BETWEEN 1 AND 7 AND f = left('percent', n) THEN
+        RETURN to_char(pct, 'FM9999999999999999990.00') || '%';
+    END IF;
+    RAISE EXCEPTION 'unknown sreport time format: "%"', time_format
+        USING ERRCODE = '22023',
+              HINT = 'Use one of sreport''s -t formats: Seconds, Minutes, Hours, Percent (or a prefix of them), SecPer, MinPer, HourPer.';
+END $$;
+COMMENT ON FUNCTION fairsched.sreport_time(float8, float8, text) IS 'one cell of sreport for TRES-seconds value out of total, in sreport''s -t time_format (Seconds, Minutes, Hours, Percent, SecPer, MinPer, HourPer; the first four by any prefix, in any case): minutes and hours rounded to whole numbers as printf does, percent with 2 decimals, a total of 0 read as 1';
+
+-- the TRES-seconds a sacct allocation record had allocated within [period_start, period_end)
+CREATE FUNCTION fairsched.sacct_tres_seconds(r fairsched.sacct_record, period_start timestamptz,
+                                             period_end timestamptz, tres text DEFAULT 'cpu')
+    RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE
+        WHEN r IS NULL OR period_start IS NULL OR period_end IS NULL OR tres IS NULL THEN NULL
+        WHEN r.step IS NOT NULL OR r.start IS NULL THEN 0
+        ELSE coalesce(r.alloc_tres OPERATOR(fairsched.->) lower(tres),
+                      CASE WHEN lower(tres) = 'cpu' THEN r.ncpus END, 0)
+             * greatest(0, extract(epoch FROM least(coalesce(r."end", period_end), period_end)
+                                              - greatest(r.start, period_start)))::float8
+    END;
+COMMENT ON FUNCTION fairsched.sacct_tres_seconds(fairsched.sacct_record, timestamptz, timestamptz, text) IS 'the TRES-seconds a sacct allocation record had allocated within [period_start, period_end), as slurmdbd''s rollup counts them for sreport: its AllocTRES amount of tres (cpu: else its CPUs) times the seconds of its run inside the period (a job still running runs to period_end); 0 for a step or a job that never started';
+
+-- sreport cluster Utilization from the allocated seconds and what the records cannot tell
+CREATE FUNCTION fairsched.sreport_cluster_utilization(cluster_name text, tres_count float8,
+                                                      period_start timestamptz,
+                                                      period_end timestamptz, allocated_s float8,
+                                                      down_s float8 DEFAULT 0,
+                                                      planned_down_s float8 DEFAULT 0,
+                                                      planned_s float8 DEFAULT 0,
+                                                      time_format text DEFAULT 'Minutes')
+    RETURNS TABLE(cluster text, allocated text, down text, plnd_down text, idle text,
+                  planned text, reported text, over_comm text)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+BEGIN ATOMIC
+    WITH t AS (
+        SELECT extract(epoch FROM period_end - period_start)::float8 * tres_count AS total,
+               coalesce(allocated_s, 0) AS a, coalesce(down_s, 0) AS d,
+               coalesce(planned_down_s, 0) AS pd, coalesce(planned_s, 0) AS p),
+    u AS (
+        SELECT t.*, greatest(0, t.total - t.a - t.d - t.pd - t.p) AS i,
+               greatest(0, t.a + t.d + t.pd + t.p - t.total) AS o
+        FROM t)
+    SELECT cluster_name,
+           fairsched.sreport_time(u.a, u.a + u.d + u.pd + u.i + u.p, time_format),
+           fairsched.sreport_time(u.d, u.a + u.d + u.pd + u.i + u.p, time_format),
+           fairsched.sreport_time(u.pd, u.a + u.d + u.pd + u.i + u.p, time_format),
+           fairsched.sreport_time(u.i, u.a + u.d + u.pd + u.i + u.p, time_format),
+           fairsched.sreport_time(u.p, u.a + u.d + u.pd + u.i + u.p, time_format),
+           fairsched.sreport_time(u.a + u.d + u.pd + u.i + u.p, u.total, time_format),
+           fairsched.sreport_time(u.o, u.a + u.d + u.pd + u.i + u.p, time_format)
+    FROM u;
+END;
+COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is the rest, Reported their sum, each cell over Reported and Reported over the period times tres_count in the percent formats';

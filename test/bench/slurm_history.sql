@@ -73,9 +73,9 @@ FROM (SELECT t, array_agg(j) AS jobs
 $q$ AS ours, $q$
 WITH instants AS (SELECT generate_series('2026-11-02'::timestamptz, '2026-12-01', '1 day') AS t),
 usage AS (
-    SELECT i.t, a.account, a."user", a.path, a.shares, coalesce(sum((h.alloc_tres -> 'billing') * 604800 / ln(2)
-                        * (2 ^ (-extract(epoch FROM i.t - least(h."end", i.t)) / 604800)
-                           - 2 ^ (-extract(epoch FROM i.t - h.start) / 604800))), 0) AS usage
+    SELECT i.t, a.account, a."user", a.path, a.shares, coalesce(sum((h.alloc_tres -> 'billing') * 604800 / ln(2::float8)
+                        * (2 ^ (-extract(epoch FROM i.t - least(h."end", i.t))::float8 / 604800)
+                           - 2 ^ (-extract(epoch FROM i.t - h.start)::float8 / 604800))), 0) AS usage
     FROM instants AS i CROSS JOIN wi_assoc AS a
     LEFT JOIN wi_hist AS h ON h.account = a.account AND h."user" = a."user" AND h.start < i.t
     GROUP BY 1, 2, 3, 4, 5),
@@ -86,21 +86,21 @@ fs AS MATERIALIZED (  -- computed once per instant, not once per job
     JOIN usage AS u ON u.t = tr.t AND u.path = f.path
     WHERE f.is_leaf),
 pending AS (
-    SELECT i.t, h, fs.fairshare, p.tier, p.factor
+    SELECT i.t, h.eligible, h.submit, h.job_seq, h.nnodes, h.ncpus, fs.fairshare, p.tier
     FROM instants AS i
     JOIN wi_hist AS h ON h.eligible <= i.t AND i.t < coalesce(h.start, h."end", 'infinity')
     JOIN fs ON fs.t = i.t AND fs.account = h.account AND fs."user" = h."user"
     JOIN wi_part AS p ON p.name = h.partition)
 SELECT count(*) FILTER (WHERE a <> b) AS moved, sum(abs(a - b)) AS places
-FROM (SELECT row_number() OVER (PARTITION BY t ORDER BY tier DESC, p DESC, (h).submit, (h).job_seq) AS a,
-             row_number() OVER (PARTITION BY t ORDER BY tier DESC, q DESC, (h).submit, (h).job_seq) AS b
-      FROM (SELECT t, h, tier,
-                   greatest(1, trunc(1000 * least(extract(epoch FROM t - (h).eligible) / 604800, 1)
+FROM (SELECT row_number() OVER (PARTITION BY t ORDER BY tier DESC, p DESC, submit, job_seq) AS a,
+             row_number() OVER (PARTITION BY t ORDER BY tier DESC, q DESC, submit, job_seq) AS b
+      FROM (SELECT t, submit, job_seq, tier,
+                   greatest(1, trunc(1000 * least(extract(epoch FROM t - eligible)::float8 / 604800, 1)
                                      + 10000 * fairshare
-                                     + 500 * least(1, greatest(0, ((h).nnodes / 100.0 + (h).ncpus / 3200.0) / 2)))) AS p,
-                   greatest(1, trunc(5000 * least(extract(epoch FROM t - (h).eligible) / 604800, 1)
+                                     + 500 * least(1, greatest(0, (nnodes / 100.0::float8 + ncpus / 3200.0::float8) / 2)))) AS p,
+                   greatest(1, trunc(5000 * least(extract(epoch FROM t - eligible)::float8 / 604800, 1)
                                      + 5000 * fairshare
-                                     + 500 * least(1, greatest(0, ((h).nnodes / 100.0 + (h).ncpus / 3200.0) / 2)))) AS q
+                                     + 500 * least(1, greatest(0, (nnodes / 100.0::float8 + ncpus / 3200.0::float8) / 2)))) AS q
             FROM pending) AS x) AS y
 $q$ AS theirs;
 
@@ -110,7 +110,7 @@ FROM wi_q;
 
 SELECT bench_record('what-if: a month of sacct records, 30 instants, two configurations',
                     :whatif_records, ours,
-                    'the usage, priority and order as SQL expressions and row_number()',
+                    'the usage, priority and order as float8 SQL expressions and row_number()',
                     theirs, 3)
 FROM wi_q;
 DROP TABLE wi_hist, wi_assoc, wi_part, wi_cfg, wi_q;

@@ -147,3 +147,82 @@ SELECT * FROM slurm_what_if(slurm_priority_config('PriorityWeightJobSize=100 SLU
     ARRAY[ROW('1', 'u', 'a', 'batch', 'normal', '2026-11-01', NULL, 1, 1, NULL, NULL, 0.5, NULL, 1, 1,
               NULL, NULL, 0, 0, 0, NULL, NULL)::slurm_job],
     ROW(0, 0, 0, 1, 0)::slurm_cluster, '2026-11-02');
+
+-- sreport over the same records, for 2026-11-01 (Start=2026-11-01 End=2026-11-02) on a cluster of
+-- 8 CPUs: 8 x 86400 = 691200 CPU-seconds (11520 minutes). On that day job 1 ran 4 CPUs for 6 h
+-- (86400 s, 1440 min) and job 2 2 CPUs for 3 h (21600 s, 360 min); jobs 3, 4, 5 and 8 started the
+-- next day, job 6 never did: 108000 s allocated, 1800 minutes.
+SELECT job_id, sacct_tres_seconds(h, '2026-11-01', '2026-11-02') AS cpu_s,
+       sacct_tres_seconds(h, '2026-11-01', '2026-11-02', 'billing') AS billing_s,
+       sacct_tres_seconds(h, '2026-11-01 03:00', '2026-11-01 04:00') AS cpu_s_3_to_4
+FROM hist h ORDER BY job_id;
+-- a job still running runs to the end of the period; NULL in, NULL out
+SELECT sacct_tres_seconds(sacct_row('9|2|2026-11-01T23:00:00|Unknown|RUNNING', 'JobID|NCPUS|Start|End|State'),
+                          '2026-11-01', '2026-11-02') AS running,
+       sacct_tres_seconds(NULL, '2026-11-01', '2026-11-02') AS null_record;
+
+-- sreport's -t formats. 90 s is 1.5 min and 150 s 2.5: printf rounds both to 2 (half to even);
+-- 15.625 % prints 15.62 for the same reason; a total of 0 counts as 1
+SELECT v, sreport_time(v, 960) AS "Minutes", sreport_time(v, 960, 's') AS "Seconds",
+       sreport_time(v, 960, 'hours') AS "Hours", sreport_time(v, 960, 'Percent') AS "Percent",
+       sreport_time(v, 960, 'SecPer') AS "SecPer", sreport_time(v, 960, 'minper') AS "MinPer",
+       sreport_time(v, 960, 'HOURPER') AS "HourPer"
+FROM unnest(ARRAY[0, 90, 150, 5400, 150000]::float8[]) AS v;
+SELECT sreport_time(15.625, 100, 'p') AS rounds_to_even, sreport_time(5, 0, 'p') AS total_zero,
+       sreport_time(NULL, 1) AS null_value, sreport_time(1, 1, NULL) AS null_format;
+-- SecPer, MinPer and HourPer are whole words to sreport; a word that is no prefix is an error
+SELECT sreport_time(1, 1, 'minp');
+SELECT sreport_time(1, 1, 'minutesx');
+SELECT sreport_time(-1, 1);
+SELECT sreport_time('NaN', 1);
+
+-- cluster Utilization: with 10 h of one node's 8 CPUs down (288000 s: 4800 min) and a 2-hour
+-- reservation of 4 CPUs (28800 s: 480 min), Idle is 691200 - 108000 - 288000 - 28800 = 266400 s
+-- (4440 min), Reported the whole 11520 min; in percent of Reported: 15.625 % prints 15.62 %,
+-- 41.666 % 41.67 %, 4.1666 % 4.17 %, 38.541 % 38.54 %
+WITH a AS (SELECT sum(sacct_tres_seconds(h, '2026-11-01', '2026-11-02')) AS s FROM hist h)
+SELECT u.* FROM a, sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', a.s,
+                                               down_s => 288000, planned_s => 28800) AS u;
+WITH a AS (SELECT sum(sacct_tres_seconds(h, '2026-11-01', '2026-11-02')) AS s FROM hist h)
+SELECT u.* FROM a, sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', a.s,
+                                               down_s => 288000, planned_s => 28800,
+                                               time_format => 'Percent') AS u;
+-- more allocated than the cluster holds (a node claiming more CPUs): Idle 0, the excess in
+-- Over Comm, Reported the sum
+SELECT * FROM sreport_cluster_utilization('tux', 1, '2026-11-01', '2026-11-02', 108000);
+SELECT * FROM sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', 108000, time_format => 'x');
+
+-- cluster AccountUtilizationByUser: root, then each account and its users in the tree's order,
+-- the CPU minutes of each subtree and its percent of the cluster's allocated total (root 100 %):
+-- root 1800 (100.00%), chem 360 (20.00%), bob 360, physics 1440 (80.00%), alice 1440
+SELECT 'tux' AS "Cluster", coalesce(a.account, 'root') AS "Account", coalesce(a."user", '') AS "Login",
+       '' AS "Proper Name", sreport_time(n.usage, first_value(n.usage) OVER (ORDER BY n.depth), 'MinPer') AS "Used",
+       '0' AS "Energy"
+FROM tree_nodes((SELECT share_tree(a.path, NULL, coalesce(u.s, 0))
+                 FROM assoc AS a
+                 LEFT JOIN (SELECT account, "user", sum(sacct_tres_seconds(h, '2026-11-01', '2026-11-02')) AS s
+                            FROM hist h GROUP BY 1, 2) AS u USING (account, "user"))) WITH ORDINALITY AS n
+LEFT JOIN assoc AS a ON a.path = n.path
+ORDER BY n.ordinality;
+
+-- cluster UserUtilizationByAccount and user TopUsage: one row per user and account, most used
+-- first (then by name); TopUsage keeps the first TopCount (10) rows
+SELECT 'tux' AS "Cluster", "user" AS "Login", '' AS "Proper Name", account AS "Account",
+       sreport_time(s, sum(s) OVER ()) AS "Used", '0' AS "Energy"
+FROM (SELECT account, "user", sum(sacct_tres_seconds(h, '2026-11-01', '2026-11-02')) AS s
+      FROM hist h WHERE h.step IS NULL GROUP BY 1, 2) AS u
+WHERE s > 0 ORDER BY s DESC, "user" LIMIT 10;
+
+-- job SizesByAccount: CPU minutes of the jobs by top-level account and by the job's CPU count in
+-- sreport's default groups (0-49, 50-249, 250-499, 500-999, >= 1000), and the account's percent of
+-- the cluster: chem 360 (20.00%), physics 1440 (80.00%), all in 0-49 CPUs
+SELECT 'tux' AS "Cluster", account AS "Account",
+       sreport_time(coalesce(sum(s) FILTER (WHERE ncpus < 50), 0), 0) AS "0-49 CPUs",
+       sreport_time(coalesce(sum(s) FILTER (WHERE ncpus >= 50 AND ncpus < 250), 0), 0) AS "50-249 CPUs",
+       sreport_time(coalesce(sum(s) FILTER (WHERE ncpus >= 250 AND ncpus < 500), 0), 0) AS "250-499 CPUs",
+       sreport_time(coalesce(sum(s) FILTER (WHERE ncpus >= 500 AND ncpus < 1000), 0), 0) AS "500-999 CPUs",
+       sreport_time(coalesce(sum(s) FILTER (WHERE ncpus >= 1000), 0), 0) AS ">= 1000 CPUs",
+       sreport_time(sum(s), sum(sum(s)) OVER (), 'Percent') AS "% of cluster"
+FROM (SELECT account, ncpus, sacct_tres_seconds(h, '2026-11-01', '2026-11-02') AS s
+      FROM hist h WHERE h.step IS NULL AND h.start < '2026-11-02' AND h."end" > '2026-11-01') AS j
+GROUP BY account ORDER BY account;

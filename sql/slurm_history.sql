@@ -193,10 +193,10 @@ SELECT * FROM sreport_cluster_utilization('tux', 1, '2026-11-01', '2026-11-02', 
 SELECT * FROM sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', 108000, time_format => 'x');
 
 -- cluster AccountUtilizationByUser: root, then each account and its users in the tree's order,
--- the CPU minutes of each subtree and its percent of the cluster's allocated total (root 100 %):
--- root 1800 (100.00%), chem 360 (20.00%), bob 360, physics 1440 (80.00%), alice 1440
+-- the CPU minutes of each subtree and its percent of the cluster's Reported time (691200 s):
+-- root 1800 (15.62%), chem 360 (3.125 %, printed 3.12%), bob 360, physics 1440 (12.50%), alice 1440
 SELECT 'tux' AS "Cluster", coalesce(a.account, 'root') AS "Account", coalesce(a."user", '') AS "Login",
-       '' AS "Proper Name", sreport_time(n.usage, first_value(n.usage) OVER (ORDER BY n.depth), 'MinPer') AS "Used",
+       '' AS "Proper Name", sreport_time(n.usage, 691200, 'MinPer') AS "Used",
        '0' AS "Energy"
 FROM tree_nodes((SELECT share_tree(a.path, NULL, coalesce(u.s, 0))
                  FROM assoc AS a
@@ -208,7 +208,7 @@ ORDER BY n.ordinality;
 -- cluster UserUtilizationByAccount and user TopUsage: one row per user and account, most used
 -- first (then by name); TopUsage keeps the first TopCount (10) rows
 SELECT 'tux' AS "Cluster", "user" AS "Login", '' AS "Proper Name", account AS "Account",
-       sreport_time(s, sum(s) OVER ()) AS "Used", '0' AS "Energy"
+       sreport_time(s, 691200) AS "Used", '0' AS "Energy"
 FROM (SELECT account, "user", sum(sacct_tres_seconds(h, '2026-11-01', '2026-11-02')) AS s
       FROM hist h WHERE h.step IS NULL GROUP BY 1, 2) AS u
 WHERE s > 0 ORDER BY s DESC, "user" LIMIT 10;
@@ -226,3 +226,72 @@ SELECT 'tux' AS "Cluster", account AS "Account",
 FROM (SELECT account, ncpus, sacct_tres_seconds(h, '2026-11-01', '2026-11-02') AS s
       FROM hist h WHERE h.step IS NULL AND h.start < '2026-11-02' AND h."end" > '2026-11-01') AS j
 GROUP BY account ORDER BY account;
+
+-- Against SLURM 22.05.8: the sacct records of one hour on the interop cluster (16 CPUs,
+-- sql/data/slurm_interop_sacct_window.txt) and what sreport printed for that hour with -P
+-- (sql/data/slurm_interop_sreport.txt). The cluster was up 212 s of the hour (slurmdbd counted
+-- 3392 CPU-seconds), and slurmdbd counted 494 CPU-seconds Planned (idle CPUs while jobs were
+-- pending): neither is in sacct records, both are given. Job 13 was still running at 01:00.
+CREATE TABLE iwin OF sacct_record;
+CREATE TABLE iraw (n serial, line text);
+\copy iraw(line) FROM 'sql/data/slurm_interop_sacct_window.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+INSERT INTO iwin SELECT (sacct_row(r.line, h.line)).* FROM iraw r, (SELECT line FROM iraw WHERE n = 1) h WHERE r.n > 1;
+CREATE TABLE ireport (n serial, line text);
+\copy ireport(line) FROM 'sql/data/slurm_interop_sreport.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+-- each report's data lines (after its header line), by the file it came from
+CREATE VIEW sreport_says AS
+SELECT f.name AS report, r.n, r.line
+FROM (SELECT n, substr(line, 3) AS name, lead(n, 1, 1000000) OVER (ORDER BY n) AS next
+      FROM ireport WHERE line LIKE '# %') AS f
+JOIN ireport AS r ON r.n > f.n AND r.n < f.next
+WHERE r.line LIKE 'fsinterop|%';
+-- the account tree of the interop cluster (bio_1 under bio)
+CREATE TABLE iassoc (account text, "user" text, path sharepath);
+INSERT INTO iassoc VALUES ('bio', NULL, 'bio'), ('bio_1', NULL, 'bio.bio_1'),
+    ('bio_1', 'fsu3', 'bio.bio_1.fsu3'), ('bio_1', 'fsu4', 'bio.bio_1.fsu4'),
+    ('chem', NULL, 'chem'), ('chem', 'fsu1', 'chem.fsu1'), ('chem', 'fsu2', 'chem.fsu2'),
+    ('chem', 'fsu5', 'chem.fsu5'), ('phys', NULL, 'phys'), ('phys', 'fsu1', 'phys.fsu1'),
+    ('phys', 'fsu6', 'phys.fsu6');
+CREATE TABLE iuse AS
+SELECT account, "user", sum(sacct_tres_seconds(h, '2026-12-02 00:00+00', '2026-12-02 01:00+00')) AS s
+FROM iwin h WHERE h.step IS NULL GROUP BY 1, 2;
+-- 2898 CPU-seconds allocated: 530 by the finished jobs, 16 x 148 by the running job 13
+SELECT sum(s) AS allocated FROM iuse;
+
+-- each report as sreport -P prints its lines, for a -t format
+CREATE FUNCTION our_sreport(report text, fmt text) RETURNS SETOF text LANGUAGE sql AS $$
+    SELECT concat_ws('|', u.cluster, u.allocated, u.down, u.plnd_down, u.idle, u.planned, u.reported)
+    FROM sreport_cluster_utilization('fsinterop', 16, '2026-12-02 00:00+00', '2026-12-02 01:00+00',
+                                     (SELECT sum(s) FROM iuse), planned_s => 494,
+                                     reported_s => 3392, time_format => fmt) AS u
+    WHERE report = 'cluster_Utilization'
+    UNION ALL
+    (SELECT concat_ws('|', 'fsinterop', coalesce(a.account, 'root'), coalesce(a."user", ''), '',
+                      sreport_time(n.usage, 3392, fmt), sreport_time(0, 0, fmt))
+     FROM tree_nodes((SELECT share_tree(a.path, NULL, coalesce(u.s, 0))
+                      FROM iassoc AS a LEFT JOIN iuse AS u USING (account, "user"))) WITH ORDINALITY AS n
+     LEFT JOIN iassoc AS a ON a.path = n.path
+     WHERE report = 'cluster_AccountUtilizationByUser' ORDER BY n.ordinality)
+    UNION ALL
+    (SELECT concat_ws('|', 'fsinterop', "user", '', account, sreport_time(s, 3392, fmt),
+                      sreport_time(0, 0, fmt))
+     FROM iuse WHERE s > 0 AND report IN ('cluster_UserUtilizationByAccount', 'user_TopUsage')
+     ORDER BY s DESC, "user" LIMIT 10)
+    UNION ALL
+    SELECT concat_ws('|', 'fsinterop', 'root', sreport_time(sum(s), sum(s), fmt),
+                     sreport_time(0, sum(s), fmt), sreport_time(0, sum(s), fmt),
+                     sreport_time(0, sum(s), fmt), sreport_time(0, sum(s), fmt),
+                     sreport_time(sum(s), sum(s), 'Percent'))
+    FROM iuse WHERE report = 'job_SizesByAccount'
+$$;
+-- every line sreport printed, and ours beside it: the same in every report and format
+SELECT count(*) AS sreport_lines FROM sreport_says;
+SELECT s.report, s.line AS sreport, o.line AS fairsched, s.line = o.line AS same
+FROM (SELECT report, line, row_number() OVER (PARTITION BY report ORDER BY n) AS k
+      FROM sreport_says) AS s
+LEFT JOIN LATERAL (
+    SELECT line, row_number() OVER () AS k
+    FROM our_sreport(regexp_replace(s.report, '^sreport_P_(t[A-Za-z]+_)?', ''),
+                     coalesce(substring(s.report FROM '^sreport_P_t([A-Za-z]+)_'), 'Minutes')) AS line) AS o
+  ON o.k = s.k
+ORDER BY s.report, s.k;

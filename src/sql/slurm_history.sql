@@ -131,18 +131,21 @@ CREATE FUNCTION fairsched.sreport_cluster_utilization(cluster_name text, tres_co
                                                       down_s float8 DEFAULT 0,
                                                       planned_down_s float8 DEFAULT 0,
                                                       planned_s float8 DEFAULT 0,
-                                                      time_format text DEFAULT 'Minutes')
+                                                      time_format text DEFAULT 'Minutes',
+                                                      reported_s float8 DEFAULT NULL)
     RETURNS TABLE(cluster text, allocated text, down text, plnd_down text, idle text,
                   planned text, reported text, over_comm text)
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
 BEGIN ATOMIC
     WITH t AS (
         SELECT extract(epoch FROM period_end - period_start)::float8 * tres_count AS total,
+               coalesce(reported_s,
+                        extract(epoch FROM period_end - period_start)::float8 * tres_count) AS up,
                coalesce(allocated_s, 0) AS a, coalesce(down_s, 0) AS d,
                coalesce(planned_down_s, 0) AS pd, coalesce(planned_s, 0) AS p),
     u AS (
-        SELECT t.*, greatest(0, t.total - t.a - t.d - t.pd - t.p) AS i,
-               greatest(0, t.a + t.d + t.pd + t.p - t.total) AS o
+        SELECT t.*, greatest(0, t.up - t.a - t.d - t.pd - t.p) AS i,
+               greatest(0, t.a + t.d + t.pd + t.p - t.up) AS o
         FROM t)
     SELECT cluster_name,
            fairsched.sreport_time(u.a, u.a + u.d + u.pd + u.i + u.p, time_format),
@@ -154,4 +157,4 @@ BEGIN ATOMIC
            fairsched.sreport_time(u.o, u.a + u.d + u.pd + u.i + u.p, time_format)
     FROM u;
 END;
-COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is the rest, Reported their sum, each cell over Reported and Reported over the period times tres_count in the percent formats';
+COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text, float8) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is what is left of reported_s (the TRES-seconds slurmdbd counted the cluster as up; NULL: the whole period times tres_count), Reported the sum of the five, each cell over Reported and Reported over the period times tres_count in the percent formats';

@@ -46,10 +46,12 @@ BEGIN
     EXECUTE 'SELECT row(o.*)::text FROM (' || query || ') AS o' INTO r;
     RETURN r;
 END $$;
-CREATE UNLOGGED TABLE wi_q AS SELECT $q$
+-- the factors, written once: @USAGE@ is each side's usage of a record at an instant
+CREATE UNLOGGED TABLE wi_q AS
+WITH f AS (SELECT $q$
 WITH instants AS (SELECT generate_series('2026-11-02'::timestamptz, '2026-12-01', '1 day') AS t),
 usage AS (
-    SELECT i.t, a.account, a."user", a.path, a.shares, coalesce(sum(sacct_usage(h, i.t)), 0) AS usage
+    SELECT i.t, a.account, a."user", a.path, a.shares, coalesce(sum(@USAGE@), 0) AS usage
     FROM instants AS i CROSS JOIN wi_assoc AS a
     LEFT JOIN wi_hist AS h ON h.account = a.account AND h."user" = a."user" AND h.start < i.t
     GROUP BY 1, 2, 3, 4, 5),
@@ -59,6 +61,8 @@ fs AS MATERIALIZED (  -- computed once per instant, not once per job
     CROSS JOIN LATERAL fairshare(tr.tree, 'classic') AS f
     JOIN usage AS u ON u.t = tr.t AND u.path = f.path
     WHERE f.is_leaf),
+$q$ AS cte)
+SELECT replace(cte, '@USAGE@', $q$sacct_usage(h, i.t)$q$) || $q$
 pending AS (
     SELECT i.t, h, fs.fairshare, p.tier, p.factor
     FROM instants AS i
@@ -70,21 +74,10 @@ FROM (SELECT t, array_agg(j) AS jobs
       FROM pending, sacct_pending(h, t, fairshare, partition_tier => tier, partition_factor => factor) AS j
       GROUP BY t) AS q,
      wi_cfg AS c, slurm_what_if(c.site, c.proposed, q.jobs, c.cl, q.t) AS w
-$q$ AS ours, $q$
-WITH instants AS (SELECT generate_series('2026-11-02'::timestamptz, '2026-12-01', '1 day') AS t),
-usage AS (
-    SELECT i.t, a.account, a."user", a.path, a.shares, coalesce(sum((h.alloc_tres -> 'billing') * 604800 / ln(2::float8)
+$q$ AS ours,
+       replace(cte, '@USAGE@', $q$(h.alloc_tres -> 'billing') * 604800 / ln(2::float8)
                         * (2 ^ (-extract(epoch FROM i.t - least(h."end", i.t))::float8 / 604800)
-                           - 2 ^ (-extract(epoch FROM i.t - h.start)::float8 / 604800))), 0) AS usage
-    FROM instants AS i CROSS JOIN wi_assoc AS a
-    LEFT JOIN wi_hist AS h ON h.account = a.account AND h."user" = a."user" AND h.start < i.t
-    GROUP BY 1, 2, 3, 4, 5),
-fs AS MATERIALIZED (  -- computed once per instant, not once per job
-    SELECT u.t, u.account, u."user", f.fairshare
-    FROM (SELECT t, share_tree(path, shares, usage) AS tree FROM usage GROUP BY t) AS tr
-    CROSS JOIN LATERAL fairshare(tr.tree, 'classic') AS f
-    JOIN usage AS u ON u.t = tr.t AND u.path = f.path
-    WHERE f.is_leaf),
+                           - 2 ^ (-extract(epoch FROM i.t - h.start)::float8 / 604800))$q$) || $q$
 pending AS (
     SELECT i.t, h.eligible, h.submit, h.job_seq, h.nnodes, h.ncpus, fs.fairshare, p.tier
     FROM instants AS i
@@ -102,7 +95,8 @@ FROM (SELECT row_number() OVER (PARTITION BY t ORDER BY tier DESC, p DESC, submi
                                      + 5000 * fairshare
                                      + 500 * least(1, greatest(0, (nnodes / 100.0::float8 + ncpus / 3200.0::float8) / 2)))) AS q
             FROM pending) AS x) AS y
-$q$ AS theirs;
+$q$ AS theirs
+FROM f;
 
 -- the two agree on how many jobs moved and by how many places in all
 SELECT bench_assert(wi_run(ours) = wi_run(theirs), 'slurm_what_if and the SQL expressions order the jobs alike')

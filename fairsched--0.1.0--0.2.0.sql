@@ -373,26 +373,38 @@ CREATE FUNCTION fairsched.sreport_cluster_utilization(cluster_name text, tres_co
                                                       reported_s float8 DEFAULT NULL)
     RETURNS TABLE(cluster text, allocated text, down text, plnd_down text, idle text,
                   planned text, reported text, over_comm text)
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
-BEGIN ATOMIC
-    WITH t AS (
-        SELECT extract(epoch FROM period_end - period_start)::float8 * tres_count AS total,
-               coalesce(reported_s,
-                        extract(epoch FROM period_end - period_start)::float8 * tres_count) AS up,
-               coalesce(allocated_s, 0) AS a, coalesce(down_s, 0) AS d,
-               coalesce(planned_down_s, 0) AS pd, coalesce(planned_s, 0) AS p),
-    u AS (
-        SELECT t.*, greatest(0, t.up - t.a - t.d - t.pd - t.p) AS i,
-               greatest(0, t.a + t.d + t.pd + t.p - t.up) AS o
-        FROM t)
-    SELECT cluster_name,
-           fairsched.sreport_time(u.a, u.a + u.d + u.pd + u.i + u.p, time_format),
-           fairsched.sreport_time(u.d, u.a + u.d + u.pd + u.i + u.p, time_format),
-           fairsched.sreport_time(u.pd, u.a + u.d + u.pd + u.i + u.p, time_format),
-           fairsched.sreport_time(u.i, u.a + u.d + u.pd + u.i + u.p, time_format),
-           fairsched.sreport_time(u.p, u.a + u.d + u.pd + u.i + u.p, time_format),
-           fairsched.sreport_time(u.a + u.d + u.pd + u.i + u.p, u.total, time_format),
-           fairsched.sreport_time(u.o, u.a + u.d + u.pd + u.i + u.p, time_format)
-    FROM u;
-END;
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+DECLARE
+    period float8 := extract(epoch FROM period_end - period_start);
+    a float8 := coalesce(allocated_s, 0);
+    d float8 := coalesce(down_s, 0);
+    pd float8 := coalesce(planned_down_s, 0);
+    p float8 := coalesce(planned_s, 0);
+    up float8;
+    i float8;
+    o float8;
+    r float8;
+BEGIN
+    IF period_start IS NULL OR period_end IS NULL OR tres_count IS NULL THEN
+        RETURN;
+    END IF;
+    IF NOT period > 0 THEN
+        RAISE EXCEPTION 'sreport period ends before it starts: "%" to "%"', period_start, period_end
+            USING ERRCODE = '22023', HINT = 'Give period_start before period_end, as sreport''s Start= and End=.';
+    END IF;
+    IF NOT (tres_count >= 0 AND tres_count < 'Infinity') THEN
+        RAISE EXCEPTION 'invalid TRES count of cluster "%": "%"', cluster_name, tres_count
+            USING ERRCODE = '22023', HINT = 'Give the cluster''s count of the TRES, such as its CPUs (sacctmgr show cluster format=Cluster,TRES).';
+    END IF;
+    up := coalesce(reported_s, period * tres_count);
+    i := greatest(0, up - a - d - pd - p);
+    o := greatest(0, a + d + pd + p - up);
+    r := a + d + pd + i + p;
+    RETURN QUERY SELECT cluster_name, fairsched.sreport_time(a, r, time_format),
+        fairsched.sreport_time(d, r, time_format), fairsched.sreport_time(pd, r, time_format),
+        fairsched.sreport_time(i, r, time_format), fairsched.sreport_time(p, r, time_format),
+        fairsched.sreport_time(r, period * tres_count, time_format),
+        fairsched.sreport_time(o, r, time_format);
+END $$;
 COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text, float8) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is what is left of reported_s (the TRES-seconds slurmdbd counted the cluster as up; NULL: the whole period times tres_count), Reported the sum of the five, each cell over Reported and Reported over the period times tres_count in the percent formats';

@@ -191,6 +191,17 @@ SELECT u.* FROM a, sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-
 -- Over Comm, Reported the sum
 SELECT * FROM sreport_cluster_utilization('tux', 1, '2026-11-01', '2026-11-02', 108000);
 SELECT * FROM sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', 108000, time_format => 'x');
+SELECT * FROM sreport_cluster_utilization('tux', 8, '2026-11-02', '2026-11-01', 108000);
+SELECT * FROM sreport_cluster_utilization('tux', -8, '2026-11-01', '2026-11-02', 108000);
+SELECT * FROM sreport_cluster_utilization('tux', 8, '2026-11-01', '2026-11-02', -1);
+-- NULL period or count: no row
+SELECT count(*) FROM sreport_cluster_utilization('tux', NULL, '2026-11-01', '2026-11-02', 108000);
+-- a record whose End is before its Start allocated nothing (slurmdbd's rollup skips it), while
+-- its usage is an error: the decayed charge of a run that ends before it starts has no value
+SELECT sacct_tres_seconds(sacct_row('9|2|2026-11-01T10:00:00|2026-11-01T09:00:00', 'JobID|NCPUS|Start|End'),
+                          '2026-11-01', '2026-11-02') AS end_before_start;
+SELECT sacct_usage(sacct_row('9|2|2026-11-01T10:00:00|2026-11-01T09:00:00', 'JobID|NCPUS|Start|End'),
+                   '2026-11-02');
 
 -- cluster AccountUtilizationByUser: root, then each account and its users in the tree's order,
 -- the CPU minutes of each subtree and its percent of the cluster's Reported time (691200 s):

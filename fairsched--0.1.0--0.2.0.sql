@@ -236,3 +236,10 @@ CREATE FUNCTION fairsched.sprio(config fairsched.slurm_priority_config,
     RETURNS TABLE(line text)
     AS 'MODULE_PATHNAME', 'sprio' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.sprio(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz, text) IS 'the lines sprio prints for these jobs at the calculation pass as_of, header first, byte for byte as the configured release prints them, for the options -l, -n, -w (alone or together) or none (the default layout: a column per non-zero weight); cells rounded, PRIORITY recomputed from them and uncapped';
+
+CREATE FUNCTION fairsched.slurm_job_order(config fairsched.slurm_priority_config,
+                                          jobs fairsched.slurm_job[],
+                                          cluster fairsched.slurm_cluster, as_of timestamptz)
+    RETURNS TABLE(pos int, job_id text, partition text, priority bigint, decided_by text)
+    AS 'MODULE_PATHNAME', 'slurm_job_order' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_job_order(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order slurmctld''s main scheduler considers these pending jobs in at the calculation pass as_of, one row per job and partition (one array element each): PriorityTier higher first, priority higher first, submit time, job id, then the array''s order; held jobs (priority 0) left out; decided_by names the step that placed a row after the previous one (NULL on the first)';

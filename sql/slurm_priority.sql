@@ -224,3 +224,47 @@ SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -S y');
 SELECT * FROM q, c, sprio(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
 SELECT * FROM q, c, sprio(cfg, ARRAY[pg_temp.job(cpus => -1)], c.cl, c.pass);
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(qos => 60), c.cl, c.pass) FROM c;
+
+-- slurm_job_order: the main scheduler's order. QOS weight 1000 against a highest QOS priority
+-- of 50, every other weight 0: a job's priority is 1000 * qos / 50 (20 per QOS point). By hand:
+-- tier 2 first (308 in urgent 1000, then 303 100); then tier 1 by priority: 307 (admin-set
+-- 2000), 308 in batch and 301 (1000, 308 submitted earlier), 304, 302 and 305 (500: 304
+-- submitted earlier, 302 and 305 in the same second, so the job id); 306 is held (priority 0)
+CREATE FUNCTION pg_temp.ojob(id text, part text, tier int, qos bigint, submit timestamptz,
+                             direct bigint DEFAULT NULL, prev bigint DEFAULT NULL)
+RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW(id, 'alice', 'physics', part, 'normal', submit, NULL, 1, 1, NULL, 'cpu=1', 0.5,
+               0, 1, tier, '1 day'::interval, 'cpu=16', qos, 0, 0, direct, prev)::slurm_job $$;
+CREATE TEMP TABLE oq AS
+SELECT slurm_priority_config('PriorityWeightQOS=1000') AS cfg, ARRAY[
+    pg_temp.ojob('301', 'batch', 1, 50, '2026-12-01 10:00:00+00'),
+    pg_temp.ojob('302', 'batch', 1, 25, '2026-12-01 10:00:00+00'),
+    pg_temp.ojob('303', 'urgent', 2, 5, '2026-12-01 11:00:00+00'),
+    pg_temp.ojob('304', 'batch', 1, 25, '2026-12-01 09:00:00+00'),
+    pg_temp.ojob('305', 'batch', 1, 25, '2026-12-01 10:00:00.4+00'),
+    pg_temp.ojob('306', 'batch', 1, 50, '2026-12-01 07:00:00+00', 0),
+    pg_temp.ojob('307', 'batch', 1, 0, '2026-12-01 11:30:00+00', 2000),
+    pg_temp.ojob('308', 'batch', 1, 50, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('308', 'urgent', 2, 50, '2026-12-01 08:00:00+00')] AS jobs;
+\x off
+SELECT o.* FROM oq, c, slurm_job_order(cfg, jobs, c.cl, c.pass) o;
+-- the order is that of slurm_priority's stored priorities, tier first
+SELECT bool_and(o.priority = (slurm_priority(cfg, j, c.cl, c.pass)).priority) AS same_priority
+FROM oq, c, slurm_job_order(cfg, jobs, c.cl, c.pass) o,
+     LATERAL (SELECT j FROM unnest(jobs) j WHERE j.job_id = o.job_id AND j.partition = o.partition) x;
+-- one job in two partitions of one tier with the same priority: the array's order decides
+SELECT o.* FROM oq, c, slurm_job_order(cfg, ARRAY[
+    pg_temp.ojob('42', 'gpu', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('42', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('42_7', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('x1', 'batch', 1, 25, '2026-12-01 08:00:00+00')], c.cl, c.pass) o;
+-- INCR_ONLY: job 2's previous priority 800 holds its place above job 1's 500 (its own is 100)
+SELECT o.* FROM c, slurm_job_order(slurm_priority_config('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY'),
+    ARRAY[pg_temp.ojob('1', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+          pg_temp.ojob('2', 'batch', 1, 5, '2026-12-01 08:00:00+00', prev => 800)], c.cl, c.pass) o;
+-- no jobs; errors
+SELECT o.* FROM oq, c, slurm_job_order(cfg, '{}', c.cl, c.pass) o;
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[pg_temp.ojob('1', 'batch', 1, 60, c.pass)], c.cl, c.pass);
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[[pg_temp.ojob('1', 'batch', 1, 5, c.pass)]], c.cl, c.pass);
+\x on

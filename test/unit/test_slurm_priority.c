@@ -700,9 +700,74 @@ test_sprio(void)
 	CHECK(fs_sprio_options_parse("-x", 2, &o, &err) == FS_ERR_SYNTAX);
 }
 
+static fs_sprio_order_key
+okey(int64_t tier, int64_t prio, int64_t submit, const char *id)
+{
+	fs_sprio_order_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.tier = tier;
+	k.priority = prio;
+	k.submit = submit;
+	k.job_id = fs_str_of(id, strlen(id));
+	return k;
+}
+
+/* The main scheduler's order: each step of the chain, ids as numbers, tasks, the last tie. */
+static void
+test_order(void)
+{
+	fs_sprio_order_key k[9];
+	const char *d[9];
+	char ids[200];
+	size_t i;
+
+	/* hand-derived: tier 2 first whatever its priority; then priority; then submit; then id */
+	k[0] = okey(1, 500, 100, "20");
+	k[1] = okey(2, 10, 300, "31");
+	k[2] = okey(1, 900, 200, "7");
+	k[3] = okey(1, 500, 50, "25");
+	k[4] = okey(1, 500, 100, "9");
+	k[5] = okey(1, 500, 100, "100");
+	k[6] = okey(1, 500, 100, "9_3");
+	k[7] = okey(1, 500, 100, "9_10");
+	k[8] = okey(1, 500, 100, "abc");
+	for (i = 0; i < 9; i++)
+		k[i].index = i;
+	fs_sprio_order(k, 9, d, &unit_alloc);
+	ids[0] = '\0';
+	for (i = 0; i < 9; i++)
+	{
+		strncat(ids, k[i].job_id.s, k[i].job_id.len);
+		strcat(ids, i + 1 < 9 ? " " : "");
+	}
+	CHECK_STR(ids, "31 7 25 9_3 9_10 9 20 100 abc");
+	CHECK(d[0] == NULL);
+	CHECK_STR(d[1], "partition_tier");
+	CHECK_STR(d[2], "priority");
+	CHECK_STR(d[3], "submit_time");
+	CHECK_STR(d[4], "job_id"); /* 9_3 before 9_10: task ids as numbers */
+	CHECK_STR(d[5], "job_id"); /* an array task (a number) before the plain job of its id */
+	CHECK_STR(d[8], "job_id"); /* a numeric id before any other text */
+
+	/* one job in two partitions of the same tier and priority: the array's order decides */
+	k[0] = okey(1, 500, 100, "42");
+	k[0].index = 0;
+	k[1] = okey(1, 500, 100, "42");
+	k[1].index = 1;
+	k[2] = okey(1, 400, 100, "42");
+	k[2].index = 2;
+	fs_sprio_order(k, 3, d, &unit_alloc);
+	CHECK(k[0].index == 0 && k[1].index == 1 && k[2].index == 2);
+	CHECK_STR(d[1], "input_order");
+	CHECK_STR(d[2], "priority");
+	fs_sprio_order(k, 0, d, &unit_alloc);
+}
+
 void
 test_slurm_priority(void)
 {
+	test_order();
 	test_sprio();
 	test_normalised();
 	test_no_normal();

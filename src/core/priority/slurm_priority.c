@@ -1298,18 +1298,99 @@ weight_cell(fs_sb *sb, const fs_sprio_config *cfg, char letter)
 	fs_sb_appendf(sb, "%u", w);
 }
 
-/* Job ids as numbers when both are digits, else as text; then the input order. */
+/* SLURM's NO_VAL: the task id of a job that is not an array task. */
+#define SPRIO_NO_TASK 4294967294LL
+
+/* A job id as numbers: "123" is 123 (no task), an array task "123_4" is 123 and task 4. */
+static bool
+id_parse(fs_str id, int64_t *num, int64_t *task)
+{
+	size_t u;
+
+	*task = SPRIO_NO_TASK;
+	for (u = 0; u < id.len && id.s[u] != '_'; u++)
+		;
+	if (!fs_parse_digits(id.s, u, INT64_MAX, num))
+		return false;
+	return u == id.len || fs_parse_digits(id.s + u + 1, id.len - u - 1, INT64_MAX, task);
+}
+
+/*
+ * Job ids in SLURM's order: numeric ids by number (an array's tasks by task id), before any id
+ * that is not a number, which compare as text (a total order, whatever the mix).
+ */
+static int
+id_cmp(bool an, int64_t anum, int64_t atask, fs_str a, bool bn, int64_t bnum, int64_t btask,
+       fs_str b)
+{
+	if (an != bn)
+		return an ? -1 : 1;
+	if (!an)
+		return fs_str_cmp(a, b);
+	if (anum != bnum)
+		return anum < bnum ? -1 : 1;
+	return (atask > btask) - (atask < btask);
+}
+
+/* sprio's default order: job id ascending; then the input order (the sort is stable). */
 static int
 job_id_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const fs_sprio_row *a = pa, *b = pb;
-	int64_t x, y;
+	int64_t an, at, bn, bt;
+	bool ai = id_parse(a->job_id, &an, &at), bi = id_parse(b->job_id, &bn, &bt);
 
 	(void) ctx;
-	if (fs_parse_digits(a->job_id.s, a->job_id.len, INT64_MAX, &x) &&
-	    fs_parse_digits(b->job_id.s, b->job_id.len, INT64_MAX, &y))
-		return (x > y) - (x < y);
-	return fs_str_cmp(a->job_id, b->job_id);
+	return id_cmp(ai, an, at, a->job_id, bi, bn, bt, b->job_id);
+}
+
+/* The steps of the main scheduler's order, and the one that decides between two keys. */
+static const char *const order_steps[] = {"partition_tier", "priority", "submit_time", "job_id",
+                                          "input_order"};
+
+static int
+order_step(const fs_sprio_order_key *a, const fs_sprio_order_key *b, int *c)
+{
+	if (a->tier != b->tier)
+		return *c = a->tier > b->tier ? -1 : 1, 0;
+	if (a->priority != b->priority)
+		return *c = a->priority > b->priority ? -1 : 1, 1;
+	if (a->submit != b->submit)
+		return *c = a->submit < b->submit ? -1 : 1, 2;
+	if ((*c = id_cmp(a->id_numeric, a->id_num, a->id_task, a->job_id, b->id_numeric, b->id_num,
+	                 b->id_task, b->job_id)) != 0)
+		return 3;
+	*c = (a->index > b->index) - (a->index < b->index);
+	return 4;
+}
+
+static int
+order_cmp(const void *pa, const void *pb, void *ctx)
+{
+	int c;
+
+	(void) ctx;
+	(void) order_step(pa, pb, &c);
+	return c;
+}
+
+void
+fs_sprio_order(fs_sprio_order_key *keys, size_t n, const char **decided, const fs_allocator *a)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		keys[i].id_numeric = id_parse(keys[i].job_id, &keys[i].id_num, &keys[i].id_task);
+	}
+	fs_sort(keys, n, sizeof(*keys), order_cmp, NULL, a);
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		decided[i] = i == 0 ? NULL : order_steps[order_step(&keys[i - 1], &keys[i], &c)];
+	}
 }
 
 void

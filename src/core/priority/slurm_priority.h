@@ -159,6 +159,33 @@ typedef struct fs_sprio_row
 void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
                     const fs_allocator *a);
 
+/*
+ * One pending job in one partition, as the main scheduler sorts its queue: the partition's
+ * PriorityTier, the job's priority in that partition (as fs_sprio_priority stores it), its submit
+ * time (whole seconds) and its id. `index` is the caller's, carried through the sort.
+ */
+typedef struct fs_sprio_order_key
+{
+	int64_t tier, priority, submit;
+	fs_str job_id;
+	size_t index;
+	/* filled by fs_sprio_order: the id as numbers (an array task "123_4" is 123 and 4) */
+	int64_t id_num, id_task;
+	bool id_numeric;
+} fs_sprio_order_key;
+
+/*
+ * The order of slurmctld's main scheduler (sort_job_queue2 in job_scheduler.c): PriorityTier
+ * higher first, then priority higher first, then submit time earlier first, then job id lower
+ * first (numbers when the ids are, an array's tasks by task id; other ids as text), then the
+ * input order (SLURM leaves that last tie to its list sort; fairsched keeps it deterministic).
+ * Preemption and advanced reservations, which SLURM puts first, are not among the inputs. Sorts
+ * keys in place and sets decided[i] to the step that placed keys[i] after keys[i - 1] (NULL for
+ * i = 0), a static string. O(n log n) time, n keys of scratch; cancellable between passes.
+ */
+void fs_sprio_order(fs_sprio_order_key *keys, size_t n, const char **decided,
+                    const fs_allocator *a);
+
 /* The canonical name of flag bit i (0 <= i < FS_SPRIO_NFLAGS). */
 const char *fs_sprio_flag_name(int i);
 

@@ -303,7 +303,8 @@ static const char *const job_fields[] = {"submit_time",
                                          "user",
                                          "account",
                                          "partition",
-                                         "qos"};
+                                         "qos",
+                                         "partition_tier"};
 enum
 {
 	J_SUBMIT,
@@ -327,6 +328,7 @@ enum
 	J_ACCOUNT,
 	J_PARTITION,
 	J_QOS_NAME,
+	J_TIER,
 	NJ
 };
 static const char *const cluster_fields[] = {"nodes", "cpus", "max_assoc_priority",
@@ -611,32 +613,30 @@ job_text(prio_cache *c, int k)
 	return fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
-Datum
-sprio(PG_FUNCTION_ARGS)
+/* One element of a jobs array with its priority: what sprio prints and the scheduler sorts by. */
+typedef struct prio_job
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
-	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
-	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	text *options = PG_GETARG_TEXT_PP(4);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	prio_cache *c = cache_of(fcinfo, kt, false);
-	fs_sprio_cluster cl;
-	fs_sprio_row *rows;
-	fs_error err;
+	fs_sprio_row row;
+	int64_t tier, submit;
+} prio_job;
+
+/*
+ * Every job of a jobs array with its priority at the pass `now`, in the array's order; an error
+ * names the element. O(n) calls of fs_sprio_priority.
+ */
+static prio_job *
+jobs_priorities(FunctionCallInfo fcinfo, prio_cache *c, ArrayType *jobs, const fs_sprio_cluster *cl,
+                int64_t now, int *np)
+{
 	Datum *elems;
 	bool *enulls;
-	int n, i, opts;
-	fs_sb out;
-	size_t p, q;
+	int n, i;
+	prio_job *out;
+	fs_error err;
 
-	fs_pg_check(
-	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
-	    &err);
 	fs_pg_check_1d(jobs, "jobs");
-	cache_config(c, ct);
-	read_cluster(c, kt, &cl);
 	deconstruct_array(jobs, ARR_ELEMTYPE(jobs), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, &n);
-	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	out = palloc0(sizeof(prio_job) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_sprio_job job;
@@ -650,18 +650,50 @@ sprio(PG_FUNCTION_ARGS)
 		read_job(fcinfo, c, DatumGetHeapTupleHeader(elems[i]), &job);
 		r->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
 		r->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
-		if (fs_sprio_priority(&c->cfg, &job, &cl, now, r, &err) != FS_OK)
+		if (fs_sprio_priority(&c->cfg, &job, cl, now, r, &err) != FS_OK)
 		{
 			fs_error_context(&err, "in job %d of the jobs array", i + 1);
 			fs_pg_raise(&err);
 		}
-		rows[i].job_id = job_text(c, J_JOB_ID);
-		rows[i].partition = job_text(c, J_PARTITION);
-		rows[i].user = job_text(c, J_USER);
-		rows[i].account = job_text(c, J_ACCOUNT);
-		rows[i].qos = job_text(c, J_QOS_NAME);
-		rows[i].r = r;
+		out[i].row.job_id = job_text(c, J_JOB_ID);
+		out[i].row.partition = job_text(c, J_PARTITION);
+		out[i].row.user = job_text(c, J_USER);
+		out[i].row.account = job_text(c, J_ACCOUNT);
+		out[i].row.qos = job_text(c, J_QOS_NAME);
+		out[i].row.r = r;
+		out[i].tier = JINT4(J_TIER);
+		out[i].submit = job.submit;
 	}
+	*np = n;
+	return out;
+}
+
+Datum
+sprio(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	text *options = PG_GETARG_TEXT_PP(4);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_row *rows;
+	prio_job *pj;
+	fs_error err;
+	int n, i, opts;
+	fs_sb out;
+	size_t p, q;
+
+	fs_pg_check(
+	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
+	    &err);
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	for (i = 0; i < n; i++)
+		rows[i] = pj[i].row;
 	fs_sb_init(&out, &fs_pg_alloc, 256);
 	fs_sprio_print(&c->cfg, rows, (size_t) n, opts, &out, &fs_pg_alloc);
 
@@ -676,6 +708,66 @@ sprio(PG_FUNCTION_ARGS)
 			q++;
 		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+	}
+	return (Datum) 0;
+}
+
+/* ---- slurm_job_order ------------------------------------------------------------------------ */
+
+PG_FUNCTION_INFO_V1(slurm_job_order);
+
+/*
+ * The order slurmctld's main scheduler considers the pending jobs in: one row per element (a job
+ * in one partition), held jobs (priority 0) left out, as SLURM leaves them out of its queue.
+ */
+Datum
+slurm_job_order(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_order_key *keys;
+	const char **decided;
+	prio_job *pj;
+	int n, i;
+	size_t k = 0;
+
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	keys = palloc0(sizeof(fs_sprio_order_key) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		if (pj[i].row.r->priority == 0)
+			continue;
+		keys[k].tier = pj[i].tier;
+		keys[k].priority = pj[i].row.r->priority;
+		keys[k].submit = pj[i].submit;
+		keys[k].job_id = pj[i].row.job_id;
+		keys[k].index = (size_t) i;
+		k++;
+	}
+	decided = palloc0(sizeof(char *) * (k + 1));
+	fs_sprio_order(keys, k, decided, &fs_pg_alloc);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	for (i = 0; i < (int) k; i++)
+	{
+		const fs_sprio_row *row = &pj[keys[i].index].row;
+		Datum v[5];
+		bool nl[5] = {false, false, false, false, false};
+
+		CHECK_FOR_INTERRUPTS();
+		v[0] = Int32GetDatum(i + 1);
+		v[1] = fs_pg_text_or_null(row->job_id, &nl[1]);
+		v[2] = fs_pg_text_or_null(row->partition, &nl[2]);
+		v[3] = Int64GetDatum(keys[i].priority);
+		nl[4] = decided[i] == NULL;
+		v[4] = nl[4] ? (Datum) 0 : CStringGetTextDatum(decided[i]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, nl);
 	}
 	return (Datum) 0;
 }

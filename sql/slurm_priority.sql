@@ -268,3 +268,52 @@ SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
 SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[pg_temp.ojob('1', 'batch', 1, 60, c.pass)], c.cl, c.pass);
 SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[[pg_temp.ojob('1', 'batch', 1, 5, c.pass)]], c.cl, c.pass);
 \x on
+
+-- slurm_priorities: one priority per (partition, QOS) pair of a job that names several. By hand
+-- (partition term = PriorityJobFactor / 10 * 1000, QOS term = priority / 100 * 1000, cpu 4 over
+-- the partition's total * 1000): batch (factor 5, 16 CPUs) 500 + 250, gpu (10, 8 CPUs)
+-- 1000 + 500; normal 100, high 1000, and "zero" (priority 0) keeps the job's own QOS term (20: 200)
+CREATE TEMP TABLE pq AS SELECT
+    slurm_priority_config('PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000') AS cfg,
+    ARRAY[('other', NULL, 1, NULL, NULL), ('batch', 5, 1, '2 days', 'cpu=16'),
+          ('gpu', 10, 2, NULL, 'cpu=8')]::slurm_partition[] AS parts,
+    ARRAY[('normal', 10), ('high', 100), ('zero', 0)]::slurm_qos[] AS qoss,
+    (4, 16, 10, 10, 100)::slurm_cluster AS cl;
+CREATE FUNCTION pg_temp.mjob(part text, qos text) RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW('77', 'alice', 'physics', part, qos, '2026-12-01 10:00+00', NULL, 1, 4, NULL,
+               'cpu=4', 0, 0, 1, 1, NULL, NULL, 20, 0, 0, NULL, NULL)::slurm_job $$;
+\x off
+SELECT partition_name, qos_name, priority, partition, qos, tres
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,gpu', 'normal,high,zero'), pq.cl, c.pass, parts, qoss);
+-- without arrays: the job's own fields (partition 1 of 10: 100; QOS 20: 200; no CPU total)
+SELECT partition_name, qos_name, priority
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass);
+-- the same as slurm_priority for that job
+SELECT (slurm_priority(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass)).priority FROM pq, c;
+-- no partition or QOS named: one row with the job's fields
+SELECT partition_name, qos_name, priority
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob(NULL, NULL), pq.cl, c.pass, parts, qoss);
+-- SLURM's test24.6: NO_NORMAL_ALL with weights 1, one row per partition (PriorityJobFactor 10
+-- and 20), QOS 200
+SELECT partition_name, qos_name, priority, partition, qos
+FROM c, slurm_priorities(slurm_priority_config(
+         'PriorityFlags=NO_NORMAL_ALL PriorityWeightPartition=1 PriorityWeightQOS=1'),
+     pg_temp.mjob('p1,p2', 'q200'), (4, 16, 0, 20, 200)::slurm_cluster, c.pass,
+     ARRAY[('p1', 10, 1, NULL, NULL), ('p2', 20, 1, NULL, NULL)]::slurm_partition[],
+     ARRAY[('q200', 200)]::slurm_qos[]);
+-- NULL arguments: no rows
+SELECT count(*) FROM pq, c, slurm_priorities(NULL, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass);
+-- errors
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,debug', 'normal'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'low'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,', 'normal'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass,
+                                      ARRAY[NULL]::slurm_partition[]);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass,
+                                      ARRAY[(NULL, 1, 1, NULL, NULL)]::slurm_partition[]);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'high'), (4, 16, 10, 10, 50)::slurm_cluster,
+                                      c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob(repeat('a,', 399) || 'a', repeat('q,', 399) || 'q'),
+                                      pq.cl, c.pass, parts, qoss);
+\x on

@@ -764,6 +764,99 @@ test_order(void)
 	fs_sprio_order(k, 0, d, &unit_alloc);
 }
 
+/* One priority per (partition, QOS) pair: hand-derived terms, the QOS of priority 0, errors. */
+static void
+test_each(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_part parts[3];
+	fs_sprio_qos qos[3];
+	fs_sprio_pair *pairs;
+	size_t n, i;
+	fs_error err;
+	static const int64_t want[6] = {850, 1750, 950, 1600, 2500, 1700};
+	static const char *const names[6] = {"batch/normal", "batch/high", "batch/zero",
+	                                     "gpu/normal",   "gpu/high",   "gpu/zero"};
+	char *many;
+
+	/* partition term = factor / 10 * 1000, QOS term = priority / 100 * 1000, cpu 4 / total */
+	config("PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000");
+	c.max_partition_factor = 10;
+	c.max_qos_priority = 100;
+	j.partition_factor = 1;
+	j.qos_priority = 20;
+	j.tres = rv("cpu=4");
+	memset(parts, 0, sizeof(parts));
+	parts[0].name = fs_str_of("other", 5);
+	parts[0].factor = 1;
+	parts[1].name = fs_str_of("batch", 5);
+	parts[1].factor = 5;
+	parts[1].tres = rv("cpu=16");
+	parts[2].name = fs_str_of("gpu", 3);
+	parts[2].factor = 10;
+	parts[2].tres = rv("cpu=8");
+	qos[0].name = fs_str_of("normal", 6);
+	qos[0].priority = 10;
+	qos[1].name = fs_str_of("high", 4);
+	qos[1].priority = 100;
+	qos[2].name = fs_str_of("zero", 4); /* priority 0: the job's own QOS term stays */
+	qos[2].priority = 0;
+#define EACH(pl, ql, p, np, q, nq)                                                                 \
+	fs_sprio_priority_each(&pcfg, &j, fs_str_of(pl, strlen(pl)), fs_str_of(ql, strlen(ql)), p, np, \
+	                       q, nq, &c, 0, &pairs, &n, &unit_alloc, &err)
+	CHECK(EACH("batch,gpu", "normal,high,zero", parts, 3, qos, 3) == FS_OK);
+	CHECK(n == 6);
+	for (i = 0; i < n && i < 6; i++)
+	{
+		char name[40];
+
+		snprintf(name, sizeof(name), "%.*s/%.*s", (int) pairs[i].partition.len,
+		         pairs[i].partition.s, (int) pairs[i].qos.len, pairs[i].qos.s);
+		CHECK_STR(name, names[i]);
+		CHECK(pairs[i].r.priority == want[i]);
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres);
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres_f);
+	}
+	unit_alloc.release(unit_alloc.ctx, pairs);
+	/* no arrays: the job's own fields, one pair (partition term 100, QOS 200, no cpu total) */
+	CHECK(EACH("batch", "normal", NULL, 0, NULL, 0) == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority == 300);
+	CHECK(pairs[0].partition.len == 5 && pairs[0].qos.len == 6);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres_f);
+	unit_alloc.release(unit_alloc.ctx, pairs);
+	/* no names at all: one pair with the job's fields, even with arrays */
+	CHECK(EACH("", "", parts, 3, qos, 3) == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority == 300 && pairs[0].partition.s == NULL);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres_f);
+	unit_alloc.release(unit_alloc.ctx, pairs);
+
+	CHECK(EACH("batch,debug", "normal", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "partition \"debug\" of the job is not in the partitions array");
+	CHECK(EACH("batch", "low", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "QOS \"low\" of the job is not in the qos array");
+	CHECK(EACH("batch,", "normal", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "empty partition name in \"batch,\"");
+	CHECK(EACH("batch,gpu", "normal", NULL, 0, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message,
+	          "the job names 2 partitions (\"batch,gpu\") but no partitions array was given");
+	CHECK(n == 0 && pairs == NULL);
+	/* an error in one pair names it */
+	c.max_qos_priority = 50;
+	CHECK(EACH("batch,gpu", "normal,high", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.context, "in partition \"batch\", QOS \"high\"");
+	/* 400 partitions by 400 QOS: more pairs than the limit, refused before any work */
+	many = malloc(800);
+	for (i = 0; i < 799; i++)
+		many[i] = i % 2 ? ',' : 'a';
+	many[799] = '\0';
+	CHECK(EACH(many, many, parts, 3, qos, 3) == FS_ERR_LIMIT);
+	free(many);
+#undef EACH
+}
+
 void
 test_slurm_priority(void)
 {
@@ -775,6 +868,7 @@ test_slurm_priority(void)
 	test_age();
 	test_job_size();
 	test_sum();
+	test_each();
 	while (nkept > 0)
 		free(kept[--nkept]);
 	test_defaults();

@@ -964,6 +964,189 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 	return FS_OK;
 }
 
+/* ---- a job's priority per partition and QOS ------------------------------------------------ */
+
+/* The number of names in a comma list (an empty list has none). */
+static size_t
+names_count(fs_str list)
+{
+	size_t i, n = list.len ? 1 : 0;
+
+	for (i = 0; i < list.len; i++)
+		n += list.s[i] == ',';
+	return n;
+}
+
+/* The k-th name of a comma list, from *pos on (advanced past it). */
+static fs_str
+names_next(fs_str list, size_t *pos)
+{
+	size_t b = *pos, e = b;
+
+	while (e < list.len && list.s[e] != ',')
+		e++;
+	*pos = e + 1;
+	return fs_str_of(list.s + b, e - b);
+}
+
+/* The job's comma list read into names, each checked: not empty, and found when there is an array.
+ */
+static fs_status
+names_read(fs_str list, const char *what, const char *whats, const char *arg, bool have_array,
+           fs_str *names, size_t n, fs_error *err)
+{
+	size_t k, pos = 0;
+
+	if (n > 1 && !have_array)
+	{
+		fs_fail(err, FS_ERR_VALUE, "the job names %zu %s (\"%.*s\") but no %s array was given", n,
+		        whats, (int) (list.len > 200 ? 200 : list.len), list.s, arg);
+		fs_error_hint(err, "Pass the %s the job names, each with its own fields.", whats);
+		return FS_ERR_VALUE;
+	}
+	for (k = 0; k < n; k++)
+	{
+		names[k] = names_next(list, &pos);
+		if (names[k].len == 0)
+		{
+			fs_fail(err, FS_ERR_VALUE, "empty %s name in \"%.*s\"", what,
+			        (int) (list.len > 200 ? 200 : list.len), list.s);
+			fs_error_hint(err,
+			              "Write the job's %s as SLURM does: names separated by commas, "
+			              "\"batch,debug\".",
+			              whats);
+			return FS_ERR_VALUE;
+		}
+	}
+	return FS_OK;
+}
+
+static fs_status
+unknown_name(fs_error *err, const char *what, const char *arg, fs_str name)
+{
+	fs_fail(err, FS_ERR_VALUE, "%s \"%.*s\" of the job is not in the %s array", what,
+	        (int) (name.len > 200 ? 200 : name.len), name.s, arg);
+	fs_error_hint(err, "Every %s a job names needs its row in the array.", what);
+	return FS_ERR_VALUE;
+}
+
+fs_status
+fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job *job, fs_str partitions,
+                       fs_str qos, const fs_sprio_part *parts, size_t nparts,
+                       const fs_sprio_qos *qoss, size_t nqos, const fs_sprio_cluster *cl,
+                       int64_t now, fs_sprio_pair **out, size_t *n, const fs_allocator *a,
+                       fs_error *err)
+{
+	size_t np = names_count(partitions), nq = names_count(qos), i, k, m = 0;
+	size_t pp = np ? np : 1, qq = nq ? nq : 1;
+	fs_str *pn, *qn;
+	const fs_sprio_part **pf;
+	const fs_sprio_qos **qf;
+	fs_sprio_pair *pairs;
+	fs_status st;
+
+	*out = NULL;
+	*n = 0;
+	if (pp > FS_SPRIO_PAIRS_MAX / qq)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "a job of %zu partitions and %zu QOS has too many pairs", pp,
+		        qq);
+		fs_error_detail(err, "The limit is %d (partition, QOS) pairs.", FS_SPRIO_PAIRS_MAX);
+		fs_error_hint(err, "SLURM keeps one priority per pair; list fewer partitions or QOS.");
+		return FS_ERR_LIMIT;
+	}
+	pn = a->alloc(a->ctx, sizeof(fs_str) * pp);
+	qn = a->alloc(a->ctx, sizeof(fs_str) * qq);
+	pf = a->alloc(a->ctx, sizeof(*pf) * pp);
+	qf = a->alloc(a->ctx, sizeof(*qf) * qq);
+	pn[0] = qn[0] = fs_str_of(NULL, 0);
+	pf[0] = NULL;
+	qf[0] = NULL;
+	if ((st = names_read(partitions, "partition", "partitions", "partitions", parts != NULL, pn, np,
+	                     err)) != FS_OK ||
+	    (st = names_read(qos, "QOS", "QOS", "qos", qoss != NULL, qn, nq, err)) != FS_OK)
+		goto done;
+	/* each name's row: a linear search of the (short) arrays */
+	for (i = 0; i < pp; i++)
+	{
+		pf[i] = NULL;
+		if (parts == NULL || np == 0)
+			continue;
+		for (k = 0; k < nparts && pf[i] == NULL; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(parts[k].name, pn[i]))
+				pf[i] = &parts[k];
+		}
+		if (pf[i] == NULL)
+		{
+			st = unknown_name(err, "partition", "partitions", pn[i]);
+			goto done;
+		}
+	}
+	for (i = 0; i < qq; i++)
+	{
+		qf[i] = NULL;
+		if (qoss == NULL || nq == 0)
+			continue;
+		for (k = 0; k < nqos && qf[i] == NULL; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(qoss[k].name, qn[i]))
+				qf[i] = &qoss[k];
+		}
+		if (qf[i] == NULL)
+		{
+			st = unknown_name(err, "QOS", "qos", qn[i]);
+			goto done;
+		}
+	}
+	pairs = a->alloc(a->ctx, sizeof(fs_sprio_pair) * pp * qq);
+	for (i = 0; i < pp; i++)
+		for (k = 0; k < qq; k++)
+		{
+			fs_sprio_job j = *job;
+			fs_sprio_pair *pr = &pairs[m];
+
+			FS_POLL(m);
+			if (pf[i])
+			{
+				j.partition_factor = pf[i]->factor;
+				j.has_part_max_time = pf[i]->has_max_time;
+				j.part_max_time = pf[i]->max_time;
+				j.part_tres = pf[i]->tres;
+			}
+			if (qf[k] && qf[k]->priority != 0)
+				j.qos_priority = qf[k]->priority;
+			pr->partition = pn[i];
+			pr->qos = qn[k];
+			pr->r.tres = a->alloc(a->ctx, sizeof(double) * (cfg->n_tres + 1));
+			pr->r.tres_f = a->alloc(a->ctx, sizeof(double) * (cfg->n_tres + 1));
+			m++;
+			if ((st = fs_sprio_priority(cfg, &j, cl, now, &pr->r, err)) != FS_OK)
+			{
+				fs_error_context(err, "in partition \"%.*s\", QOS \"%.*s\"",
+				                 (int) pr->partition.len, pr->partition.s ? pr->partition.s : "",
+				                 (int) pr->qos.len, pr->qos.s ? pr->qos.s : "");
+				for (i = 0; i < m; i++)
+				{
+					a->release(a->ctx, pairs[i].r.tres);
+					a->release(a->ctx, pairs[i].r.tres_f);
+				}
+				a->release(a->ctx, pairs);
+				goto done;
+			}
+		}
+	*out = pairs;
+	*n = m;
+done:
+	a->release(a->ctx, pn);
+	a->release(a->ctx, qn);
+	a->release(a->ctx, pf);
+	a->release(a->ctx, qf);
+	return st;
+}
+
 /* ---- what sprio prints ---------------------------------------------------------------------- */
 
 fs_status

@@ -159,6 +159,51 @@ typedef struct fs_sprio_row
 void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
                     const fs_allocator *a);
 
+/* A partition as a multi-partition job's priority needs it (sinfo / scontrol show partition). */
+typedef struct fs_sprio_part
+{
+	fs_str name;
+	int64_t factor; /* PriorityJobFactor */
+	bool has_max_time;
+	int64_t max_time;    /* seconds */
+	const uint8_t *tres; /* the partition's TRES totals (encoded resvec), NULL for none */
+} fs_sprio_part;
+
+/* A QOS as a multi-QOS job's priority needs it (sacctmgr show qos). */
+typedef struct fs_sprio_qos
+{
+	fs_str name;
+	int64_t priority;
+} fs_sprio_qos;
+
+/* One (partition, QOS) pair of a job and its priority there. */
+typedef struct fs_sprio_pair
+{
+	fs_str partition, qos;
+	fs_sprio_result r; /* r.tres and r.tres_f are allocated, cfg->n_tres each */
+} fs_sprio_pair;
+
+/* The most (partition, QOS) pairs one job may give (more is FS_ERR_LIMIT). */
+#define FS_SPRIO_PAIRS_MAX 100000
+
+/*
+ * A job's priority in each partition and QOS it names, as SLURM keeps one per pair
+ * (_priority_each_partition, _priority_each_qos): `partitions` and `qos` are the job's comma
+ * lists ("batch,debug"); each partition is looked up in parts (its PriorityJobFactor, MaxTime and
+ * TRES totals replace the job's) and each QOS in qoss (its priority replaces the job's, except a
+ * QOS of priority 0, which leaves the job's QOS term as it is). With parts NULL the job's own
+ * partition fields apply, with qoss NULL its own QOS priority (the list must then name one). An
+ * empty list is one pair with an empty name. Pairs come partition by partition in the job's
+ * order, each with the QOS in the job's order. An unknown or empty name is FS_ERR_VALUE, more than
+ * FS_SPRIO_PAIRS_MAX pairs FS_ERR_LIMIT. O(P * Q * (cost of fs_sprio_priority) + (P + Q) * the
+ * arrays' lengths).
+ */
+fs_status fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job *job,
+                                 fs_str partitions, fs_str qos, const fs_sprio_part *parts,
+                                 size_t nparts, const fs_sprio_qos *qoss, size_t nqos,
+                                 const fs_sprio_cluster *cl, int64_t now, fs_sprio_pair **out,
+                                 size_t *n, const fs_allocator *a, fs_error *err);
+
 /*
  * One pending job in one partition, as the main scheduler sorts its queue: the partition's
  * PriorityTier, the job's priority in that partition (as fs_sprio_priority stores it), its submit

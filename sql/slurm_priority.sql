@@ -219,8 +219,26 @@ SELECT quote_literal(line)
 FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '--long');
 -- no jobs: the header alone
 SELECT quote_literal(line) FROM q, c, sprio(cfg, '{}', c.cl, c.pass, '-l');
+-- -o FORMAT (SLURM's letters, widths and suffixes; a prefix; width 0 unpadded), -S (the first
+-- key primary, - descending), the filters -j, -p, -u, -h without the header
+UPDATE q SET jobs = jobs || (SELECT j FROM (SELECT pg_temp.job(qos => 10, fs => 0.2) j) s);
+UPDATE q SET jobs[3].job_id = '1005', jobs[3]."user" = 'bob', jobs[3].partition = 'debug';
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "%.15i %9r %.8u %.10Y %.10Q %T"');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "row:%i|%Y|%y|%q|%N|%n|%o" -S -y');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '--format=%i,%u,%r --sort=u,-i');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -p batch -u alice');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-h -j 1005,999');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-w -o "%i|%Y|%A|%Q|%T"');
+-- a letter the release does not know: left out with its suffix, and a warning (22.05 has no %o)
+SELECT quote_literal(line)
+FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '-o "%i %o|%r"');
 -- errors
-SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -S y');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -o %i');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-S b');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-M cluster2');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "%i');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '1005');
 SELECT * FROM q, c, sprio(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
 SELECT * FROM q, c, sprio(cfg, ARRAY[pg_temp.job(cpus => -1)], c.cl, c.pass);
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(qos => 60), c.cl, c.pass) FROM c;

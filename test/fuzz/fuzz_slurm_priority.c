@@ -106,6 +106,49 @@ check_order(const uint8_t *data, size_t size)
 	}
 }
 
+/* Options that parse print for two jobs (a direct one too): one line each after the header. */
+static void
+check_print(const fs_sprio_opts *o)
+{
+	static fs_sprio_config cfg;
+	static bool have;
+	fs_sprio_result r[2];
+	double tres[2][2];
+	fs_sprio_row rows[2];
+	fs_error err;
+	fs_sb out;
+	char bad;
+	size_t i, lines = 0;
+
+	if (!have && fs_sprio_config_parse("PriorityWeightAge=10 PriorityWeightTRES=cpu=1", 45, NULL, 0,
+	                                   &cfg, &fz, &err) != FS_OK)
+		abort();
+	have = true;
+	memset(r, 0, sizeof(r));
+	memset(rows, 0, sizeof(rows));
+	for (i = 0; i < 2; i++)
+	{
+		r[i].tres = tres[i];
+		r[i].tres_f = tres[i];
+		tres[i][0] = 1;
+		rows[i].r = &r[i];
+		rows[i].job_id = fs_str_of(i ? "12" : "7_1", i ? 2 : 3);
+		rows[i].partition = fs_str_of("batch", 5);
+	}
+	r[1].direct = true;
+	r[1].priority = 5;
+	fs_sb_init(&out, &fz, 64);
+	fs_sprio_print(&cfg, rows, 2, o, &out, &bad, &fz);
+	for (i = 0; i < out.len; i++)
+		lines += out.data[i] == '\n';
+	/* a format's own text may hold newlines (sprio prints them): count lines without one */
+	if ((lines > 3 &&
+	     !(o->has_format && memchr(o->format.s ? o->format.s : "", '\n', o->format.len))) ||
+	    (out.len > 0 && out.data[out.len - 1] != '\n'))
+		abort();
+	free(out.data);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -114,7 +157,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs_error err;
 	size_t n, i;
 	int32_t m;
-	int opts;
+	fs_sprio_opts opts;
 	const char *text = (const char *) data;
 
 	if (fs_sprio_config_parse(text, size, NULL, 0, &cfg, &fz, &err) == FS_OK)
@@ -140,10 +183,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else if (err.status != FS_ERR_SYNTAX || err.message[0] == '\0')
 		abort();
 	/* sprio's options: known bits only, or a syntax error with a message */
-	if (fs_sprio_options_parse(text, size, &opts, &err) == FS_OK)
+	if (fs_sprio_options_parse(text, size, &opts, &fz, &err) == FS_OK)
 	{
-		if (opts & ~(FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS))
+		if ((opts.flags & ~(FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS |
+		                    FS_SPRIO_OPT_NOHEADER)) ||
+		    ((opts.flags & FS_SPRIO_OPT_LONG) && opts.has_format) || opts.nsort > FS_SPRIO_SORT_MAX)
 			abort();
+		check_print(&opts);
+		fs_sprio_opts_free(&opts, &fz);
 	}
 	else if (err.status != FS_ERR_SYNTAX || err.message[0] == '\0')
 		abort();

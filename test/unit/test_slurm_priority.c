@@ -598,20 +598,29 @@ test_sum(void)
 
 /* ---- what sprio prints ---- */
 
+static char print_bad;
+
 static char *
 print(const char *conf, const char *version, fs_sprio_row *rows, size_t n, const char *opts)
 {
 	fs_sprio_config cfg;
 	fs_error err;
 	fs_sb sb;
-	int o = 0;
+	fs_sprio_opts o;
+	char bad;
 
 	CHECK(parse_v(conf, version, &cfg, &err) == FS_OK);
-	CHECK(fs_sprio_options_parse(opts, strlen(opts), &o, &err) == FS_OK);
+	if (fs_sprio_options_parse(opts, strlen(opts), &o, &unit_alloc, &err) != FS_OK)
+	{
+		CHECK_STR(err.message, "(options accepted)");
+		memset(&o, 0, sizeof(o));
+	}
 	fs_sb_init(&sb, &unit_alloc, 64);
-	fs_sprio_print(&cfg, rows, n, o, &sb, &unit_alloc);
+	fs_sprio_print(&cfg, rows, n, &o, &sb, &bad, &unit_alloc);
+	print_bad = bad;
 	fs_sb_append(&sb, "", 0);
 	sb.data[sb.len] = '\0';
+	fs_sprio_opts_free(&o, &unit_alloc);
 	fs_sprio_config_free(&cfg, &unit_alloc);
 	return sb.data;
 }
@@ -630,7 +639,7 @@ test_sprio(void)
 	double t1[1] = {62.5}, f1[1], t2[1] = {0}, f2[1];
 	char *out;
 	fs_error err;
-	int o;
+	fs_sprio_opts o;
 
 	memset(&r1, 0, sizeof(r1));
 	memset(&r2, 0, sizeof(r2));
@@ -694,10 +703,10 @@ test_sprio(void)
 	               "        Weights                               1       1000       2000"
 	               "   CPU=1000,Mem=2000G\n");
 	free(out);
-	CHECK(fs_sprio_options_parse("-lnw", 4, &o, &err) == FS_OK &&
-	      o == (FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS));
-	CHECK(fs_sprio_options_parse("-l -S y", 7, &o, &err) == FS_ERR_SYNTAX);
-	CHECK(fs_sprio_options_parse("-x", 2, &o, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("-lnw", 4, &o, &unit_alloc, &err) == FS_OK &&
+	      o.flags == (FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS));
+	fs_sprio_opts_free(&o, &unit_alloc);
+	CHECK(fs_sprio_options_parse("-x", 2, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
 }
 
 static fs_sprio_order_key
@@ -857,11 +866,111 @@ test_each(void)
 #undef EACH
 }
 
+/* sprio's -o formats, -S sorts, the -j, -p and -u filters, -h, and the option errors. */
+static void
+test_sprio_options(void)
+{
+	fs_sprio_result r[3];
+	double t[3][1];
+	fs_sprio_row rows[3];
+	static const char *const ids[3] = {"12", "5", "7_2"},
+	                         *const users[3] = {"alice", "bob", "alice"},
+	                         *const parts[3] = {"gpu", "batch", "batch"};
+	static const double sums[3] = {300.0, 100.4, 200.0};
+	const char *conf = "PriorityWeightQOS=1000";
+	fs_sprio_opts o;
+	fs_error err;
+	char *out;
+	size_t i;
+
+#define ROWS()                                                                                     \
+	for (i = 0; i < 3; i++)                                                                        \
+	{                                                                                              \
+		memset(&r[i], 0, sizeof(r[i]));                                                            \
+		memset(&rows[i], 0, sizeof(rows[i]));                                                      \
+		r[i].tres = r[i].tres_f = t[i];                                                            \
+		r[i].sum = sums[i];                                                                        \
+		r[i].qos = sums[i] / 2;                                                                    \
+		rows[i].r = &r[i];                                                                         \
+		rows[i].job_id = S(ids[i]);                                                                \
+		rows[i].user = S(users[i]);                                                                \
+		rows[i].partition = S(parts[i]);                                                           \
+	}
+#define SPRIO(opts, want)                                                                          \
+	do                                                                                             \
+	{                                                                                              \
+		ROWS();                                                                                    \
+		out = print(conf, "23.02", rows, 3, opts);                                                 \
+		CHECK_STR(out, want);                                                                      \
+		free(out);                                                                                 \
+	} while (0)
+	/* width 0: no padding; the default order by job id, an array task by its job's id */
+	SPRIO("-o %i|%Y", "JOBID|PRIORITY\n5|100\n7_2|200\n12|300\n");
+	SPRIO("--format=%i|%Y -S -y", "JOBID|PRIORITY\n12|300\n7_2|200\n5|100\n");
+	SPRIO("-o '%i %Q' --sort u,-i", "JOBID QOS\n12 150\n7_2 100\n5 50\n");
+	SPRIO("-S Q -o%i", "JOBID\n5\n7_2\n12\n");
+	/* filters: -p, -u, -j (a job's id matches its array tasks), -h drops the header */
+	SPRIO("-o %i -p batch", "JOBID\n5\n7_2\n");
+	SPRIO("-o %i -u alice -h", "7_2\n12\n");
+	SPRIO("-o %i -j 12,5", "JOBID\n5\n12\n");
+	SPRIO("-o %i -j7", "JOBID\n7_2\n");
+	SPRIO("-o %i --jobs=7_3", "JOBID\n");
+	SPRIO("-o %i -j", "JOBID\n5\n7_2\n12\n");
+	SPRIO("-o %i -p gpu,batch -u bob", "JOBID\n5\n");
+	/* a prefix on every line; right-justified cut to the width keeps the first characters;
+	 * left-justified cut and padded; "%%" is one separator, as strtok reads it, so "|" is a
+	 * piece of its own, an unknown letter */
+	SPRIO("-o \"x%.4i:%3r%%|\" -j 5", "xJOBI:PAR\nx   5:bat\n");
+	CHECK(print_bad == '|');
+	SPRIO("-o \"%.4i%6r|\" -j 5", "JOBIPARTIT|\n   5batch |\n");
+	/* an unknown letter is left out with its suffix, and reported */
+	ROWS();
+	out = print(conf, "23.02", rows, 3, "-o \"%i %Z %r\" -j 5");
+	CHECK_STR(out, "JOBID PARTITION\n5 batch\n");
+	CHECK(print_bad == 'Z');
+	free(out);
+	ROWS();
+	out = print(conf, "22.05", rows, 3, "-o \"%i %o|\" -j 5");
+	CHECK_STR(out, "JOBID \n5 \n");
+	CHECK(print_bad == 'o');
+	free(out);
+	/* -w in a format: the weight, blanks for the job's own fields */
+	SPRIO("-w -o \"%i|%Q|%u|%S\"", "JOBID|QOS|USER|SITE\nWeights|1000||1\n");
+#undef SPRIO
+#undef ROWS
+
+	/* errors */
+	CHECK(fs_sprio_options_parse("-l -o %i", 8, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "sprio: fatal: Options -o(--format) and -l(--long) are mutually "
+	                      "exclusive. Please remove one and retry.");
+	CHECK(fs_sprio_options_parse("-S b", 4, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "sprio: error: Invalid sort specification: b");
+	CHECK(fs_sprio_options_parse("-o", 2, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Option requires an argument") != NULL);
+	CHECK(fs_sprio_options_parse("-M c1", 5, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.hint, "live controller") != NULL);
+	CHECK(fs_sprio_options_parse("5", 1, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Unrecognized option") != NULL);
+	CHECK(fs_sprio_options_parse("-j 5 6", 6, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("-o \"%i", 6, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Unterminated quote") != NULL);
+	CHECK(fs_sprio_options_parse("--long=1", 8, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("--formats=x", 11, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	/* -j then one word: the list */
+	CHECK(fs_sprio_options_parse("-j 5,6 -l", 9, &o, &unit_alloc, &err) == FS_OK);
+	CHECK(o.jobs_given && o.jobs.len == 3 && (o.flags & FS_SPRIO_OPT_LONG));
+	fs_sprio_opts_free(&o, &unit_alloc);
+	CHECK(fs_sprio_options_parse("-S +y,-i,r", 10, &o, &unit_alloc, &err) == FS_OK);
+	CHECK(o.nsort == 3 && o.sort[0] == 'y' && !o.descend[0] && o.descend[1] && !o.descend[2]);
+	fs_sprio_opts_free(&o, &unit_alloc);
+}
+
 void
 test_slurm_priority(void)
 {
 	test_order();
 	test_sprio();
+	test_sprio_options();
 	test_normalised();
 	test_no_normal();
 	test_site_nice();

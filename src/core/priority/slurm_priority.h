@@ -133,16 +133,46 @@ fs_status fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job,
                             const fs_sprio_cluster *cl, int64_t now, fs_sprio_result *r,
                             fs_error *err);
 
-/* sprio's options: -l (--long), -n (--norm), -w (--weights). */
+/* sprio's flags: -l (--long), -n (--norm), -w (--weights), -h (--noheader). */
 enum
 {
 	FS_SPRIO_OPT_LONG = 1,
 	FS_SPRIO_OPT_NORM = 2,
-	FS_SPRIO_OPT_WEIGHTS = 4
+	FS_SPRIO_OPT_WEIGHTS = 4,
+	FS_SPRIO_OPT_NOHEADER = 8
 };
 
-/* sprio's command-line options; anything else is FS_ERR_SYNTAX. O(len). */
-fs_status fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err);
+/* The most keys in a -S sort specification. */
+#define FS_SPRIO_SORT_MAX 32
+
+/*
+ * sprio's command line (without "sprio"): the flags, -o FORMAT, -S sort, and the filters -j
+ * (jobs), -p (partitions) and -u (users), each a comma list; the pieces point into the text the
+ * options were read from (quotes removed: a quoted word is copied into `buf`).
+ */
+typedef struct fs_sprio_opts
+{
+	int flags;
+	bool has_format, has_jobs, has_parts, has_users;
+	bool jobs_given; /* -j came with a list (else it lists every job) */
+	fs_str format, jobs, parts, users;
+	size_t nsort;
+	char sort[FS_SPRIO_SORT_MAX]; /* the letters of -S, the primary key first */
+	bool descend[FS_SPRIO_SORT_MAX];
+	char *buf; /* allocator memory for unquoted words, NULL when none; fs_sprio_opts_free */
+} fs_sprio_opts;
+
+/*
+ * Read sprio's options as its getopt does: words split on white space, single or double quotes
+ * grouping (`-o "%.15i %.10Y"`), short options clustered (`-lnw`, `-o%i`), long ones with `=` or
+ * the next word (`--format=...`, `--sort y`), `-j` with an optional list (in the same word, or as
+ * the one word left over, as sprio takes it). `-l` with `-o`, an unknown option, a missing
+ * argument, a sort letter sprio does not know ("Invalid sort specification") and options that
+ * need a live controller (`-M`, `--federation`, `--local`, `--sibling`) are FS_ERR_SYNTAX. O(len).
+ */
+fs_status fs_sprio_options_parse(const char *s, size_t len, fs_sprio_opts *o, const fs_allocator *a,
+                                 fs_error *err);
+void fs_sprio_opts_free(fs_sprio_opts *o, const fs_allocator *a);
 
 /* One job as sprio lists it: its names and its priority as fs_sprio_priority gave it. */
 typedef struct fs_sprio_row
@@ -152,12 +182,16 @@ typedef struct fs_sprio_row
 } fs_sprio_row;
 
 /*
- * The lines sprio prints for these jobs and options, header first, each ended by a newline, in
- * sprio's default order (job id ascending, as numbers when they are): byte for byte the layout of
- * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). O(n log n) rows.
+ * The lines sprio prints for these jobs and options, header first (unless -h), each ended by a
+ * newline: the rows the -j, -p and -u filters keep, in the -S order (default job id ascending;
+ * each sort stable, ties in the input order), in the -o format or the layout of the options and
+ * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). Rows is reordered. A
+ * format letter sprio does not know for the release is left out with its suffix, as sprio does
+ * ("Invalid job format specification"): *bad_letter is set to the first such letter, else 0.
+ * O(n log n) rows times the sort keys.
  */
-void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
-                    const fs_allocator *a);
+void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n,
+                    const fs_sprio_opts *o, fs_sb *out, char *bad_letter, const fs_allocator *a);
 
 /* A partition as a multi-partition job's priority needs it (sinfo / scontrol show partition). */
 typedef struct fs_sprio_part

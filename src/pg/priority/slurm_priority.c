@@ -218,6 +218,8 @@ config_from_record(HeapTupleHeader t, fs_sprio_config *cfg)
 		if (st != FS_OK)
 			fs_error_context(&err, "in the weight_tres field of a slurm_priority_config");
 		fs_pg_check(st, &err);
+		/* as written: sprio -w prints it, and the default layout has a TRES column with it */
+		cfg->weight_tres = text_to_cstring(v);
 	}
 	secs = attr_seconds(t, "max_age", &present);
 	if (present)
@@ -690,13 +692,15 @@ sprio(PG_FUNCTION_ARGS)
 	fs_sprio_row *rows;
 	prio_job *pj;
 	fs_error err;
-	int n, i, opts;
+	int n, i;
+	fs_sprio_opts opts;
+	char bad;
 	fs_sb out;
 	size_t p, q;
 
-	fs_pg_check(
-	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
-	    &err);
+	fs_pg_check(fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts,
+	                                   &fs_pg_alloc, &err),
+	            &err);
 	cache_config(c, ct);
 	read_cluster(c, kt, &cl);
 	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
@@ -704,7 +708,14 @@ sprio(PG_FUNCTION_ARGS)
 	for (i = 0; i < n; i++)
 		rows[i] = pj[i].row;
 	fs_sb_init(&out, &fs_pg_alloc, 256);
-	fs_sprio_print(&c->cfg, rows, (size_t) n, opts, &out, &fs_pg_alloc);
+	fs_sprio_print(&c->cfg, rows, (size_t) n, &opts, &out, &bad, &fs_pg_alloc);
+	if (bad)
+		ereport(WARNING, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                  errmsg("sprio: error: Invalid job format specification: %c", bad),
+		                  errdetail("sprio leaves the field and its suffix out, as here."),
+		                  errhint("The format letters of release %d.%02d are listed in "
+		                          "docs/job-priority.md.",
+		                          c->cfg.version / 100, c->cfg.version % 100)));
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	for (p = 0; p < out.len; p = q + 1)

@@ -57,5 +57,18 @@ SELECT bench_record('slurm_job_order() of 10^5 pending jobs', 100000,
                             + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
                             + 2000 * qos / 50 + 1000 * cpus / 256)) DESC,
                    (job).submit_time, (job).job_id::bigint) FROM sp_qrows) s$q$, 3);
+-- sprio -l of the same 10^5 pending jobs, next to the listing written in SQL: the weighted terms
+-- rounded into fixed-width columns with format() and lpad, ordered by job id
+SELECT bench_assert(count(*) = 100001, 'sprio lists every job and a header')
+FROM sp_q, sp_conf, sprio(cfg, jobs, cl, '2026-12-01 00:00+00');
+SELECT bench_record('sprio -l of 10^5 pending jobs', 100000,
+    $q$SELECT sum(length(line)) FROM sp_q, sp_conf, sprio(cfg, jobs, cl, '2026-12-01 00:00+00')$q$,
+    'the -l columns with format() and lpad over the float8 columns, ORDER BY job id',
+    $q$SELECT sum(length(l)) FROM (SELECT format('%s %s %s %s %s %s %s', lpad((job).job_id, 15),
+                   rpad((job).partition, 9), lpad((job)."user", 8),
+                   lpad(trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare + 2000 * qos / 50)::text, 10),
+                   lpad(round(1000 * least(age_s / 604800, 1))::text, 10),
+                   lpad(round(10000 * fairshare)::text, 10), lpad(round(2000 * qos / 50)::text, 10)) AS l
+            FROM sp_qrows ORDER BY (job).job_id::bigint) s$q$, 3);
 DROP TABLE sp_q, sp_qrows;
 DROP TABLE sp_jobs, sp_conf;

@@ -274,3 +274,9 @@ CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_confi
                   tres_factors fairsched.resvec, direct boolean)
     AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';
+
+-- scontrol: `scontrol show job|partition|node|config` output as records (docs/job-priority.md)
+CREATE FUNCTION fairsched.scontrol_show(doc text)
+    RETURNS TABLE(record int, attrs jsonb)
+    AS 'MODULE_PATHNAME', 'scontrol_show' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.scontrol_show(text) IS 'the records of scontrol show job|partition|node|config output (multi-line or -o), each a jsonb object of its Key=Value pairs as text: values keep their spaces (to the next Key= word; in the multi-line form JobName, Command, WorkDir, StdIn, StdOut, StdErr, Comment, AdminComment, SystemComment and OS to the end of their line); show config lines (Key = Value) give one record per block';

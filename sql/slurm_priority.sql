@@ -219,8 +219,119 @@ SELECT quote_literal(line)
 FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '--long');
 -- no jobs: the header alone
 SELECT quote_literal(line) FROM q, c, sprio(cfg, '{}', c.cl, c.pass, '-l');
+-- -o FORMAT (SLURM's letters, widths and suffixes; a prefix; width 0 unpadded), -S (the first
+-- key primary, - descending), the filters -j, -p, -u, -h without the header
+UPDATE q SET jobs = jobs || (SELECT j FROM (SELECT pg_temp.job(qos => 10, fs => 0.2) j) s);
+UPDATE q SET jobs[3].job_id = '1005', jobs[3]."user" = 'bob', jobs[3].partition = 'debug';
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "%.15i %9r %.8u %.10Y %.10Q %T"');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "row:%i|%Y|%y|%q|%N|%n|%o" -S -y');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '--format=%i,%u,%r --sort=u,-i');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -p batch -u alice');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-h -j 1005,999');
+SELECT quote_literal(line) FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-w -o "%i|%Y|%A|%Q|%T"');
+-- a letter the release does not know: left out with its suffix, and a warning (22.05 has no %o)
+SELECT quote_literal(line)
+FROM q, c, sprio(slurm_priority_config('PriorityWeightQOS=2000', '22.05'), jobs, c.cl, c.pass, '-o "%i %o|%r"');
 -- errors
-SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -S y');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-l -o %i');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-S b');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-M cluster2');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '-o "%i');
+SELECT * FROM q, c, sprio(cfg, jobs, c.cl, c.pass, '1005');
 SELECT * FROM q, c, sprio(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
 SELECT * FROM q, c, sprio(cfg, ARRAY[pg_temp.job(cpus => -1)], c.cl, c.pass);
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(qos => 60), c.cl, c.pass) FROM c;
+
+-- slurm_job_order: the main scheduler's order. QOS weight 1000 against a highest QOS priority
+-- of 50, every other weight 0: a job's priority is 1000 * qos / 50 (20 per QOS point). By hand:
+-- tier 2 first (308 in urgent 1000, then 303 100); then tier 1 by priority: 307 (admin-set
+-- 2000), 308 in batch and 301 (1000, 308 submitted earlier), 304, 302 and 305 (500: 304
+-- submitted earlier, 302 and 305 in the same second, so the job id); 306 is held (priority 0)
+CREATE FUNCTION pg_temp.ojob(id text, part text, tier int, qos bigint, submit timestamptz,
+                             direct bigint DEFAULT NULL, prev bigint DEFAULT NULL)
+RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW(id, 'alice', 'physics', part, 'normal', submit, NULL, 1, 1, NULL, 'cpu=1', 0.5,
+               0, 1, tier, '1 day'::interval, 'cpu=16', qos, 0, 0, direct, prev)::slurm_job $$;
+CREATE TEMP TABLE oq AS
+SELECT slurm_priority_config('PriorityWeightQOS=1000') AS cfg, ARRAY[
+    pg_temp.ojob('301', 'batch', 1, 50, '2026-12-01 10:00:00+00'),
+    pg_temp.ojob('302', 'batch', 1, 25, '2026-12-01 10:00:00+00'),
+    pg_temp.ojob('303', 'urgent', 2, 5, '2026-12-01 11:00:00+00'),
+    pg_temp.ojob('304', 'batch', 1, 25, '2026-12-01 09:00:00+00'),
+    pg_temp.ojob('305', 'batch', 1, 25, '2026-12-01 10:00:00.4+00'),
+    pg_temp.ojob('306', 'batch', 1, 50, '2026-12-01 07:00:00+00', 0),
+    pg_temp.ojob('307', 'batch', 1, 0, '2026-12-01 11:30:00+00', 2000),
+    pg_temp.ojob('308', 'batch', 1, 50, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('308', 'urgent', 2, 50, '2026-12-01 08:00:00+00')] AS jobs;
+\x off
+SELECT o.* FROM oq, c, slurm_job_order(cfg, jobs, c.cl, c.pass) o;
+-- the order is that of slurm_priority's stored priorities, tier first
+SELECT bool_and(o.priority = (slurm_priority(cfg, j, c.cl, c.pass)).priority) AS same_priority
+FROM oq, c, slurm_job_order(cfg, jobs, c.cl, c.pass) o,
+     LATERAL (SELECT j FROM unnest(jobs) j WHERE j.job_id = o.job_id AND j.partition = o.partition) x;
+-- one job in two partitions of one tier with the same priority: the array's order decides
+SELECT o.* FROM oq, c, slurm_job_order(cfg, ARRAY[
+    pg_temp.ojob('42', 'gpu', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('42', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('42_7', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+    pg_temp.ojob('x1', 'batch', 1, 25, '2026-12-01 08:00:00+00')], c.cl, c.pass) o;
+-- INCR_ONLY: job 2's previous priority 800 holds its place above job 1's 500 (its own is 100)
+SELECT o.* FROM c, slurm_job_order(slurm_priority_config('PriorityWeightQOS=1000 PriorityFlags=INCR_ONLY'),
+    ARRAY[pg_temp.ojob('1', 'batch', 1, 25, '2026-12-01 08:00:00+00'),
+          pg_temp.ojob('2', 'batch', 1, 5, '2026-12-01 08:00:00+00', prev => 800)], c.cl, c.pass) o;
+-- no jobs; errors
+SELECT o.* FROM oq, c, slurm_job_order(cfg, '{}', c.cl, c.pass) o;
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[NULL::slurm_job], c.cl, c.pass);
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[pg_temp.ojob('1', 'batch', 1, 60, c.pass)], c.cl, c.pass);
+SELECT * FROM oq, c, slurm_job_order(cfg, ARRAY[[pg_temp.ojob('1', 'batch', 1, 5, c.pass)]], c.cl, c.pass);
+\x on
+
+-- slurm_priorities: one priority per (partition, QOS) pair of a job that names several. By hand
+-- (partition term = PriorityJobFactor / 10 * 1000, QOS term = priority / 100 * 1000, cpu 4 over
+-- the partition's total * 1000): batch (factor 5, 16 CPUs) 500 + 250, gpu (10, 8 CPUs)
+-- 1000 + 500; normal 100, high 1000, and "zero" (priority 0) keeps the job's own QOS term (20: 200)
+CREATE TEMP TABLE pq AS SELECT
+    slurm_priority_config('PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000') AS cfg,
+    ARRAY[('other', NULL, 1, NULL, NULL), ('batch', 5, 1, '2 days', 'cpu=16'),
+          ('gpu', 10, 2, NULL, 'cpu=8')]::slurm_partition[] AS parts,
+    ARRAY[('normal', 10), ('high', 100), ('zero', 0)]::slurm_qos[] AS qoss,
+    (4, 16, 10, 10, 100)::slurm_cluster AS cl;
+CREATE FUNCTION pg_temp.mjob(part text, qos text) RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW('77', 'alice', 'physics', part, qos, '2026-12-01 10:00+00', NULL, 1, 4, NULL,
+               'cpu=4', 0, 0, 1, 1, NULL, NULL, 20, 0, 0, NULL, NULL)::slurm_job $$;
+\x off
+SELECT partition_name, qos_name, priority, partition, qos, tres
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,gpu', 'normal,high,zero'), pq.cl, c.pass, parts, qoss);
+-- without arrays: the job's own fields (partition 1 of 10: 100; QOS 20: 200; no CPU total)
+SELECT partition_name, qos_name, priority
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass);
+-- the same as slurm_priority for that job
+SELECT (slurm_priority(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass)).priority FROM pq, c;
+-- no partition or QOS named: one row with the job's fields
+SELECT partition_name, qos_name, priority
+FROM pq, c, slurm_priorities(cfg, pg_temp.mjob(NULL, NULL), pq.cl, c.pass, parts, qoss);
+-- SLURM's test24.6: NO_NORMAL_ALL with weights 1, one row per partition (PriorityJobFactor 10
+-- and 20), QOS 200
+SELECT partition_name, qos_name, priority, partition, qos
+FROM c, slurm_priorities(slurm_priority_config(
+         'PriorityFlags=NO_NORMAL_ALL PriorityWeightPartition=1 PriorityWeightQOS=1'),
+     pg_temp.mjob('p1,p2', 'q200'), (4, 16, 0, 20, 200)::slurm_cluster, c.pass,
+     ARRAY[('p1', 10, 1, NULL, NULL), ('p2', 20, 1, NULL, NULL)]::slurm_partition[],
+     ARRAY[('q200', 200)]::slurm_qos[]);
+-- NULL arguments: no rows
+SELECT count(*) FROM pq, c, slurm_priorities(NULL, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass);
+-- errors
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,debug', 'normal'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'low'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,', 'normal'), pq.cl, c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass,
+                                      ARRAY[NULL]::slurm_partition[]);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass,
+                                      ARRAY[(NULL, 1, 1, NULL, NULL)]::slurm_partition[]);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'high'), (4, 16, 10, 10, 50)::slurm_cluster,
+                                      c.pass, parts, qoss);
+SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob(repeat('a,', 399) || 'a', repeat('q,', 399) || 'q'),
+                                      pq.cl, c.pass, parts, qoss);
+\x on

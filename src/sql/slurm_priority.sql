@@ -101,3 +101,41 @@ CREATE FUNCTION fairsched.sprio(config fairsched.slurm_priority_config,
     RETURNS TABLE(line text)
     AS 'MODULE_PATHNAME', 'sprio' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.sprio(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz, text) IS 'the lines sprio prints for these jobs at the calculation pass as_of, header first, byte for byte as the configured release prints them, for the options -l, -n, -w (alone or together) or none (the default layout: a column per non-zero weight); cells rounded, PRIORITY recomputed from them and uncapped';
+
+CREATE FUNCTION fairsched.slurm_job_order(config fairsched.slurm_priority_config,
+                                          jobs fairsched.slurm_job[],
+                                          cluster fairsched.slurm_cluster, as_of timestamptz)
+    RETURNS TABLE(pos int, job_id text, partition text, priority bigint, decided_by text)
+    AS 'MODULE_PATHNAME', 'slurm_job_order' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_job_order(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order slurmctld''s main scheduler considers these pending jobs in at the calculation pass as_of, one row per job and partition (one array element each): PriorityTier higher first, priority higher first, submit time, job id, then the array''s order; held jobs (priority 0) left out; decided_by names the step that placed a row after the previous one (NULL on the first)';
+
+-- a partition and a QOS as a job that names several needs them (one priority per pair)
+CREATE TYPE fairsched.slurm_partition AS (
+    name text,
+    priority_job_factor int,
+    priority_tier int,
+    max_time interval,
+    tres fairsched.resvec
+);
+COMMENT ON TYPE fairsched.slurm_partition IS
+    'a SLURM partition for the priority of the jobs queued in it: its name, PriorityJobFactor (NULL is SLURM''s default 1), PriorityTier, MaxTime (NULL is UNLIMITED) and TRES totals';
+CREATE TYPE fairsched.slurm_qos AS (
+    name text,
+    priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_qos IS
+    'a SLURM QOS for the priority of the jobs that name it: its name and Priority (NULL or 0: none)';
+
+CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_config,
+                                           job fairsched.slurm_job,
+                                           cluster fairsched.slurm_cluster, as_of timestamptz,
+                                           partitions fairsched.slurm_partition[] DEFAULT NULL,
+                                           qos fairsched.slurm_qos[] DEFAULT NULL)
+    RETURNS TABLE(partition_name text, qos_name text, priority bigint, priority_sum float8,
+                  site float8, age float8, assoc float8, fairshare float8, jobsize float8,
+                  partition float8, qos float8, nice float8, tres fairsched.resvec,
+                  age_factor float8, assoc_factor float8, fairshare_factor float8,
+                  jobsize_factor float8, partition_factor float8, qos_factor float8,
+                  tres_factors fairsched.resvec, direct boolean)
+    AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';

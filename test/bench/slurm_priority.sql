@@ -34,4 +34,41 @@ SELECT bench_record('slurm_priority() over pending jobs', :max_rows,
     $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
                             + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
                             + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+-- slurm_job_order over 10^5 pending jobs in two tiers, next to the order a user would write:
+-- the same weighted sum, ORDER BY tier, priority, submit time and job id, numbered
+CREATE UNLOGGED TABLE sp_q AS
+SELECT array_agg(ROW((job).job_id, (job)."user", (job).account, (job).partition, (job).qos,
+                     (job).submit_time, (job).accrue_time, (job).min_nodes, (job).cpus,
+                     (job).time_limit, (job).tres, (job).fairshare, (job).assoc_priority,
+                     (job).partition_factor, 1 + (job).job_id::int % 2, (job).partition_max_time,
+                     (job).partition_tres, (job).qos_priority, (job).site_factor, (job).nice,
+                     (job).direct_priority, (job).previous_priority)::slurm_job) AS jobs
+FROM (SELECT job FROM sp_jobs ORDER BY (job).job_id::bigint LIMIT 100000) s;
+CREATE UNLOGGED TABLE sp_qrows AS
+SELECT * FROM sp_jobs ORDER BY (job).job_id::bigint LIMIT 100000;
+SELECT bench_assert(count(*) = 100000 AND bool_and(o.decided_by IS NOT NULL OR o.pos = 1),
+                    'slurm_job_order lists every job')
+FROM sp_q, sp_conf, slurm_job_order(cfg, jobs, cl, '2026-12-01 00:00+00') o;
+SELECT bench_record('slurm_job_order() of 10^5 pending jobs', 100000,
+    $q$SELECT count(*) FROM sp_q, sp_conf, slurm_job_order(cfg, jobs, cl, '2026-12-01 00:00+00')$q$,
+    'the same weighted sum, ORDER BY tier, priority, submit, id with row_number()',
+    $q$SELECT count(*) FROM (SELECT row_number() OVER (ORDER BY 1 + (job).job_id::int % 2 DESC,
+                   greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
+                            + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
+                            + 2000 * qos / 50 + 1000 * cpus / 256)) DESC,
+                   (job).submit_time, (job).job_id::bigint) FROM sp_qrows) s$q$, 3);
+-- sprio -l of the same 10^5 pending jobs, next to the listing written in SQL: the weighted terms
+-- rounded into fixed-width columns with format() and lpad, ordered by job id
+SELECT bench_assert(count(*) = 100001, 'sprio lists every job and a header')
+FROM sp_q, sp_conf, sprio(cfg, jobs, cl, '2026-12-01 00:00+00');
+SELECT bench_record('sprio -l of 10^5 pending jobs', 100000,
+    $q$SELECT sum(length(line)) FROM sp_q, sp_conf, sprio(cfg, jobs, cl, '2026-12-01 00:00+00')$q$,
+    'the -l columns with format() and lpad over the float8 columns, ORDER BY job id',
+    $q$SELECT sum(length(l)) FROM (SELECT format('%s %s %s %s %s %s %s', lpad((job).job_id, 15),
+                   rpad((job).partition, 9), lpad((job)."user", 8),
+                   lpad(trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare + 2000 * qos / 50)::text, 10),
+                   lpad(round(1000 * least(age_s / 604800, 1))::text, 10),
+                   lpad(round(10000 * fairshare)::text, 10), lpad(round(2000 * qos / 50)::text, 10)) AS l
+            FROM sp_qrows ORDER BY (job).job_id::bigint) s$q$, 3);
+DROP TABLE sp_q, sp_qrows;
 DROP TABLE sp_jobs, sp_conf;

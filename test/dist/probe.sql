@@ -123,4 +123,8 @@ SELECT to_regclass('fill.slurm_records') IS NOT NULL AS has_slurm_records \gset
 SELECT id, (config).flags, (prio).priority, (prio).tres,
        (slurm_priority(config, job, cluster, '2026-12-01 12:00+00')).priority_sum
 FROM fill.slurm_records ORDER BY id;
+SELECT id, p.partition_name, p.qos_name, p.priority
+FROM fill.slurm_records,
+     slurm_priorities(config, job, cluster, '2026-12-01 12:00+00', parts, qoss) p
+ORDER BY id;
 \endif

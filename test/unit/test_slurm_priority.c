@@ -598,20 +598,29 @@ test_sum(void)
 
 /* ---- what sprio prints ---- */
 
+static char print_bad;
+
 static char *
 print(const char *conf, const char *version, fs_sprio_row *rows, size_t n, const char *opts)
 {
 	fs_sprio_config cfg;
 	fs_error err;
 	fs_sb sb;
-	int o = 0;
+	fs_sprio_opts o;
+	char bad;
 
 	CHECK(parse_v(conf, version, &cfg, &err) == FS_OK);
-	CHECK(fs_sprio_options_parse(opts, strlen(opts), &o, &err) == FS_OK);
+	if (fs_sprio_options_parse(opts, strlen(opts), &o, &unit_alloc, &err) != FS_OK)
+	{
+		CHECK_STR(err.message, "(options accepted)");
+		memset(&o, 0, sizeof(o));
+	}
 	fs_sb_init(&sb, &unit_alloc, 64);
-	fs_sprio_print(&cfg, rows, n, o, &sb, &unit_alloc);
+	fs_sprio_print(&cfg, rows, n, &o, &sb, &bad, &unit_alloc);
+	print_bad = bad;
 	fs_sb_append(&sb, "", 0);
 	sb.data[sb.len] = '\0';
+	fs_sprio_opts_free(&o, &unit_alloc);
 	fs_sprio_config_free(&cfg, &unit_alloc);
 	return sb.data;
 }
@@ -630,7 +639,7 @@ test_sprio(void)
 	double t1[1] = {62.5}, f1[1], t2[1] = {0}, f2[1];
 	char *out;
 	fs_error err;
-	int o;
+	fs_sprio_opts o;
 
 	memset(&r1, 0, sizeof(r1));
 	memset(&r2, 0, sizeof(r2));
@@ -694,22 +703,281 @@ test_sprio(void)
 	               "        Weights                               1       1000       2000"
 	               "   CPU=1000,Mem=2000G\n");
 	free(out);
-	CHECK(fs_sprio_options_parse("-lnw", 4, &o, &err) == FS_OK &&
-	      o == (FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS));
-	CHECK(fs_sprio_options_parse("-l -S y", 7, &o, &err) == FS_ERR_SYNTAX);
-	CHECK(fs_sprio_options_parse("-x", 2, &o, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("-lnw", 4, &o, &unit_alloc, &err) == FS_OK &&
+	      o.flags == (FS_SPRIO_OPT_LONG | FS_SPRIO_OPT_NORM | FS_SPRIO_OPT_WEIGHTS));
+	fs_sprio_opts_free(&o, &unit_alloc);
+	CHECK(fs_sprio_options_parse("-x", 2, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+}
+
+static fs_sprio_order_key
+okey(int64_t tier, int64_t prio, int64_t submit, const char *id)
+{
+	fs_sprio_order_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.tier = tier;
+	k.priority = prio;
+	k.submit = submit;
+	k.job_id = fs_str_of(id, strlen(id));
+	return k;
+}
+
+/* The main scheduler's order: each step of the chain, ids as numbers, tasks, the last tie. */
+static void
+test_order(void)
+{
+	fs_sprio_order_key k[9];
+	const char *d[9];
+	char ids[200];
+	size_t i;
+
+	/* hand-derived: tier 2 first whatever its priority; then priority; then submit; then id */
+	k[0] = okey(1, 500, 100, "20");
+	k[1] = okey(2, 10, 300, "31");
+	k[2] = okey(1, 900, 200, "7");
+	k[3] = okey(1, 500, 50, "25");
+	k[4] = okey(1, 500, 100, "9");
+	k[5] = okey(1, 500, 100, "100");
+	k[6] = okey(1, 500, 100, "9_3");
+	k[7] = okey(1, 500, 100, "9_10");
+	k[8] = okey(1, 500, 100, "abc");
+	for (i = 0; i < 9; i++)
+		k[i].index = i;
+	fs_sprio_order(k, 9, d, &unit_alloc);
+	ids[0] = '\0';
+	for (i = 0; i < 9; i++)
+	{
+		strncat(ids, k[i].job_id.s, k[i].job_id.len);
+		strcat(ids, i + 1 < 9 ? " " : "");
+	}
+	CHECK_STR(ids, "31 7 25 9_3 9_10 9 20 100 abc");
+	CHECK(d[0] == NULL);
+	CHECK_STR(d[1], "partition_tier");
+	CHECK_STR(d[2], "priority");
+	CHECK_STR(d[3], "submit_time");
+	CHECK_STR(d[4], "job_id"); /* 9_3 before 9_10: task ids as numbers */
+	CHECK_STR(d[5], "job_id"); /* an array task (a number) before the plain job of its id */
+	CHECK_STR(d[8], "job_id"); /* a numeric id before any other text */
+
+	/* one job in two partitions of the same tier and priority: the array's order decides */
+	k[0] = okey(1, 500, 100, "42");
+	k[0].index = 0;
+	k[1] = okey(1, 500, 100, "42");
+	k[1].index = 1;
+	k[2] = okey(1, 400, 100, "42");
+	k[2].index = 2;
+	fs_sprio_order(k, 3, d, &unit_alloc);
+	CHECK(k[0].index == 0 && k[1].index == 1 && k[2].index == 2);
+	CHECK_STR(d[1], "input_order");
+	CHECK_STR(d[2], "priority");
+	fs_sprio_order(k, 0, d, &unit_alloc);
+}
+
+/* One priority per (partition, QOS) pair: hand-derived terms, the QOS of priority 0, errors. */
+static void
+test_each(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_part parts[3];
+	fs_sprio_qos qos[3];
+	fs_sprio_pair *pairs;
+	size_t n, i;
+	fs_error err;
+	static const int64_t want[6] = {850, 1750, 950, 1600, 2500, 1700};
+	static const char *const names[6] = {"batch/normal", "batch/high", "batch/zero",
+	                                     "gpu/normal",   "gpu/high",   "gpu/zero"};
+	char *many;
+
+	/* partition term = factor / 10 * 1000, QOS term = priority / 100 * 1000, cpu 4 / total */
+	config("PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000");
+	c.max_partition_factor = 10;
+	c.max_qos_priority = 100;
+	j.partition_factor = 1;
+	j.qos_priority = 20;
+	j.tres = rv("cpu=4");
+	memset(parts, 0, sizeof(parts));
+	parts[0].name = fs_str_of("other", 5);
+	parts[0].factor = 1;
+	parts[1].name = fs_str_of("batch", 5);
+	parts[1].factor = 5;
+	parts[1].tres = rv("cpu=16");
+	parts[2].name = fs_str_of("gpu", 3);
+	parts[2].factor = 10;
+	parts[2].tres = rv("cpu=8");
+	qos[0].name = fs_str_of("normal", 6);
+	qos[0].priority = 10;
+	qos[1].name = fs_str_of("high", 4);
+	qos[1].priority = 100;
+	qos[2].name = fs_str_of("zero", 4); /* priority 0: the job's own QOS term stays */
+	qos[2].priority = 0;
+#define EACH(pl, ql, p, np, q, nq)                                                                 \
+	fs_sprio_priority_each(&pcfg, &j, fs_str_of(pl, strlen(pl)), fs_str_of(ql, strlen(ql)), p, np, \
+	                       q, nq, &c, 0, &pairs, &n, &unit_alloc, &err)
+	CHECK(EACH("batch,gpu", "normal,high,zero", parts, 3, qos, 3) == FS_OK);
+	CHECK(n == 6);
+	for (i = 0; i < n && i < 6; i++)
+	{
+		char name[40];
+
+		snprintf(name, sizeof(name), "%.*s/%.*s", (int) pairs[i].partition.len,
+		         pairs[i].partition.s, (int) pairs[i].qos.len, pairs[i].qos.s);
+		CHECK_STR(name, names[i]);
+		CHECK(pairs[i].r.priority == want[i]);
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres);
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres_f);
+	}
+	unit_alloc.release(unit_alloc.ctx, pairs);
+	/* no arrays: the job's own fields, one pair (partition term 100, QOS 200, no cpu total) */
+	CHECK(EACH("batch", "normal", NULL, 0, NULL, 0) == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority == 300);
+	CHECK(pairs[0].partition.len == 5 && pairs[0].qos.len == 6);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres_f);
+	unit_alloc.release(unit_alloc.ctx, pairs);
+	/* no names at all: one pair with the job's fields, even with arrays */
+	CHECK(EACH("", "", parts, 3, qos, 3) == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority == 300 && pairs[0].partition.s == NULL);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres);
+	unit_alloc.release(unit_alloc.ctx, pairs[0].r.tres_f);
+	unit_alloc.release(unit_alloc.ctx, pairs);
+
+	CHECK(EACH("batch,debug", "normal", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "partition \"debug\" of the job is not in the partitions array");
+	CHECK(EACH("batch", "low", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "QOS \"low\" of the job is not in the qos array");
+	CHECK(EACH("batch,", "normal", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "empty partition name in \"batch,\"");
+	CHECK(EACH("batch,gpu", "normal", NULL, 0, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.message,
+	          "the job names 2 partitions (\"batch,gpu\") but no partitions array was given");
+	CHECK(n == 0 && pairs == NULL);
+	/* an error in one pair names it */
+	c.max_qos_priority = 50;
+	CHECK(EACH("batch,gpu", "normal,high", parts, 3, qos, 3) == FS_ERR_VALUE);
+	CHECK_STR(err.context, "in partition \"batch\", QOS \"high\"");
+	/* 400 partitions by 400 QOS: more pairs than the limit, refused before any work */
+	many = malloc(800);
+	for (i = 0; i < 799; i++)
+		many[i] = i % 2 ? ',' : 'a';
+	many[799] = '\0';
+	CHECK(EACH(many, many, parts, 3, qos, 3) == FS_ERR_LIMIT);
+	free(many);
+#undef EACH
+}
+
+/* sprio's -o formats, -S sorts, the -j, -p and -u filters, -h, and the option errors. */
+static void
+test_sprio_options(void)
+{
+	fs_sprio_result r[3];
+	double t[3][1];
+	fs_sprio_row rows[3];
+	static const char *const ids[3] = {"12", "5", "7_2"},
+	                         *const users[3] = {"alice", "bob", "alice"},
+	                         *const parts[3] = {"gpu", "batch", "batch"};
+	static const double sums[3] = {300.0, 100.4, 200.0};
+	const char *conf = "PriorityWeightQOS=1000";
+	fs_sprio_opts o;
+	fs_error err;
+	char *out;
+	size_t i;
+
+#define ROWS()                                                                                     \
+	for (i = 0; i < 3; i++)                                                                        \
+	{                                                                                              \
+		memset(&r[i], 0, sizeof(r[i]));                                                            \
+		memset(&rows[i], 0, sizeof(rows[i]));                                                      \
+		r[i].tres = r[i].tres_f = t[i];                                                            \
+		r[i].sum = sums[i];                                                                        \
+		r[i].qos = sums[i] / 2;                                                                    \
+		rows[i].r = &r[i];                                                                         \
+		rows[i].job_id = S(ids[i]);                                                                \
+		rows[i].user = S(users[i]);                                                                \
+		rows[i].partition = S(parts[i]);                                                           \
+	}
+#define SPRIO(opts, want)                                                                          \
+	do                                                                                             \
+	{                                                                                              \
+		ROWS();                                                                                    \
+		out = print(conf, "23.02", rows, 3, opts);                                                 \
+		CHECK_STR(out, want);                                                                      \
+		free(out);                                                                                 \
+	} while (0)
+	/* width 0: no padding; the default order by job id, an array task by its job's id */
+	SPRIO("-o %i|%Y", "JOBID|PRIORITY\n5|100\n7_2|200\n12|300\n");
+	SPRIO("--format=%i|%Y -S -y", "JOBID|PRIORITY\n12|300\n7_2|200\n5|100\n");
+	SPRIO("-o '%i %Q' --sort u,-i", "JOBID QOS\n12 150\n7_2 100\n5 50\n");
+	SPRIO("-S Q -o%i", "JOBID\n5\n7_2\n12\n");
+	/* filters: -p, -u, -j (a job's id matches its array tasks), -h drops the header */
+	SPRIO("-o %i -p batch", "JOBID\n5\n7_2\n");
+	SPRIO("-o %i -u alice -h", "7_2\n12\n");
+	SPRIO("-o %i -j 12,5", "JOBID\n5\n12\n");
+	SPRIO("-o %i -j7", "JOBID\n7_2\n");
+	SPRIO("-o %i --jobs=7_3", "JOBID\n");
+	SPRIO("-o %i -j", "JOBID\n5\n7_2\n12\n");
+	SPRIO("-o %i -p gpu,batch -u bob", "JOBID\n5\n");
+	/* a prefix on every line; right-justified cut to the width keeps the first characters;
+	 * left-justified cut and padded; "%%" is one separator, as strtok reads it, so "|" is a
+	 * piece of its own, an unknown letter */
+	SPRIO("-o \"x%.4i:%3r%%|\" -j 5", "xJOBI:PAR\nx   5:bat\n");
+	CHECK(print_bad == '|');
+	SPRIO("-o \"%.4i%6r|\" -j 5", "JOBIPARTIT|\n   5batch |\n");
+	/* an unknown letter is left out with its suffix, and reported */
+	ROWS();
+	out = print(conf, "23.02", rows, 3, "-o \"%i %Z %r\" -j 5");
+	CHECK_STR(out, "JOBID PARTITION\n5 batch\n");
+	CHECK(print_bad == 'Z');
+	free(out);
+	ROWS();
+	out = print(conf, "22.05", rows, 3, "-o \"%i %o|\" -j 5");
+	CHECK_STR(out, "JOBID \n5 \n");
+	CHECK(print_bad == 'o');
+	free(out);
+	/* -w in a format: the weight, blanks for the job's own fields */
+	SPRIO("-w -o \"%i|%Q|%u|%S\"", "JOBID|QOS|USER|SITE\nWeights|1000||1\n");
+#undef SPRIO
+#undef ROWS
+
+	/* errors */
+	CHECK(fs_sprio_options_parse("-l -o %i", 8, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "sprio: fatal: Options -o(--format) and -l(--long) are mutually "
+	                      "exclusive. Please remove one and retry.");
+	CHECK(fs_sprio_options_parse("-S b", 4, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.detail, "sprio: error: Invalid sort specification: b");
+	CHECK(fs_sprio_options_parse("-o", 2, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Option requires an argument") != NULL);
+	CHECK(fs_sprio_options_parse("-M c1", 5, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.hint, "live controller") != NULL);
+	CHECK(fs_sprio_options_parse("5", 1, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Unrecognized option") != NULL);
+	CHECK(fs_sprio_options_parse("-j 5 6", 6, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("-o \"%i", 6, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(strstr(err.detail, "Unterminated quote") != NULL);
+	CHECK(fs_sprio_options_parse("--long=1", 8, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	CHECK(fs_sprio_options_parse("--formats=x", 11, &o, &unit_alloc, &err) == FS_ERR_SYNTAX);
+	/* -j then one word: the list */
+	CHECK(fs_sprio_options_parse("-j 5,6 -l", 9, &o, &unit_alloc, &err) == FS_OK);
+	CHECK(o.jobs_given && o.jobs.len == 3 && (o.flags & FS_SPRIO_OPT_LONG));
+	fs_sprio_opts_free(&o, &unit_alloc);
+	CHECK(fs_sprio_options_parse("-S +y,-i,r", 10, &o, &unit_alloc, &err) == FS_OK);
+	CHECK(o.nsort == 3 && o.sort[0] == 'y' && !o.descend[0] && o.descend[1] && !o.descend[2]);
+	fs_sprio_opts_free(&o, &unit_alloc);
 }
 
 void
 test_slurm_priority(void)
 {
+	test_order();
 	test_sprio();
+	test_sprio_options();
 	test_normalised();
 	test_no_normal();
 	test_site_nice();
 	test_age();
 	test_job_size();
 	test_sum();
+	test_each();
 	while (nkept > 0)
 		free(kept[--nkept]);
 	test_defaults();

@@ -964,66 +964,503 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 	return FS_OK;
 }
 
-/* ---- what sprio prints ---------------------------------------------------------------------- */
+/* ---- a job's priority per partition and QOS ------------------------------------------------ */
 
-fs_status
-fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err)
+/* The number of names in a comma list (an empty list has none). */
+static size_t
+names_count(fs_str list)
 {
-	size_t i = 0;
+	size_t i, n = list.len ? 1 : 0;
 
-	*opts = 0;
-	while (i < len)
+	for (i = 0; i < list.len; i++)
+		n += list.s[i] == ',';
+	return n;
+}
+
+/* The k-th name of a comma list, from *pos on (advanced past it). */
+static fs_str
+names_next(fs_str list, size_t *pos)
+{
+	size_t b = *pos, e = b;
+
+	while (e < list.len && list.s[e] != ',')
+		e++;
+	*pos = e + 1;
+	return fs_str_of(list.s + b, e - b);
+}
+
+/* The job's comma list read into names, each checked: not empty, and found when there is an array.
+ */
+static fs_status
+names_read(fs_str list, const char *what, const char *whats, const char *arg, bool have_array,
+           fs_str *names, size_t n, fs_error *err)
+{
+	size_t k, pos = 0;
+
+	if (n > 1 && !have_array)
 	{
-		size_t j;
-
-		while (i < len && fs_is_space(s[i]))
-			i++;
-		j = i;
-		while (j < len && !fs_is_space(s[j]))
-			j++;
-		if (j == i)
-			break;
-		if (fs_span_eq(s + i, j - i, "--long"))
-			*opts |= FS_SPRIO_OPT_LONG;
-		else if (fs_span_eq(s + i, j - i, "--norm"))
-			*opts |= FS_SPRIO_OPT_NORM;
-		else if (fs_span_eq(s + i, j - i, "--weights"))
-			*opts |= FS_SPRIO_OPT_WEIGHTS;
-		else if (s[i] == '-' && j - i >= 2 && s[i + 1] != '-')
+		fs_fail(err, FS_ERR_VALUE, "the job names %zu %s (\"%.*s\") but no %s array was given", n,
+		        whats, (int) (list.len > 200 ? 200 : list.len), list.s, arg);
+		fs_error_hint(err, "Pass the %s the job names, each with its own fields.", whats);
+		return FS_ERR_VALUE;
+	}
+	for (k = 0; k < n; k++)
+	{
+		names[k] = names_next(list, &pos);
+		if (names[k].len == 0)
 		{
-			size_t k;
-
-			for (k = i + 1; k < j; k++)
-			{
-				if (s[k] == 'l')
-					*opts |= FS_SPRIO_OPT_LONG;
-				else if (s[k] == 'n')
-					*opts |= FS_SPRIO_OPT_NORM;
-				else if (s[k] == 'w')
-					*opts |= FS_SPRIO_OPT_WEIGHTS;
-				else
-					break;
-			}
-			if (k < j)
-				goto bad;
+			fs_fail(err, FS_ERR_VALUE, "empty %s name in \"%.*s\"", what,
+			        (int) (list.len > 200 ? 200 : list.len), list.s);
+			fs_error_hint(err,
+			              "Write the job's %s as SLURM does: names separated by commas, "
+			              "\"batch,debug\".",
+			              whats);
+			return FS_ERR_VALUE;
 		}
-		else
-			goto bad;
-		i = j;
 	}
 	return FS_OK;
-bad:
-	fs_fail_syntax(
-	    err, "sprio options", s, len, i, "Unsupported option",
-	    "The options are -l (--long), -n (--norm) and -w (--weights), alone or together.");
+}
+
+static fs_status
+unknown_name(fs_error *err, const char *what, const char *arg, fs_str name)
+{
+	fs_fail(err, FS_ERR_VALUE, "%s \"%.*s\" of the job is not in the %s array", what,
+	        (int) (name.len > 200 ? 200 : name.len), name.s, arg);
+	fs_error_hint(err, "Every %s a job names needs its row in the array.", what);
+	return FS_ERR_VALUE;
+}
+
+fs_status
+fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job *job, fs_str partitions,
+                       fs_str qos, const fs_sprio_part *parts, size_t nparts,
+                       const fs_sprio_qos *qoss, size_t nqos, const fs_sprio_cluster *cl,
+                       int64_t now, fs_sprio_pair **out, size_t *n, const fs_allocator *a,
+                       fs_error *err)
+{
+	size_t np = names_count(partitions), nq = names_count(qos), i, k, m = 0;
+	size_t pp = np ? np : 1, qq = nq ? nq : 1;
+	fs_str *pn, *qn;
+	const fs_sprio_part **pf;
+	const fs_sprio_qos **qf;
+	fs_sprio_pair *pairs;
+	fs_status st;
+
+	*out = NULL;
+	*n = 0;
+	if (pp > FS_SPRIO_PAIRS_MAX / qq)
+	{
+		fs_fail(err, FS_ERR_LIMIT, "a job of %zu partitions and %zu QOS has too many pairs", pp,
+		        qq);
+		fs_error_detail(err, "The limit is %d (partition, QOS) pairs.", FS_SPRIO_PAIRS_MAX);
+		fs_error_hint(err, "SLURM keeps one priority per pair; list fewer partitions or QOS.");
+		return FS_ERR_LIMIT;
+	}
+	pn = a->alloc(a->ctx, sizeof(fs_str) * pp);
+	qn = a->alloc(a->ctx, sizeof(fs_str) * qq);
+	pf = a->alloc(a->ctx, sizeof(*pf) * pp);
+	qf = a->alloc(a->ctx, sizeof(*qf) * qq);
+	pn[0] = qn[0] = fs_str_of(NULL, 0);
+	pf[0] = NULL;
+	qf[0] = NULL;
+	if ((st = names_read(partitions, "partition", "partitions", "partitions", parts != NULL, pn, np,
+	                     err)) != FS_OK ||
+	    (st = names_read(qos, "QOS", "QOS", "qos", qoss != NULL, qn, nq, err)) != FS_OK)
+		goto done;
+	/* each name's row: a linear search of the (short) arrays */
+	for (i = 0; i < pp; i++)
+	{
+		pf[i] = NULL;
+		if (parts == NULL || np == 0)
+			continue;
+		for (k = 0; k < nparts && pf[i] == NULL; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(parts[k].name, pn[i]))
+				pf[i] = &parts[k];
+		}
+		if (pf[i] == NULL)
+		{
+			st = unknown_name(err, "partition", "partitions", pn[i]);
+			goto done;
+		}
+	}
+	for (i = 0; i < qq; i++)
+	{
+		qf[i] = NULL;
+		if (qoss == NULL || nq == 0)
+			continue;
+		for (k = 0; k < nqos && qf[i] == NULL; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(qoss[k].name, qn[i]))
+				qf[i] = &qoss[k];
+		}
+		if (qf[i] == NULL)
+		{
+			st = unknown_name(err, "QOS", "qos", qn[i]);
+			goto done;
+		}
+	}
+	pairs = a->alloc(a->ctx, sizeof(fs_sprio_pair) * pp * qq);
+	for (i = 0; i < pp; i++)
+		for (k = 0; k < qq; k++)
+		{
+			fs_sprio_job j = *job;
+			fs_sprio_pair *pr = &pairs[m];
+
+			FS_POLL(m);
+			if (pf[i])
+			{
+				j.partition_factor = pf[i]->factor;
+				j.has_part_max_time = pf[i]->has_max_time;
+				j.part_max_time = pf[i]->max_time;
+				j.part_tres = pf[i]->tres;
+			}
+			if (qf[k] && qf[k]->priority != 0)
+				j.qos_priority = qf[k]->priority;
+			pr->partition = pn[i];
+			pr->qos = qn[k];
+			pr->r.tres = a->alloc(a->ctx, sizeof(double) * (cfg->n_tres + 1));
+			pr->r.tres_f = a->alloc(a->ctx, sizeof(double) * (cfg->n_tres + 1));
+			m++;
+			if ((st = fs_sprio_priority(cfg, &j, cl, now, &pr->r, err)) != FS_OK)
+			{
+				fs_error_context(err, "in partition \"%.*s\", QOS \"%.*s\"",
+				                 (int) pr->partition.len, pr->partition.s ? pr->partition.s : "",
+				                 (int) pr->qos.len, pr->qos.s ? pr->qos.s : "");
+				for (i = 0; i < m; i++)
+				{
+					a->release(a->ctx, pairs[i].r.tres);
+					a->release(a->ctx, pairs[i].r.tres_f);
+				}
+				a->release(a->ctx, pairs);
+				goto done;
+			}
+		}
+	*out = pairs;
+	*n = m;
+done:
+	a->release(a->ctx, pn);
+	a->release(a->ctx, qn);
+	a->release(a->ctx, pf);
+	a->release(a->ctx, qf);
+	return st;
+}
+
+/* ---- what sprio prints ---------------------------------------------------------------------- */
+
+/* One word of a command line: its text (quotes removed) and where it started. */
+typedef struct opt_word
+{
+	fs_str w;
+	size_t at;
+} opt_word;
+
+/*
+ * The next word from *i: white space splits, '...' and "..." group (no escapes, as a shell's single
+ * quotes). A word with quotes is copied without them into *dst (room for len bytes in all).
+ * False at the end; an unclosed quote is an error.
+ */
+static fs_status
+next_word(const char *s, size_t len, size_t *i, char **dst, opt_word *ow, bool *found,
+          fs_error *err)
+{
+	size_t j = *i, start;
+	char *d = *dst, *d0 = *dst;
+	bool quoted = false;
+
+	*found = false;
+	while (j < len && fs_is_space(s[j]))
+		j++;
+	if (j == len)
+		return *i = j, FS_OK;
+	start = j;
+	while (j < len && !fs_is_space(s[j]))
+	{
+		if (s[j] == '\'' || s[j] == '"')
+		{
+			char q = s[j];
+			size_t k = j + 1;
+
+			while (k < len && s[k] != q)
+				k++;
+			if (k == len)
+			{
+				fs_fail_syntax(err, "sprio options", s, len, j, "Unterminated quote",
+				               "Close the quote: -o \"%.15i %.10Y\".");
+				return FS_ERR_SYNTAX;
+			}
+			if (!quoted)
+			{
+				memcpy(d, s + start, j - start);
+				d += j - start;
+				quoted = true;
+			}
+			memcpy(d, s + j + 1, k - j - 1);
+			d += k - j - 1;
+			j = k + 1;
+			continue;
+		}
+		if (quoted)
+			*d++ = s[j];
+		j++;
+	}
+	ow->at = start;
+	if (quoted)
+	{
+		ow->w = fs_str_of(d0, (size_t) (d - d0));
+		*dst = d;
+	}
+	else
+		ow->w = fs_str_of(s + start, j - start);
+	if (ow->w.s == NULL)
+		ow->w.s = s + start; /* "" is an empty argument, not a missing one */
+	*found = true;
+	*i = j;
+	return FS_OK;
+}
+
+/* The -S letters sprio sorts by (sort.c); weighted and normalised letters sort alike. */
+static bool
+sort_letter(char c)
+{
+	return c != '\0' && strchr("ciNnoruAaFfJjPpQqTtYy", c) != NULL;
+}
+
+static fs_status
+sort_parse(fs_str spec, fs_sprio_opts *o, const char *s, size_t len, size_t at, fs_error *err)
+{
+	size_t i;
+
+	o->nsort = 0;
+	for (i = 0; i < spec.len; i++)
+	{
+		char c = spec.s[i];
+
+		if (c == ',' || c == '-' || c == '+')
+			continue;
+		if (!sort_letter(c))
+		{
+			fs_fail_syntax(err, "sprio options", s, len, at, "Invalid sort specification",
+			               "The -S letters are c i N n o r u and A F J P Q T Y (or a f j p q t y), "
+			               "each optionally after + or -.");
+			fs_error_detail(err, "sprio: error: Invalid sort specification: %c", c);
+			return FS_ERR_SYNTAX;
+		}
+		if (o->nsort == FS_SPRIO_SORT_MAX)
+		{
+			fs_fail_syntax(err, "sprio options", s, len, at, "Too many sort keys",
+			               "Give at most 32 sort keys.");
+			return FS_ERR_SYNTAX;
+		}
+		o->sort[o->nsort] = c;
+		o->descend[o->nsort++] = i > 0 && spec.s[i - 1] == '-';
+	}
+	return FS_OK;
+}
+
+void
+fs_sprio_opts_free(fs_sprio_opts *o, const fs_allocator *a)
+{
+	if (o->buf)
+		a->release(a->ctx, o->buf);
+	o->buf = NULL;
+}
+
+/* Long options: name, the short letter they stand for, and whether they take an argument. */
+static const struct
+{
+	const char *name;
+	char letter;
+	int arg; /* 0 none, 1 required, 2 optional (only in the same word, after '=') */
+} long_opts[] = {
+    {"noheader", 'h', 0},   {"jobs", 'j', 2},    {"long", 'l', 0},      {"norm", 'n', 0},
+    {"format", 'o', 1},     {"sort", 'S', 1},    {"partition", 'p', 1}, {"user", 'u', 1},
+    {"users", 'u', 1},      {"weights", 'w', 0}, {"cluster", 'M', 1},   {"clusters", 'M', 1},
+    {"federation", 'F', 0}, {"local", 'L', 0},   {"sib", 'B', 0},       {"sibling", 'B', 0}};
+
+/* Apply one option with its argument (NULL when it has none). */
+static fs_status
+apply_opt(fs_sprio_opts *o, char c, const fs_str *arg, const char *s, size_t len, size_t at,
+          fs_error *err)
+{
+	switch (c)
+	{
+		case 'h':
+			o->flags |= FS_SPRIO_OPT_NOHEADER;
+			return FS_OK;
+		case 'l':
+			o->flags |= FS_SPRIO_OPT_LONG;
+			return FS_OK;
+		case 'n':
+			o->flags |= FS_SPRIO_OPT_NORM;
+			return FS_OK;
+		case 'w':
+			o->flags |= FS_SPRIO_OPT_WEIGHTS;
+			return FS_OK;
+		case 'j':
+			o->has_jobs = true;
+			o->jobs = arg ? *arg : fs_str_of(NULL, 0);
+			o->jobs_given = arg != NULL;
+			return FS_OK;
+		case 'o':
+			o->has_format = true;
+			o->format = *arg;
+			return FS_OK;
+		case 'S':
+			return sort_parse(*arg, o, s, len, at, err);
+		case 'p':
+			o->has_parts = true;
+			o->parts = *arg;
+			return FS_OK;
+		case 'u':
+			o->has_users = true;
+			o->users = *arg;
+			return FS_OK;
+	}
+	fs_fail_syntax(err, "sprio options", s, len, at, "Unsupported option",
+	               "-M, --federation, --local and --sibling ask a live controller; give the "
+	               "jobs of one cluster instead.");
 	return FS_ERR_SYNTAX;
 }
 
+fs_status
+fs_sprio_options_parse(const char *s, size_t len, fs_sprio_opts *o, const fs_allocator *a,
+                       fs_error *err)
+{
+	size_t i = 0;
+	char *dst;
+	opt_word ow, left = {{NULL, 0}, 0};
+	bool found, have_left = false;
+	fs_status st = FS_OK;
+
+	memset(o, 0, sizeof(*o));
+	o->buf = dst = a->alloc(a->ctx, len + 1);
+	for (;;)
+	{
+		size_t k;
+
+		if ((st = next_word(s, len, &i, &dst, &ow, &found, err)) != FS_OK || !found)
+			break;
+		if (ow.w.len >= 2 && ow.w.s[0] == '-' && ow.w.s[1] == '-')
+		{
+			/* a long option: --name, --name=value or --name value */
+			fs_str name = fs_str_of(ow.w.s + 2, ow.w.len - 2), val = {NULL, 0};
+			const char *eq = memchr(name.s ? name.s : "", '=', name.len);
+			size_t nl = eq ? (size_t) (eq - name.s) : name.len, m;
+
+			for (m = 0; m < sizeof(long_opts) / sizeof(long_opts[0]); m++)
+				if (strlen(long_opts[m].name) == nl && memcmp(long_opts[m].name, name.s, nl) == 0)
+					break;
+			if (m == sizeof(long_opts) / sizeof(long_opts[0]) || (eq && long_opts[m].arg == 0))
+				goto bad;
+			if (eq)
+				val = fs_str_of(eq + 1, name.len - nl - 1), val.s = eq + 1;
+			else if (long_opts[m].arg == 1)
+			{
+				size_t at = ow.at;
+
+				if ((st = next_word(s, len, &i, &dst, &ow, &found, err)) != FS_OK)
+					break;
+				if (!found)
+					goto missing;
+				val = ow.w;
+				ow.at = at;
+			}
+			if ((st = apply_opt(o, long_opts[m].letter, eq || long_opts[m].arg == 1 ? &val : NULL,
+			                    s, len, ow.at, err)) != FS_OK)
+				break;
+			continue;
+		}
+		if (ow.w.len < 2 || ow.w.s[0] != '-')
+		{
+			/* a word that is no option: the job list of a -j without one, once */
+			if (have_left)
+				goto unrecognized;
+			left = ow;
+			have_left = true;
+			continue;
+		}
+		for (k = 1; k < ow.w.len; k++)
+		{
+			char c = ow.w.s[k];
+			fs_str val;
+
+			if (strchr("hlnw", c))
+			{
+				if ((st = apply_opt(o, c, NULL, s, len, ow.at, err)) != FS_OK)
+					return fs_sprio_opts_free(o, a), st;
+				continue;
+			}
+			if (c == 'j')
+			{
+				val = fs_str_of(ow.w.s + k + 1, ow.w.len - k - 1);
+				apply_opt(o, 'j', k + 1 < ow.w.len ? &val : NULL, s, len, ow.at, err);
+				break;
+			}
+			if (!strchr("oSpuM", c))
+				goto bad;
+			if (k + 1 < ow.w.len)
+				val = fs_str_of(ow.w.s + k + 1, ow.w.len - k - 1);
+			else
+			{
+				size_t at = ow.at;
+
+				if ((st = next_word(s, len, &i, &dst, &ow, &found, err)) != FS_OK)
+					return fs_sprio_opts_free(o, a), st;
+				if (!found)
+					goto missing;
+				val = ow.w;
+				ow.at = at;
+			}
+			if ((st = apply_opt(o, c, &val, s, len, ow.at, err)) != FS_OK)
+				return fs_sprio_opts_free(o, a), st;
+			break;
+		}
+	}
+	if (st != FS_OK)
+		return fs_sprio_opts_free(o, a), st;
+	if (have_left)
+	{
+		if (!o->has_jobs || o->jobs_given)
+		{
+			ow = left;
+			goto unrecognized;
+		}
+		o->jobs = left.w;
+		o->jobs_given = true;
+	}
+	if ((o->flags & FS_SPRIO_OPT_LONG) && o->has_format)
+	{
+		fs_fail(err, FS_ERR_SYNTAX, "invalid sprio options: -o and -l together");
+		fs_error_detail(err, "sprio: fatal: Options -o(--format) and -l(--long) are mutually "
+		                     "exclusive. Please remove one and retry.");
+		fs_error_hint(err, "Give either -l or -o FORMAT.");
+		return fs_sprio_opts_free(o, a), FS_ERR_SYNTAX;
+	}
+	return FS_OK;
+bad:
+	fs_fail_syntax(err, "sprio options", s, len, ow.at, "Unsupported option",
+	               "The options are -l, -n, -w, -h, -o FORMAT, -S SORT, -j [JOBS], -p PARTITIONS "
+	               "and -u USERS (or their long forms).");
+	return fs_sprio_opts_free(o, a), FS_ERR_SYNTAX;
+missing:
+	fs_fail_syntax(err, "sprio options", s, len, len, "Option requires an argument",
+	               "Give the option its argument: -o FORMAT, -S SORT, -p PARTITIONS, -u USERS.");
+	return fs_sprio_opts_free(o, a), FS_ERR_SYNTAX;
+unrecognized:
+	fs_fail_syntax(err, "sprio options", s, len, ow.at, "Unrecognized option",
+	               "A word that is not an option is the job list of -j; give it once, after -j.");
+	return fs_sprio_opts_free(o, a), FS_ERR_SYNTAX;
+}
+
+/* A column of a format: its letter (0 for the prefix), width, justification and suffix. */
 typedef struct sprio_col
 {
 	char letter;
 	int width;
 	bool right;
+	fs_str suffix;
 } sprio_col;
 
 static const char *
@@ -1059,93 +1496,135 @@ col_title(char letter)
 			return "QOS";
 		case 't':
 			return "TRES";
+		case 'c':
+			return "CLUSTER";
 	}
 	return "";
 }
 
-/* The columns of a layout: sprio's format strings for -l, -n -l and the default. */
-static size_t
-layout(const fs_sprio_config *cfg, int opts, sprio_col *cols)
+/* The format sprio builds for -l, -n -l and the default layout (sprio.c). */
+static void
+layout(const fs_sprio_config *cfg, int opts, fs_sb *f)
 {
-	size_t n = 0;
 	bool norm = (opts & FS_SPRIO_OPT_NORM) != 0, v2302 = cfg->version >= 2302;
-	int w = norm ? 10 : 10;
 
-#define COL(l, wd, rj) (cols[n].letter = (l), cols[n].width = (wd), cols[n].right = (rj), n++)
-	COL('i', 15, true);
-	COL('r', 9, false);
+	fs_sb_append(f, "%.15i %9r", 9);
 	if (opts & FS_SPRIO_OPT_LONG)
 	{
-		COL('u', 8, true);
+		fs_sb_append(f, " %.8u", 5);
 		if (v2302)
-			COL('o', 8, true);
+			fs_sb_append(f, " %.8o", 5);
 		if (norm)
-		{
-			COL('y', 10, false);
-			COL('a', 10, false);
-			COL('b', 10, false);
-			COL('f', 10, false);
-			COL('j', 10, false);
-			COL('p', 10, false);
-			if (v2302)
-				COL('n', 10, false);
-			COL('q', 10, false);
-			COL('t', 20, false);
-		}
+			fs_sb_appendf(f, " %%10y %%10a %%10b %%10f %%10j %%10p%s %%10q %%20t",
+			              v2302 ? " %10n" : "");
 		else
-		{
-			COL('Y', 10, true);
-			COL('S', 10, true);
-			COL('A', 10, true);
-			COL('B', 10, true);
-			COL('F', 10, true);
-			COL('J', 10, true);
-			COL('P', 10, true);
-			if (v2302)
-				COL('n', 10, true);
-			COL('Q', 10, true);
-			COL('N', 11, true);
-			COL('T', 20, true);
-		}
-		return n;
+			fs_sb_appendf(f,
+			              " %%.10Y %%.10S %%.10A %%.10B %%.10F %%.10J %%.10P%s %%.10Q %%.11N "
+			              "%%.20T",
+			              v2302 ? " %.10n" : "");
+		return;
 	}
-	COL(norm ? 'y' : 'Y', w, !norm);
-	COL('S', 10, true);
+	fs_sb_append(f, norm ? " %10y %.10S" : " %.10Y %.10S", norm ? 11 : 12);
 	if (cfg->weight_age)
-		COL(norm ? 'a' : 'A', 10, !norm);
+		fs_sb_append(f, norm ? " %10a" : " %.10A", norm ? 5 : 6);
 	if (cfg->weight_assoc)
-		COL(norm ? 'b' : 'B', 10, !norm);
+		fs_sb_append(f, norm ? " %10b" : " %.10B", norm ? 5 : 6);
 	if (cfg->weight_fairshare)
-		COL(norm ? 'f' : 'F', 10, !norm);
+		fs_sb_append(f, norm ? " %10f" : " %.10F", norm ? 5 : 6);
 	if (cfg->weight_jobsize)
-		COL(norm ? 'j' : 'J', 10, !norm);
+		fs_sb_append(f, norm ? " %10j" : " %.10J", norm ? 5 : 6);
 	if (cfg->weight_partition)
-		COL(norm ? 'p' : 'P', 10, !norm);
+		fs_sb_append(f, norm ? " %10p" : " %.10P", norm ? 5 : 6);
 	if (cfg->weight_qos)
-		COL(norm ? 'q' : 'Q', 10, !norm);
+		fs_sb_append(f, norm ? " %10q" : " %.10Q", norm ? 5 : 6);
 	if (cfg->weight_tres)
-		COL(norm ? 't' : 'T', 20, !norm);
-#undef COL
+		fs_sb_append(f, norm ? " %20t" : " %.20T", norm ? 5 : 6);
+}
+
+/* The letters a release's sprio formats know (opts.c fmt_data; o and n since 23.02). */
+static bool
+format_letter(const fs_sprio_config *cfg, char c)
+{
+	if (c == 'o' || c == 'n')
+		return cfg->version >= 2302;
+	return c != '\0' && strchr("aAbBcfFiNjJpPrSqQuyYtT", c) != NULL;
+}
+
+/*
+ * A format into columns as sprio's parse_format reads it: the text before the first '%' is a
+ * prefix printed at the start of every line; then each '%' piece is [.][width]letter[suffix],
+ * '.' right-justifying; empty pieces ("%%") are skipped, as strtok skips them, and a piece whose
+ * letter the release does not know is dropped with its suffix. Returns the number of columns;
+ * *bad the first unknown letter. cols has room for len + 1.
+ */
+static size_t
+format_parse(const fs_sprio_config *cfg, fs_str f, sprio_col *cols, char *bad)
+{
+	size_t i = 0, n = 0;
+
+	while (i < f.len && f.s[i] != '%')
+		i++;
+	if (i > 0)
+	{
+		cols[n].letter = 0;
+		cols[n].width = 0;
+		cols[n].right = false;
+		cols[n].suffix = fs_str_of(f.s, i);
+		n++;
+	}
+	while (i < f.len)
+	{
+		size_t j;
+		sprio_col c;
+
+		i++; /* the '%' */
+		if (i >= f.len || f.s[i] == '%')
+			continue;
+		c.right = f.s[i] == '.';
+		if (c.right)
+			i++;
+		c.width = 0;
+		while (i < f.len && fs_is_digit(f.s[i]))
+		{
+			if (c.width < 100000)
+				c.width = c.width * 10 + (f.s[i] - '0');
+			i++;
+		}
+		c.letter = i < f.len ? f.s[i++] : '\0';
+		j = i;
+		while (j < f.len && f.s[j] != '%')
+			j++;
+		c.suffix = fs_str_of(f.s + i, j - i);
+		i = j;
+		if (!format_letter(cfg, c.letter))
+		{
+			if (*bad == 0)
+				*bad = c.letter ? c.letter : '?';
+			continue;
+		}
+		cols[n++] = c;
+	}
 	return n;
 }
 
-/* One cell: cut to its width, padded on the left (right-justified) or the right. */
+/* One cell as sprio's _print_str prints it: cut to its width, padded to it; then its suffix. */
 static void
-put_cell(fs_sb *out, const sprio_col *c, const char *s, size_t len, bool first)
+put_cell(fs_sb *out, const sprio_col *c, const char *s, size_t len)
 {
-	size_t k;
+	size_t k, w = (size_t) c->width;
 
-	if (!first)
-		fs_sb_append(out, " ", 1);
-	if (len > (size_t) c->width)
-		len = (size_t) c->width;
+	if (w && len > w)
+		len = w;
 	if (c->right)
-		for (k = len; k < (size_t) c->width; k++)
+		for (k = len; k < w; k++)
 			fs_sb_append(out, " ", 1);
-	fs_sb_append(out, s, len);
+	if (len)
+		fs_sb_append(out, s, len);
 	if (!c->right)
-		for (k = len; k < (size_t) c->width; k++)
+		for (k = len; k < w; k++)
 			fs_sb_append(out, " ", 1);
+	if (c->suffix.len)
+		fs_sb_append(out, c->suffix.s, c->suffix.len);
 }
 
 /* The TRES list: name=weighted (%.0f) or name=factor (%.2f), zero entries left out. */
@@ -1174,6 +1653,14 @@ norm_cell(fs_sb *sb, double weighted, uint32_t weight)
 	fs_sb_appendf(sb, "%.7f", weight ? weighted / (double) weight : 0.0);
 }
 
+/* A piece of text, which may be absent (NULL, 0). */
+static void
+append_str(fs_sb *sb, fs_str t)
+{
+	if (t.len)
+		fs_sb_append(sb, t.s, t.len);
+}
+
 /* The text of a cell of a job's row. */
 static void
 job_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_row *row, char letter)
@@ -1185,19 +1672,19 @@ job_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_row *row, char le
 	switch (letter)
 	{
 		case 'i':
-			fs_sb_append(sb, row->job_id.s, row->job_id.len);
+			append_str(sb, row->job_id);
 			break;
 		case 'r':
-			fs_sb_append(sb, row->partition.s, row->partition.len);
+			append_str(sb, row->partition);
 			break;
 		case 'u':
-			fs_sb_append(sb, row->user.s, row->user.len);
+			append_str(sb, row->user);
 			break;
 		case 'o':
-			fs_sb_append(sb, row->account.s, row->account.len);
+			append_str(sb, row->account);
 			break;
 		case 'n':
-			fs_sb_append(sb, row->qos.s, row->qos.len);
+			append_str(sb, row->qos);
 			break;
 		case 'Y':
 			fs_sb_appendf(sb, "%lld", yi);
@@ -1298,60 +1785,315 @@ weight_cell(fs_sb *sb, const fs_sprio_config *cfg, char letter)
 	fs_sb_appendf(sb, "%u", w);
 }
 
-/* Job ids as numbers when both are digits, else as text; then the input order. */
+/* SLURM's NO_VAL: the task id of a job that is not an array task. */
+#define SPRIO_NO_TASK 4294967294LL
+
+/* A job id as numbers: "123" is 123 (no task), an array task "123_4" is 123 and task 4. */
+static bool
+id_parse(fs_str id, int64_t *num, int64_t *task)
+{
+	size_t u;
+
+	*task = SPRIO_NO_TASK;
+	for (u = 0; u < id.len && id.s[u] != '_'; u++)
+		;
+	if (!fs_parse_digits(id.s, u, INT64_MAX, num))
+		return false;
+	return u == id.len || fs_parse_digits(id.s + u + 1, id.len - u - 1, INT64_MAX, task);
+}
+
+/*
+ * Job ids in SLURM's order: numeric ids by number (an array's tasks by task id), before any id
+ * that is not a number, which compare as text (a total order, whatever the mix).
+ */
+static int
+id_cmp(bool an, int64_t anum, int64_t atask, fs_str a, bool bn, int64_t bnum, int64_t btask,
+       fs_str b)
+{
+	if (an != bn)
+		return an ? -1 : 1;
+	if (!an)
+		return fs_str_cmp(a, b);
+	if (anum != bnum)
+		return anum < bnum ? -1 : 1;
+	return (atask > btask) - (atask < btask);
+}
+
+/* sprio's default order: job id ascending; then the input order (the sort is stable). */
 static int
 job_id_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const fs_sprio_row *a = pa, *b = pb;
-	int64_t x, y;
+	int64_t an, at, bn, bt;
+	bool ai = id_parse(a->job_id, &an, &at), bi = id_parse(b->job_id, &bn, &bt);
 
 	(void) ctx;
-	if (fs_parse_digits(a->job_id.s, a->job_id.len, INT64_MAX, &x) &&
-	    fs_parse_digits(b->job_id.s, b->job_id.len, INT64_MAX, &y))
-		return (x > y) - (x < y);
-	return fs_str_cmp(a->job_id, b->job_id);
+	return id_cmp(ai, an, at, a->job_id, bi, bn, bt, b->job_id);
+}
+
+/* The steps of the main scheduler's order, and the one that decides between two keys. */
+static const char *const order_steps[] = {"partition_tier", "priority", "submit_time", "job_id",
+                                          "input_order"};
+
+static int
+order_step(const fs_sprio_order_key *a, const fs_sprio_order_key *b, int *c)
+{
+	if (a->tier != b->tier)
+		return *c = a->tier > b->tier ? -1 : 1, 0;
+	if (a->priority != b->priority)
+		return *c = a->priority > b->priority ? -1 : 1, 1;
+	if (a->submit != b->submit)
+		return *c = a->submit < b->submit ? -1 : 1, 2;
+	if ((*c = id_cmp(a->id_numeric, a->id_num, a->id_task, a->job_id, b->id_numeric, b->id_num,
+	                 b->id_task, b->job_id)) != 0)
+		return 3;
+	*c = (a->index > b->index) - (a->index < b->index);
+	return 4;
+}
+
+static int
+order_cmp(const void *pa, const void *pb, void *ctx)
+{
+	int c;
+
+	(void) ctx;
+	(void) order_step(pa, pb, &c);
+	return c;
 }
 
 void
-fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
-               const fs_allocator *a)
+fs_sprio_order(fs_sprio_order_key *keys, size_t n, const char **decided, const fs_allocator *a)
 {
-	sprio_col cols[20];
-	size_t nc = layout(cfg, opts, cols), i, k;
-	fs_sb cell;
+	size_t i;
+	int c;
 
-	fs_sb_init(&cell, a, 64);
-	for (k = 0; k < nc; k++)
+	for (i = 0; i < n; i++)
 	{
-		const char *t = col_title(cols[k].letter);
-
-		put_cell(out, &cols[k], t, strlen(t), k == 0);
+		FS_POLL(i);
+		keys[i].id_numeric = id_parse(keys[i].job_id, &keys[i].id_num, &keys[i].id_task);
 	}
-	fs_sb_append(out, "\n", 1);
-	if (opts & FS_SPRIO_OPT_WEIGHTS)
+	fs_sort(keys, n, sizeof(*keys), order_cmp, NULL, a);
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		decided[i] = i == 0 ? NULL : order_steps[order_step(&keys[i - 1], &keys[i], &c)];
+	}
+}
+
+/* Whether a comma list (-p, -u) names s exactly. */
+static bool
+list_has(fs_str list, fs_str s)
+{
+	size_t pos = 0;
+
+	while (pos <= list.len)
+	{
+		fs_str w = names_next(list, &pos);
+
+		if (w.len && fs_str_eq(w, s))
+			return true;
+	}
+	return false;
+}
+
+/* Whether -j's list names this job: ids as numbers (an array task's when given), else as text. */
+static bool
+jobs_has(fs_str list, fs_str id)
+{
+	size_t pos = 0;
+	int64_t n, t, ln, lt;
+	bool num = id_parse(id, &n, &t);
+
+	while (pos <= list.len)
+	{
+		fs_str w = names_next(list, &pos);
+
+		if (w.len == 0)
+			continue;
+		if (num && id_parse(w, &ln, &lt) ? ln == n && (lt == SPRIO_NO_TASK || lt == t)
+		                                 : fs_str_eq(w, id))
+			return true;
+	}
+	return false;
+}
+
+/* sprio's priority of a row (get_priority_from_factors): the set one, else the sum, at least 1. */
+static double
+row_priority(const fs_sprio_row *r)
+{
+	if (r->r->direct)
+		return (double) r->r->priority;
+	return r->r->sum < 1 ? 1 : r->r->sum;
+}
+
+static double
+row_tres(const fs_sprio_row *r, size_t ntres)
+{
+	double t = 0;
+	size_t i;
+
+	for (i = 0; i < ntres; i++)
+		t += r->r->tres[i];
+	return t;
+}
+
+typedef struct sort_ctx
+{
+	const fs_sprio_opts *o;
+	size_t ntres;
+} sort_ctx;
+
+/* Doubles as sprio compares them: equal within 1e-6 (fuzzy_equal). */
+static int
+fuzzy_cmp(double a, double b)
+{
+	if (a - b > -1e-6 && a - b < 1e-6)
+		return 0;
+	return a < b ? -1 : 1;
+}
+
+/* One -S key between two rows, ascending. */
+static int
+sort_key_cmp(char c, const fs_sprio_row *a, const fs_sprio_row *b, size_t ntres)
+{
+	int64_t an, at, bn, bt;
+	bool ai, bi;
+
+	switch (c)
+	{
+		case 'i':
+			ai = id_parse(a->job_id, &an, &at);
+			bi = id_parse(b->job_id, &bn, &bt);
+			return id_cmp(ai, an, at, a->job_id, bi, bn, bt, b->job_id);
+		case 'N':
+			return (a->r->nice > b->r->nice) - (a->r->nice < b->r->nice);
+		case 'n':
+			return fs_str_cmp(a->qos, b->qos);
+		case 'o':
+			return fs_str_cmp(a->account, b->account);
+		case 'r':
+			return fs_str_cmp(a->partition, b->partition);
+		case 'u':
+			return fs_str_cmp(a->user, b->user);
+		case 'A':
+		case 'a':
+			return fuzzy_cmp(a->r->age, b->r->age);
+		case 'F':
+		case 'f':
+			return fuzzy_cmp(a->r->fairshare, b->r->fairshare);
+		case 'J':
+		case 'j':
+			return fuzzy_cmp(a->r->jobsize, b->r->jobsize);
+		case 'P':
+		case 'p':
+			return fuzzy_cmp(a->r->partition, b->r->partition);
+		case 'Q':
+		case 'q':
+			return fuzzy_cmp(a->r->qos, b->r->qos);
+		case 'T':
+		case 't':
+			return fuzzy_cmp(row_tres(a, ntres), row_tres(b, ntres));
+		case 'Y':
+		case 'y':
+			return fuzzy_cmp(row_priority(a), row_priority(b));
+	}
+	return 0; /* 'c': one cluster */
+}
+
+/* The -S keys in turn, the first primary (sprio sorts by each from the last, stably). */
+static int
+sort_cmp(const void *pa, const void *pb, void *ctx)
+{
+	const sort_ctx *sc = ctx;
+	size_t k;
+
+	for (k = 0; k < sc->o->nsort; k++)
+	{
+		int c = sort_key_cmp(sc->o->sort[k], pa, pb, sc->ntres);
+
+		if (c != 0)
+			return sc->o->descend[k] ? -c : c;
+	}
+	return 0;
+}
+
+void
+fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const fs_sprio_opts *o,
+               fs_sb *out, char *bad_letter, const fs_allocator *a)
+{
+	sprio_col *cols;
+	size_t nc, i, k, kept = 0;
+	fs_sb cell, fmt;
+	fs_str f;
+	sort_ctx sc;
+
+	*bad_letter = 0;
+	fs_sb_init(&cell, a, 64);
+	fs_sb_init(&fmt, a, 256);
+	if (o->has_format)
+		f = o->format;
+	else
+	{
+		layout(cfg, o->flags, &fmt);
+		f = fs_str_of(fmt.data, fmt.len);
+	}
+	cols = a->alloc(a->ctx, sizeof(sprio_col) * (f.len + 1));
+	nc = format_parse(cfg, f, cols, bad_letter);
+	if (!(o->flags & FS_SPRIO_OPT_NOHEADER))
+	{
+		for (k = 0; k < nc; k++)
+		{
+			const char *t = cols[k].letter ? col_title(cols[k].letter) : "";
+
+			put_cell(out, &cols[k], t, strlen(t));
+		}
+		fs_sb_append(out, "\n", 1);
+	}
+	if (o->flags & FS_SPRIO_OPT_WEIGHTS)
 	{
 		for (k = 0; k < nc; k++)
 		{
 			cell.len = 0;
-			weight_cell(&cell, cfg, cols[k].letter);
-			put_cell(out, &cols[k], cell.data, cell.len, k == 0);
+			if (cols[k].letter)
+				weight_cell(&cell, cfg, cols[k].letter);
+			put_cell(out, &cols[k], cell.data, cell.len);
 		}
 		fs_sb_append(out, "\n", 1);
-		a->release(a->ctx, cell.data);
-		return;
+		goto done;
 	}
-	fs_sort(rows, n, sizeof(*rows), job_id_cmp, NULL, a);
+	/* the filters of -j, -p and -u, keeping the input order */
 	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		if ((o->has_jobs && o->jobs_given && !jobs_has(o->jobs, rows[i].job_id)) ||
+		    (o->has_parts && !list_has(o->parts, rows[i].partition)) ||
+		    (o->has_users && !list_has(o->users, rows[i].user)))
+			continue;
+		rows[kept++] = rows[i];
+	}
+	if (o->nsort)
+	{
+		sc.o = o;
+		sc.ntres = cfg->n_tres;
+		fs_sort(rows, kept, sizeof(*rows), sort_cmp, &sc, a);
+	}
+	else
+		fs_sort(rows, kept, sizeof(*rows), job_id_cmp, NULL, a);
+	for (i = 0; i < kept; i++)
 	{
 		FS_POLL(i);
 		for (k = 0; k < nc; k++)
 		{
 			cell.len = 0;
-			if (!(rows[i].r->direct && (cols[k].letter == 'T' || cols[k].letter == 't')))
+			if (cols[k].letter &&
+			    !(rows[i].r->direct && (cols[k].letter == 'T' || cols[k].letter == 't')))
 				job_cell(&cell, cfg, &rows[i], cols[k].letter);
-			put_cell(out, &cols[k], cell.data, cell.len, k == 0);
+			put_cell(out, &cols[k], cell.data, cell.len);
 		}
 		fs_sb_append(out, "\n", 1);
 	}
+done:
+	a->release(a->ctx, cols);
 	a->release(a->ctx, cell.data);
+	a->release(a->ctx, fmt.data);
 }

@@ -133,16 +133,46 @@ fs_status fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job,
                             const fs_sprio_cluster *cl, int64_t now, fs_sprio_result *r,
                             fs_error *err);
 
-/* sprio's options: -l (--long), -n (--norm), -w (--weights). */
+/* sprio's flags: -l (--long), -n (--norm), -w (--weights), -h (--noheader). */
 enum
 {
 	FS_SPRIO_OPT_LONG = 1,
 	FS_SPRIO_OPT_NORM = 2,
-	FS_SPRIO_OPT_WEIGHTS = 4
+	FS_SPRIO_OPT_WEIGHTS = 4,
+	FS_SPRIO_OPT_NOHEADER = 8
 };
 
-/* sprio's command-line options; anything else is FS_ERR_SYNTAX. O(len). */
-fs_status fs_sprio_options_parse(const char *s, size_t len, int *opts, fs_error *err);
+/* The most keys in a -S sort specification. */
+#define FS_SPRIO_SORT_MAX 32
+
+/*
+ * sprio's command line (without "sprio"): the flags, -o FORMAT, -S sort, and the filters -j
+ * (jobs), -p (partitions) and -u (users), each a comma list; the pieces point into the text the
+ * options were read from (quotes removed: a quoted word is copied into `buf`).
+ */
+typedef struct fs_sprio_opts
+{
+	int flags;
+	bool has_format, has_jobs, has_parts, has_users;
+	bool jobs_given; /* -j came with a list (else it lists every job) */
+	fs_str format, jobs, parts, users;
+	size_t nsort;
+	char sort[FS_SPRIO_SORT_MAX]; /* the letters of -S, the primary key first */
+	bool descend[FS_SPRIO_SORT_MAX];
+	char *buf; /* allocator memory for unquoted words, NULL when none; fs_sprio_opts_free */
+} fs_sprio_opts;
+
+/*
+ * Read sprio's options as its getopt does: words split on white space, single or double quotes
+ * grouping (`-o "%.15i %.10Y"`), short options clustered (`-lnw`, `-o%i`), long ones with `=` or
+ * the next word (`--format=...`, `--sort y`), `-j` with an optional list (in the same word, or as
+ * the one word left over, as sprio takes it). `-l` with `-o`, an unknown option, a missing
+ * argument, a sort letter sprio does not know ("Invalid sort specification") and options that
+ * need a live controller (`-M`, `--federation`, `--local`, `--sibling`) are FS_ERR_SYNTAX. O(len).
+ */
+fs_status fs_sprio_options_parse(const char *s, size_t len, fs_sprio_opts *o, const fs_allocator *a,
+                                 fs_error *err);
+void fs_sprio_opts_free(fs_sprio_opts *o, const fs_allocator *a);
 
 /* One job as sprio lists it: its names and its priority as fs_sprio_priority gave it. */
 typedef struct fs_sprio_row
@@ -152,11 +182,87 @@ typedef struct fs_sprio_row
 } fs_sprio_row;
 
 /*
- * The lines sprio prints for these jobs and options, header first, each ended by a newline, in
- * sprio's default order (job id ascending, as numbers when they are): byte for byte the layout of
- * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). O(n log n) rows.
+ * The lines sprio prints for these jobs and options, header first (unless -h), each ended by a
+ * newline: the rows the -j, -p and -u filters keep, in the -S order (default job id ascending;
+ * each sort stable, ties in the input order), in the -o format or the layout of the options and
+ * the configured release (22.05's -l has no ACCOUNT or QOSNAME column). Rows is reordered. A
+ * format letter sprio does not know for the release is left out with its suffix, as sprio does
+ * ("Invalid job format specification"): *bad_letter is set to the first such letter, else 0.
+ * O(n log n) rows times the sort keys.
  */
-void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, int opts, fs_sb *out,
+void fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n,
+                    const fs_sprio_opts *o, fs_sb *out, char *bad_letter, const fs_allocator *a);
+
+/* A partition as a multi-partition job's priority needs it (sinfo / scontrol show partition). */
+typedef struct fs_sprio_part
+{
+	fs_str name;
+	int64_t factor; /* PriorityJobFactor */
+	bool has_max_time;
+	int64_t max_time;    /* seconds */
+	const uint8_t *tres; /* the partition's TRES totals (encoded resvec), NULL for none */
+} fs_sprio_part;
+
+/* A QOS as a multi-QOS job's priority needs it (sacctmgr show qos). */
+typedef struct fs_sprio_qos
+{
+	fs_str name;
+	int64_t priority;
+} fs_sprio_qos;
+
+/* One (partition, QOS) pair of a job and its priority there. */
+typedef struct fs_sprio_pair
+{
+	fs_str partition, qos;
+	fs_sprio_result r; /* r.tres and r.tres_f are allocated, cfg->n_tres each */
+} fs_sprio_pair;
+
+/* The most (partition, QOS) pairs one job may give (more is FS_ERR_LIMIT). */
+#define FS_SPRIO_PAIRS_MAX 100000
+
+/*
+ * A job's priority in each partition and QOS it names, as SLURM keeps one per pair
+ * (_priority_each_partition, _priority_each_qos): `partitions` and `qos` are the job's comma
+ * lists ("batch,debug"); each partition is looked up in parts (its PriorityJobFactor, MaxTime and
+ * TRES totals replace the job's) and each QOS in qoss (its priority replaces the job's, except a
+ * QOS of priority 0, which leaves the job's QOS term as it is). With parts NULL the job's own
+ * partition fields apply, with qoss NULL its own QOS priority (the list must then name one). An
+ * empty list is one pair with an empty name. Pairs come partition by partition in the job's
+ * order, each with the QOS in the job's order. An unknown or empty name is FS_ERR_VALUE, more than
+ * FS_SPRIO_PAIRS_MAX pairs FS_ERR_LIMIT. O(P * Q * (cost of fs_sprio_priority) + (P + Q) * the
+ * arrays' lengths).
+ */
+fs_status fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job *job,
+                                 fs_str partitions, fs_str qos, const fs_sprio_part *parts,
+                                 size_t nparts, const fs_sprio_qos *qoss, size_t nqos,
+                                 const fs_sprio_cluster *cl, int64_t now, fs_sprio_pair **out,
+                                 size_t *n, const fs_allocator *a, fs_error *err);
+
+/*
+ * One pending job in one partition, as the main scheduler sorts its queue: the partition's
+ * PriorityTier, the job's priority in that partition (as fs_sprio_priority stores it), its submit
+ * time (whole seconds) and its id. `index` is the caller's, carried through the sort.
+ */
+typedef struct fs_sprio_order_key
+{
+	int64_t tier, priority, submit;
+	fs_str job_id;
+	size_t index;
+	/* filled by fs_sprio_order: the id as numbers (an array task "123_4" is 123 and 4) */
+	int64_t id_num, id_task;
+	bool id_numeric;
+} fs_sprio_order_key;
+
+/*
+ * The order of slurmctld's main scheduler (sort_job_queue2 in job_scheduler.c): PriorityTier
+ * higher first, then priority higher first, then submit time earlier first, then job id lower
+ * first (numbers when the ids are, an array's tasks by task id; other ids as text), then the
+ * input order (SLURM leaves that last tie to its list sort; fairsched keeps it deterministic).
+ * Preemption and advanced reservations, which SLURM puts first, are not among the inputs. Sorts
+ * keys in place and sets decided[i] to the step that placed keys[i] after keys[i - 1] (NULL for
+ * i = 0), a static string. O(n log n) time, n keys of scratch; cancellable between passes.
+ */
+void fs_sprio_order(fs_sprio_order_key *keys, size_t n, const char **decided,
                     const fs_allocator *a);
 
 /* The canonical name of flag bit i (0 <= i < FS_SPRIO_NFLAGS). */

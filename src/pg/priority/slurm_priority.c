@@ -218,6 +218,8 @@ config_from_record(HeapTupleHeader t, fs_sprio_config *cfg)
 		if (st != FS_OK)
 			fs_error_context(&err, "in the weight_tres field of a slurm_priority_config");
 		fs_pg_check(st, &err);
+		/* as written: sprio -w prints it, and the default layout has a TRES column with it */
+		cfg->weight_tres = text_to_cstring(v);
 	}
 	secs = attr_seconds(t, "max_age", &present);
 	if (present)
@@ -303,7 +305,8 @@ static const char *const job_fields[] = {"submit_time",
                                          "user",
                                          "account",
                                          "partition",
-                                         "qos"};
+                                         "qos",
+                                         "partition_tier"};
 enum
 {
 	J_SUBMIT,
@@ -327,6 +330,7 @@ enum
 	J_ACCOUNT,
 	J_PARTITION,
 	J_QOS_NAME,
+	J_TIER,
 	NJ
 };
 static const char *const cluster_fields[] = {"nodes", "cpus", "max_assoc_priority",
@@ -541,30 +545,14 @@ read_cluster(prio_cache *c, HeapTupleHeader kt, fs_sprio_cluster *cl)
 	cl->max_qos_priority = KINT8(4);
 }
 
-Datum
-slurm_priority(PG_FUNCTION_ARGS)
+/* The fields of a slurm_priority result (at c->res_idx) from the core's result; others NULL. */
+static void
+result_values(const prio_cache *c, const fs_sprio_result *rp, int natts, Datum *values, bool *nulls)
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
-	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
-	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	prio_cache *c = cache_of(fcinfo, kt, true);
-	fs_sprio_job job;
-	fs_sprio_cluster cl;
-	fs_sprio_result r;
-	fs_error err;
-	Datum values[32];
-	bool nulls[32];
+	const fs_sprio_result r = *rp;
 	int i;
 
-	cache_config(c, ct);
-	read_job(fcinfo, c, jt, &job);
-	read_cluster(c, kt, &cl);
-
-	r.tres = c->tres;
-	r.tres_f = c->tres_f;
-	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &cl, now, &r, &err), &err);
-
-	for (i = 0; i < c->res_td->natts; i++)
+	for (i = 0; i < natts; i++)
 		nulls[i] = true;
 #define SET(k, datum)                                                                              \
 	do                                                                                             \
@@ -592,6 +580,31 @@ slurm_priority(PG_FUNCTION_ARGS)
 	SET(17, tres_vector(&c->cfg, r.tres_f));
 	SET(18, BoolGetDatum(r.direct));
 #undef SET
+}
+
+Datum
+slurm_priority(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
+	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	prio_cache *c = cache_of(fcinfo, kt, true);
+	fs_sprio_job job;
+	fs_sprio_cluster cl;
+	fs_sprio_result r;
+	fs_error err;
+	Datum values[32];
+	bool nulls[32];
+
+	cache_config(c, ct);
+	read_job(fcinfo, c, jt, &job);
+	read_cluster(c, kt, &cl);
+
+	r.tres = c->tres;
+	r.tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &cl, now, &r, &err), &err);
+
+	result_values(c, &r, c->res_td->natts, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(c->res_td, values, nulls)));
 }
 
@@ -611,32 +624,30 @@ job_text(prio_cache *c, int k)
 	return fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
 }
 
-Datum
-sprio(PG_FUNCTION_ARGS)
+/* One element of a jobs array with its priority: what sprio prints and the scheduler sorts by. */
+typedef struct prio_job
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
-	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
-	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	text *options = PG_GETARG_TEXT_PP(4);
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	prio_cache *c = cache_of(fcinfo, kt, false);
-	fs_sprio_cluster cl;
-	fs_sprio_row *rows;
-	fs_error err;
+	fs_sprio_row row;
+	int64_t tier, submit;
+} prio_job;
+
+/*
+ * Every job of a jobs array with its priority at the pass `now`, in the array's order; an error
+ * names the element. O(n) calls of fs_sprio_priority.
+ */
+static prio_job *
+jobs_priorities(FunctionCallInfo fcinfo, prio_cache *c, ArrayType *jobs, const fs_sprio_cluster *cl,
+                int64_t now, int *np)
+{
 	Datum *elems;
 	bool *enulls;
-	int n, i, opts;
-	fs_sb out;
-	size_t p, q;
+	int n, i;
+	prio_job *out;
+	fs_error err;
 
-	fs_pg_check(
-	    fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts, &err),
-	    &err);
 	fs_pg_check_1d(jobs, "jobs");
-	cache_config(c, ct);
-	read_cluster(c, kt, &cl);
 	deconstruct_array(jobs, ARR_ELEMTYPE(jobs), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, &n);
-	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	out = palloc0(sizeof(prio_job) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
 		fs_sprio_job job;
@@ -650,20 +661,61 @@ sprio(PG_FUNCTION_ARGS)
 		read_job(fcinfo, c, DatumGetHeapTupleHeader(elems[i]), &job);
 		r->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
 		r->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
-		if (fs_sprio_priority(&c->cfg, &job, &cl, now, r, &err) != FS_OK)
+		if (fs_sprio_priority(&c->cfg, &job, cl, now, r, &err) != FS_OK)
 		{
 			fs_error_context(&err, "in job %d of the jobs array", i + 1);
 			fs_pg_raise(&err);
 		}
-		rows[i].job_id = job_text(c, J_JOB_ID);
-		rows[i].partition = job_text(c, J_PARTITION);
-		rows[i].user = job_text(c, J_USER);
-		rows[i].account = job_text(c, J_ACCOUNT);
-		rows[i].qos = job_text(c, J_QOS_NAME);
-		rows[i].r = r;
+		out[i].row.job_id = job_text(c, J_JOB_ID);
+		out[i].row.partition = job_text(c, J_PARTITION);
+		out[i].row.user = job_text(c, J_USER);
+		out[i].row.account = job_text(c, J_ACCOUNT);
+		out[i].row.qos = job_text(c, J_QOS_NAME);
+		out[i].row.r = r;
+		out[i].tier = JINT4(J_TIER);
+		out[i].submit = job.submit;
 	}
+	*np = n;
+	return out;
+}
+
+Datum
+sprio(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	text *options = PG_GETARG_TEXT_PP(4);
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_row *rows;
+	prio_job *pj;
+	fs_error err;
+	int n, i;
+	fs_sprio_opts opts;
+	char bad;
+	fs_sb out;
+	size_t p, q;
+
+	fs_pg_check(fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts,
+	                                   &fs_pg_alloc, &err),
+	            &err);
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
+	for (i = 0; i < n; i++)
+		rows[i] = pj[i].row;
 	fs_sb_init(&out, &fs_pg_alloc, 256);
-	fs_sprio_print(&c->cfg, rows, (size_t) n, opts, &out, &fs_pg_alloc);
+	fs_sprio_print(&c->cfg, rows, (size_t) n, &opts, &out, &bad, &fs_pg_alloc);
+	if (bad)
+		ereport(WARNING, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                  errmsg("sprio: error: Invalid job format specification: %c", bad),
+		                  errdetail("sprio leaves the field and its suffix out, as here."),
+		                  errhint("The format letters of release %d.%02d are listed in "
+		                          "docs/job-priority.md.",
+		                          c->cfg.version / 100, c->cfg.version % 100)));
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	for (p = 0; p < out.len; p = q + 1)
@@ -676,6 +728,209 @@ sprio(PG_FUNCTION_ARGS)
 			q++;
 		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
+	}
+	return (Datum) 0;
+}
+
+/* ---- slurm_job_order ------------------------------------------------------------------------ */
+
+PG_FUNCTION_INFO_V1(slurm_job_order);
+
+/*
+ * The order slurmctld's main scheduler considers the pending jobs in: one row per element (a job
+ * in one partition), held jobs (priority 0) left out, as SLURM leaves them out of its queue.
+ */
+Datum
+slurm_job_order(PG_FUNCTION_ARGS)
+{
+	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	prio_cache *c = cache_of(fcinfo, kt, false);
+	fs_sprio_cluster cl;
+	fs_sprio_order_key *keys;
+	const char **decided;
+	prio_job *pj;
+	int n, i;
+	size_t k = 0;
+
+	cache_config(c, ct);
+	read_cluster(c, kt, &cl);
+	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	keys = palloc0(sizeof(fs_sprio_order_key) * (n + 1));
+	for (i = 0; i < n; i++)
+	{
+		if (pj[i].row.r->priority == 0)
+			continue;
+		keys[k].tier = pj[i].tier;
+		keys[k].priority = pj[i].row.r->priority;
+		keys[k].submit = pj[i].submit;
+		keys[k].job_id = pj[i].row.job_id;
+		keys[k].index = (size_t) i;
+		k++;
+	}
+	decided = palloc0(sizeof(char *) * (k + 1));
+	fs_sprio_order(keys, k, decided, &fs_pg_alloc);
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	for (i = 0; i < (int) k; i++)
+	{
+		const fs_sprio_row *row = &pj[keys[i].index].row;
+		Datum v[5];
+		bool nl[5] = {false, false, false, false, false};
+
+		CHECK_FOR_INTERRUPTS();
+		v[0] = Int32GetDatum(i + 1);
+		v[1] = fs_pg_text_or_null(row->job_id, &nl[1]);
+		v[2] = fs_pg_text_or_null(row->partition, &nl[2]);
+		v[3] = Int64GetDatum(keys[i].priority);
+		nl[4] = decided[i] == NULL;
+		v[4] = nl[4] ? (Datum) 0 : CStringGetTextDatum(decided[i]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, v, nl);
+	}
+	return (Datum) 0;
+}
+
+/* ---- slurm_priorities ----------------------------------------------------------------------- */
+
+PG_FUNCTION_INFO_V1(slurm_priorities);
+
+/* The elements of an array of composites with the fields `names` found by name in *td. */
+static Datum *
+composite_elements(ArrayType *arr, const char *what, const char *const *names, int nnames, int *idx,
+                   TupleDesc *td, int *n)
+{
+	Datum *elems;
+	bool *enulls;
+	int i;
+
+	fs_pg_check_1d(arr, what);
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, n);
+	for (i = 0; i < *n; i++)
+		if (enulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("element %d of the %s array is NULL", i + 1, what),
+			                errhint("Leave NULL elements out of the array.")));
+	*td = *n > 0 ? row_type(DatumGetHeapTupleHeader(elems[0]), names, nnames, idx) : NULL;
+	return elems;
+}
+
+/* A name field of an element, which must not be NULL. */
+static fs_str
+element_name(Datum *v, bool *nl, int f, const char *what, int i)
+{
+	text *t;
+
+	if (nl[f])
+		ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+		                errmsg("element %d of the %s array has no name", i + 1, what),
+		                errhint("Give every element its name.")));
+	t = DatumGetTextPP(v[f]);
+	return fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+}
+
+static fs_sprio_part *
+read_partitions(ArrayType *arr, size_t *np)
+{
+	static const char *const names[] = {"name", "priority_job_factor", "max_time", "tres"};
+	int idx[4], n, i;
+	TupleDesc td;
+	Datum *elems = composite_elements(arr, "partitions", names, 4, idx, &td, &n);
+	fs_sprio_part *parts = palloc0(sizeof(fs_sprio_part) * (n + 1));
+
+	for (i = 0; i < n; i++)
+	{
+		Datum *v = palloc(sizeof(Datum) * td->natts);
+		bool *nl = palloc(sizeof(bool) * td->natts);
+
+		CHECK_FOR_INTERRUPTS();
+		row_deform(DatumGetHeapTupleHeader(elems[i]), td, v, nl);
+		parts[i].name = element_name(v, nl, idx[0], "partitions", i);
+		parts[i].factor = nl[idx[1]] ? 1 : (int64) DatumGetInt32(v[idx[1]]);
+		parts[i].has_max_time = !nl[idx[2]];
+		if (!nl[idx[2]])
+			parts[i].max_time = interval_seconds(v[idx[2]], "max_time");
+		parts[i].tres = nl[idx[3]] ? NULL : resvec_of(v[idx[3]]);
+	}
+	*np = (size_t) n;
+	return parts;
+}
+
+static fs_sprio_qos *
+read_qos(ArrayType *arr, size_t *nq)
+{
+	static const char *const names[] = {"name", "priority"};
+	int idx[2], n, i;
+	TupleDesc td;
+	Datum *elems = composite_elements(arr, "qos", names, 2, idx, &td, &n);
+	fs_sprio_qos *qos = palloc0(sizeof(fs_sprio_qos) * (n + 1));
+
+	for (i = 0; i < n; i++)
+	{
+		Datum *v = palloc(sizeof(Datum) * td->natts);
+		bool *nl = palloc(sizeof(bool) * td->natts);
+
+		CHECK_FOR_INTERRUPTS();
+		row_deform(DatumGetHeapTupleHeader(elems[i]), td, v, nl);
+		qos[i].name = element_name(v, nl, idx[0], "qos", i);
+		qos[i].priority = nl[idx[1]] ? 0 : DatumGetInt64(v[idx[1]]);
+	}
+	*nq = (size_t) n;
+	return qos;
+}
+
+/*
+ * A job's priority in each (partition, QOS) pair it names, one row each, as SLURM keeps them;
+ * NULL config, job, cluster or as_of give no rows.
+ */
+Datum
+slurm_priorities(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	HeapTupleHeader ct, jt, kt;
+	prio_cache *c;
+	fs_sprio_job job;
+	fs_sprio_cluster cl;
+	fs_sprio_part *parts = NULL;
+	fs_sprio_qos *qos = NULL;
+	size_t nparts = 0, nqos = 0, npairs, i;
+	fs_sprio_pair *pairs;
+	fs_error err;
+	int64_t now;
+	int pcol, qcol;
+
+	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
+		return (Datum) 0;
+	ct = PG_GETARG_HEAPTUPLEHEADER(0);
+	jt = PG_GETARG_HEAPTUPLEHEADER(1);
+	kt = PG_GETARG_HEAPTUPLEHEADER(2);
+	now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	c = cache_of(fcinfo, kt, true);
+	cache_config(c, ct);
+	read_job(fcinfo, c, jt, &job);
+	read_cluster(c, kt, &cl);
+	if (!PG_ARGISNULL(4))
+		parts = read_partitions(PG_GETARG_ARRAYTYPE_P(4), &nparts);
+	if (!PG_ARGISNULL(5))
+		qos = read_qos(PG_GETARG_ARRAYTYPE_P(5), &nqos);
+	fs_pg_check(fs_sprio_priority_each(&c->cfg, &job, job_text(c, J_PARTITION),
+	                                   job_text(c, J_QOS_NAME), parts, nparts, qos, nqos, &cl, now,
+	                                   &pairs, &npairs, &fs_pg_alloc, &err),
+	            &err);
+	pcol = field(c->res_td, "partition_name");
+	qcol = field(c->res_td, "qos_name");
+	for (i = 0; i < npairs; i++)
+	{
+		Datum values[32];
+		bool nulls[32];
+
+		CHECK_FOR_INTERRUPTS();
+		result_values(c, &pairs[i].r, c->res_td->natts, values, nulls);
+		values[pcol] = fs_pg_text_or_null(pairs[i].partition, &nulls[pcol]);
+		values[qcol] = fs_pg_text_or_null(pairs[i].qos, &nulls[qcol]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;
 }

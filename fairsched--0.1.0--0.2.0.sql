@@ -309,6 +309,50 @@ END
 $$;
 COMMENT ON FUNCTION fairsched.vector_fair_share_explain(fairsched.hdrf_pool[], fairsched.hdrf_operation[], fairsched.resvec, fairsched.sharepath, text, boolean) IS 'why an element of vector_fair_share has its fair share: a row for it and each of its ancestors, root first, with the suggestion, fit factor, fair share and the limit, guarantee, sibling bound or shortage that held it, in words';
 
+CREATE FUNCTION fairsched.slurm_job_order(config fairsched.slurm_priority_config,
+                                          jobs fairsched.slurm_job[],
+                                          cluster fairsched.slurm_cluster, as_of timestamptz)
+    RETURNS TABLE(pos int, job_id text, partition text, priority bigint, decided_by text)
+    AS 'MODULE_PATHNAME', 'slurm_job_order' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_job_order(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order slurmctld''s main scheduler considers these pending jobs in at the calculation pass as_of, one row per job and partition (one array element each): PriorityTier higher first, priority higher first, submit time, job id, then the array''s order; held jobs (priority 0) left out; decided_by names the step that placed a row after the previous one (NULL on the first)';
+
+-- a partition and a QOS as a job that names several needs them (one priority per pair)
+CREATE TYPE fairsched.slurm_partition AS (
+    name text,
+    priority_job_factor int,
+    priority_tier int,
+    max_time interval,
+    tres fairsched.resvec
+);
+COMMENT ON TYPE fairsched.slurm_partition IS
+    'a SLURM partition for the priority of the jobs queued in it: its name, PriorityJobFactor (NULL is SLURM''s default 1), PriorityTier, MaxTime (NULL is UNLIMITED) and TRES totals';
+CREATE TYPE fairsched.slurm_qos AS (
+    name text,
+    priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_qos IS
+    'a SLURM QOS for the priority of the jobs that name it: its name and Priority (NULL or 0: none)';
+
+CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_config,
+                                           job fairsched.slurm_job,
+                                           cluster fairsched.slurm_cluster, as_of timestamptz,
+                                           partitions fairsched.slurm_partition[] DEFAULT NULL,
+                                           qos fairsched.slurm_qos[] DEFAULT NULL)
+    RETURNS TABLE(partition_name text, qos_name text, priority bigint, priority_sum float8,
+                  site float8, age float8, assoc float8, fairshare float8, jobsize float8,
+                  partition float8, qos float8, nice float8, tres fairsched.resvec,
+                  age_factor float8, assoc_factor float8, fairshare_factor float8,
+                  jobsize_factor float8, partition_factor float8, qos_factor float8,
+                  tres_factors fairsched.resvec, direct boolean)
+    AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';
+
+-- scontrol: `scontrol show job|partition|node|config` output as records (docs/job-priority.md)
+CREATE FUNCTION fairsched.scontrol_show(doc text)
+    RETURNS TABLE(record int, attrs jsonb)
+    AS 'MODULE_PATHNAME', 'scontrol_show' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.scontrol_show(text) IS 'the records of scontrol show job|partition|node|config output (multi-line or -o), each a jsonb object of its Key=Value pairs as text: values keep their spaces (to the next Key= word; in the multi-line form JobName, Command, WorkDir, StdIn, StdOut, StdErr, Comment, AdminComment, SystemComment and OS to the end of their line); show config lines (Key = Value) give one record per block';
+
 -- slurm_history: SLURM's queue at any past instant from sacct records, a proposed configuration's
 -- order beside the site's (docs/slurm-history.md).
 
@@ -358,24 +402,14 @@ CREATE FUNCTION fairsched.slurm_what_if(config fairsched.slurm_priority_config,
                   proposed_priority bigint, moved int)
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-    WITH j AS (
-        SELECT u.job_id, u.partition, u.partition_tier, u.submit_time,
-               (fairsched.slurm_priority(config, ROW(u.*)::fairsched.slurm_job, cluster,
-                                         as_of)).priority AS p,
-               (fairsched.slurm_priority(proposed, ROW(u.*)::fairsched.slurm_job, cluster,
-                                         as_of)).priority AS q
-        FROM unnest(jobs) AS u),
-    o AS (
-        SELECT j.job_id, j.partition, j.p, j.q,
-               row_number() OVER (ORDER BY j.partition_tier DESC NULLS LAST, j.p DESC,
-                                           j.submit_time, length(j.job_id), j.job_id) AS a,
-               row_number() OVER (ORDER BY j.partition_tier DESC NULLS LAST, j.q DESC,
-                                           j.submit_time, length(j.job_id), j.job_id) AS b
-        FROM j)
-    SELECT o.job_id, o.partition, o.a::int, o.p, o.b::int, o.q, (o.a - o.b)::int
-    FROM o ORDER BY o.a;
+    SELECT coalesce(a.job_id, b.job_id), coalesce(a.partition, b.partition), a.pos, a.priority,
+           b.pos, b.priority, a.pos - b.pos
+    FROM fairsched.slurm_job_order(config, jobs, cluster, as_of) AS a
+    FULL JOIN fairsched.slurm_job_order(proposed, jobs, cluster, as_of) AS b
+      ON a.job_id = b.job_id AND a.partition IS NOT DISTINCT FROM b.partition
+    ORDER BY a.pos NULLS LAST, b.pos;
 END;
-COMMENT ON FUNCTION fairsched.slurm_what_if(fairsched.slurm_priority_config, fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order the main scheduler considers the jobs in at the calculation pass as_of (PriorityTier, priority, submit time, job id) under config and under proposed, one row per job and partition in the current order: both positions and priorities, and moved, the places the job gains under the proposal (negative: it falls back)';
+COMMENT ON FUNCTION fairsched.slurm_what_if(fairsched.slurm_priority_config, fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order the main scheduler considers the jobs in at the calculation pass as_of (PriorityTier, priority, submit time, job id) under config and under proposed (slurm_job_order''s, held jobs left out), one row per job and partition in the current order: both positions and priorities, and moved, the places the job gains under the proposal (negative: it falls back)';
 
 -- sreport's -t time formats: one cell as sreport prints it (slurmdb_report_print_time)
 CREATE FUNCTION fairsched.sreport_time(value float8, total float8,
@@ -481,46 +515,3 @@ BEGIN
         fairsched.sreport_time(o, r, time_format);
 END $$;
 COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text, float8) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is what is left of reported_s (the TRES-seconds slurmdbd counted the cluster as up; NULL: the whole period times tres_count), Reported the sum of the five, each cell over Reported and Reported over the period times tres_count in the percent formats';
-CREATE FUNCTION fairsched.slurm_job_order(config fairsched.slurm_priority_config,
-                                          jobs fairsched.slurm_job[],
-                                          cluster fairsched.slurm_cluster, as_of timestamptz)
-    RETURNS TABLE(pos int, job_id text, partition text, priority bigint, decided_by text)
-    AS 'MODULE_PATHNAME', 'slurm_job_order' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.slurm_job_order(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order slurmctld''s main scheduler considers these pending jobs in at the calculation pass as_of, one row per job and partition (one array element each): PriorityTier higher first, priority higher first, submit time, job id, then the array''s order; held jobs (priority 0) left out; decided_by names the step that placed a row after the previous one (NULL on the first)';
-
--- a partition and a QOS as a job that names several needs them (one priority per pair)
-CREATE TYPE fairsched.slurm_partition AS (
-    name text,
-    priority_job_factor int,
-    priority_tier int,
-    max_time interval,
-    tres fairsched.resvec
-);
-COMMENT ON TYPE fairsched.slurm_partition IS
-    'a SLURM partition for the priority of the jobs queued in it: its name, PriorityJobFactor (NULL is SLURM''s default 1), PriorityTier, MaxTime (NULL is UNLIMITED) and TRES totals';
-CREATE TYPE fairsched.slurm_qos AS (
-    name text,
-    priority bigint
-);
-COMMENT ON TYPE fairsched.slurm_qos IS
-    'a SLURM QOS for the priority of the jobs that name it: its name and Priority (NULL or 0: none)';
-
-CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_config,
-                                           job fairsched.slurm_job,
-                                           cluster fairsched.slurm_cluster, as_of timestamptz,
-                                           partitions fairsched.slurm_partition[] DEFAULT NULL,
-                                           qos fairsched.slurm_qos[] DEFAULT NULL)
-    RETURNS TABLE(partition_name text, qos_name text, priority bigint, priority_sum float8,
-                  site float8, age float8, assoc float8, fairshare float8, jobsize float8,
-                  partition float8, qos float8, nice float8, tres fairsched.resvec,
-                  age_factor float8, assoc_factor float8, fairshare_factor float8,
-                  jobsize_factor float8, partition_factor float8, qos_factor float8,
-                  tres_factors fairsched.resvec, direct boolean)
-    AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';
-
--- scontrol: `scontrol show job|partition|node|config` output as records (docs/job-priority.md)
-CREATE FUNCTION fairsched.scontrol_show(doc text)
-    RETURNS TABLE(record int, attrs jsonb)
-    AS 'MODULE_PATHNAME', 'scontrol_show' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.scontrol_show(text) IS 'the records of scontrol show job|partition|node|config output (multi-line or -o), each a jsonb object of its Key=Value pairs as text: values keep their spaces (to the next Key= word; in the multi-line form JobName, Command, WorkDir, StdIn, StdOut, StdErr, Comment, AdminComment, SystemComment and OS to the end of their line); show config lines (Key = Value) give one record per block';

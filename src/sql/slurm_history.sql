@@ -47,24 +47,14 @@ CREATE FUNCTION fairsched.slurm_what_if(config fairsched.slurm_priority_config,
                   proposed_priority bigint, moved int)
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 BEGIN ATOMIC
-    WITH j AS (
-        SELECT u.job_id, u.partition, u.partition_tier, u.submit_time,
-               (fairsched.slurm_priority(config, ROW(u.*)::fairsched.slurm_job, cluster,
-                                         as_of)).priority AS p,
-               (fairsched.slurm_priority(proposed, ROW(u.*)::fairsched.slurm_job, cluster,
-                                         as_of)).priority AS q
-        FROM unnest(jobs) AS u),
-    o AS (
-        SELECT j.job_id, j.partition, j.p, j.q,
-               row_number() OVER (ORDER BY j.partition_tier DESC NULLS LAST, j.p DESC,
-                                           j.submit_time, length(j.job_id), j.job_id) AS a,
-               row_number() OVER (ORDER BY j.partition_tier DESC NULLS LAST, j.q DESC,
-                                           j.submit_time, length(j.job_id), j.job_id) AS b
-        FROM j)
-    SELECT o.job_id, o.partition, o.a::int, o.p, o.b::int, o.q, (o.a - o.b)::int
-    FROM o ORDER BY o.a;
+    SELECT coalesce(a.job_id, b.job_id), coalesce(a.partition, b.partition), a.pos, a.priority,
+           b.pos, b.priority, a.pos - b.pos
+    FROM fairsched.slurm_job_order(config, jobs, cluster, as_of) AS a
+    FULL JOIN fairsched.slurm_job_order(proposed, jobs, cluster, as_of) AS b
+      ON a.job_id = b.job_id AND a.partition IS NOT DISTINCT FROM b.partition
+    ORDER BY a.pos NULLS LAST, b.pos;
 END;
-COMMENT ON FUNCTION fairsched.slurm_what_if(fairsched.slurm_priority_config, fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order the main scheduler considers the jobs in at the calculation pass as_of (PriorityTier, priority, submit time, job id) under config and under proposed, one row per job and partition in the current order: both positions and priorities, and moved, the places the job gains under the proposal (negative: it falls back)';
+COMMENT ON FUNCTION fairsched.slurm_what_if(fairsched.slurm_priority_config, fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz) IS 'the order the main scheduler considers the jobs in at the calculation pass as_of (PriorityTier, priority, submit time, job id) under config and under proposed (slurm_job_order''s, held jobs left out), one row per job and partition in the current order: both positions and priorities, and moved, the places the job gains under the proposal (negative: it falls back)';
 
 -- sreport's -t time formats: one cell as sreport prints it (slurmdb_report_print_time)
 CREATE FUNCTION fairsched.sreport_time(value float8, total float8,

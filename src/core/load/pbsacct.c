@@ -5,6 +5,7 @@
  */
 #include "load/pbsacct.h"
 
+#include "load/plausible.h"
 #include "types/resvec.h"
 
 #include <math.h>
@@ -480,6 +481,30 @@ early_fail(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at, 
 	return syntax(rec, err, at, problem);
 }
 
+/*
+ * A line that starts with a syslog tag before PBS's own line, at byte `at`: refused, with the
+ * recipe that strips the tag in the pipeline (a syslog prefix has no ";", PBS's stamp follows
+ * the last ": " before the first ";").
+ */
+static fs_status
+syslog_tag(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at)
+{
+	char buf[80], problem[200], hint[FS_MSG_LEN];
+
+	snprintf(problem, sizeof(problem),
+	         "Expected a time stamp MM/DD/YYYY hh:mm:ss; the line starts with the syslog tag "
+	         "\"%s\"",
+	         shown(buf, sizeof(buf), rec->line, at));
+	snprintf(hint, sizeof(hint),
+	         "Strip the syslog tag before loading, such as with sed -E "
+	         "'s/^[^;]*: ([0-9]{2}\\/[0-9]{2}\\/[0-9]{4} )/\\1/' in the \\copy ... FROM "
+	         "PROGRAM pipeline. %s",
+	         LINE_HINT);
+	a->release(a->ctx, rec->notes.data);
+	rec->notes.data = NULL;
+	return fs_fail_syntax(err, SUBJECT, rec->line, rec->len, 0, problem, hint);
+}
+
 fs_status
 fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec,
                 fs_error *err)
@@ -519,6 +544,18 @@ fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_reco
 				break;
 			}
 		}
+	}
+	if (bad != 0 && range == NULL)
+	{
+		/* a syslog tag: "Jun 12 10:00:00 host torque: 06/12/2009 ..." (rsyslog forwarding) */
+		size_t c;
+		const char *r2;
+
+		for (c = 0; c + 2 < len && c < 256 && line[c] != ';'; c++)
+			if (line[c] == ':' && line[c + 1] == ' ' &&
+			    read_stamp(line + c + 2, len - c - 2, rec, &r2) == 0 && c + 21 < len &&
+			    line[c + 21] == ';')
+				return syslog_tag(rec, a, err, c + 2);
 	}
 	if (bad != 0)
 		return early_fail(rec, a, err, pos + bad - 1,
@@ -963,6 +1000,27 @@ read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const 
 	return false;
 }
 
+/* Note an amount no PBS writes: a cut duration, a size over 1 EiB, a walltime over 68 years. */
+static void
+implausible_amount(fs_pbs_record *rec, const char *k, size_t kl, const char *v, size_t vl,
+                   const fs_rv_item *it)
+{
+	char b1[80], b2[80];
+
+	if (it->kind == FS_KIND_DURATION && fs_load_cut_duration(v, vl))
+		note(rec,
+		     "cut duration: %s=%s is not a duration PBS writes (HH:MM:SS or seconds); read as "
+		     "M:S, %.0f s (a truncated line?)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl), it->amount);
+	else if (it->kind == FS_KIND_SIZE && fabs(it->amount) > FS_LOAD_SIZE_MAX)
+		note(rec, "implausible size: %s=%s is over 2^60 bytes (1 EiB)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
+	else if (it->kind == FS_KIND_DURATION && fs_span_eq(it->name, it->namelen, "walltime") &&
+	         fabs(it->amount) > FS_LOAD_WALL_MAX)
+		note(rec, "implausible duration: %s=%s is over 2^31 s (68 years)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
+}
+
 /* A resources_used.<res> or Resource_List.<res> pair: an amount, or text kept as it is. */
 static void
 read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const char *v, size_t vl,
@@ -978,6 +1036,13 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 	it.name = k + plen;
 	it.namelen = kl - plen;
 	it.pos = 0;
+	if (!is_used &&
+	    (fs_span_eq(it.name, it.namelen, "select") || fs_span_eq(it.name, it.namelen, "nodes")))
+	{
+		/* a chunk spec whatever its form: "select=1" is one chunk, not an amount of 1 */
+		rec->req_text[rec->nreq_text++] = i;
+		return;
+	}
 	st = read_amount(it.name, it.namelen, v, vl, &it.amount, &it.kind, &aerr);
 	if (st == FS_OK && !valid_rv_name(it.name, it.namelen))
 	{
@@ -991,6 +1056,8 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 		note(rec, "%s=%s has a unit PBS does not write; read as powers of 1024 bytes",
 		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
 	if (st == FS_OK)
+		implausible_amount(rec, k, kl, v, vl, &it);
+	if (st == FS_OK)
 	{
 		if (is_used)
 			used[(*nused)++] = it;
@@ -1002,6 +1069,32 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 	else
 		note(rec, "%s=%s is not an amount: %s", shown(b1, sizeof(b1), k, kl),
 		     shown(b2, sizeof(b2), v, vl), aerr.message);
+}
+
+/*
+ * Note a resources_used.walltime (the last one written) far from end - start (plausible.h says
+ * what far is). O(number of used amounts).
+ */
+static void
+far_walltime(fs_pbs_record *rec, const fs_rv_item *used, size_t nused)
+{
+	const fs_rv_item *w = NULL;
+	size_t i;
+	double span;
+
+	if (!rec->has_time[FS_PBS_START] || !rec->has_time[FS_PBS_END])
+		return;
+	for (i = 0; i < nused; i++)
+		if (fs_span_eq(used[i].name, used[i].namelen, "walltime"))
+			w = &used[i];
+	if (w == NULL)
+		return;
+	span = (double) (rec->time[FS_PBS_END] - rec->time[FS_PBS_START]);
+	if (fs_load_far(w->amount, span))
+		note(rec,
+		     "far walltime: resources_used.walltime is %.0f s but end - start is %.0f s (more "
+		     "than 600 s and 10%% apart)",
+		     w->amount, span);
 }
 
 fs_status
@@ -1057,6 +1150,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 			rec->req_text[rec->nreq_text++] = i;
 	}
 	order_keys(rec, a);
+	far_walltime(rec, used, nused);
 	build_resvec(rec, a, used, nused, "resources_used.", &rec->used);
 	build_resvec(rec, a, req, nreq, "Resource_List.", &rec->requested);
 	a->release(a->ctx, used);

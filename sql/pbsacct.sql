@@ -289,3 +289,51 @@ FROM (VALUES (1, '04/10/2026 10:00:00;E;1.s;queue=q Resource_List.nodes=2:ppn=4:
              (2, '04/10/2026 10:00:00;E;1.s;jobname=a b y=1 queue=q'),
              (3, '04/10/2026 10:00:00;E;1.s;queue=q Resource_Request_2.0=-L tasks=1:lprocs=80')) v(n, line),
      pbs_acct(line) p ORDER BY n;
+
+-- ---------------------------------------------------------------- values no scheduler writes
+-- real records of other projects (sql/data/wild/, provenance in the accounting data's README)
+CREATE TABLE wild (file text, n bigserial, line text);
+\copy wild(line) FROM 'sql/data/wild/pbs_qiudi_mlhpc_pbspro_2023_subset.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'ml-hpc' WHERE file IS NULL;
+\copy wild(line) FROM 'sql/data/wild/pbs_safe_PBSRecordExtensionsTest.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'hector' WHERE file IS NULL;
+\copy wild(line) FROM 'sql/data/wild/pbs_hnormalise_vsc_gent.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'vsc' WHERE file IS NULL;
+SELECT file, count(*) AS lines, count(p.error) AS refused FROM wild, pbs_acct_try(line) p GROUP BY 1 ORDER BY 1;
+-- the new anomalies over the 88 lines: one. ML-HPC job 124513: walltime 01:54:13 = 6853 s, end -
+-- start = 1678166687 - 1678158434 = 8253 s, 1400 s (17%) apart
+SELECT file, p.job_id, a FROM wild, pbs_acct_try(line) p, unnest(p.anomalies) a
+WHERE a ~ '^(far|cut|implausible|ambiguous|nonexistent)' ORDER BY n;
+-- HECToR's Resource_List.select=1: one chunk, a spec in requested_text, not an amount in requested
+SELECT p.job_id, p.requested_text ->> 'select' AS select, p.requested::text LIKE '%select%' AS in_requested,
+       p.requested -> 'ncpus' AS ncpus
+FROM wild, pbs_acct(line) p WHERE file = 'hector' ORDER BY n LIMIT 2;
+-- TORQUE's nodes=1:ppn=16 and a bare nodes=2 alike
+SELECT (pbs_acct('01/01/2009 12:00:00;Q;1.s;queue=q Resource_List.nodes=2')).requested_text;
+-- a truncated last line: VSC job 161299[389] cut after "walltime=00:03" (of 00:03:21) reads 3 s
+-- (M:S); end - start = 1389567427 - 1389567229 = 198 s, 195 s apart: cut, but not far
+SELECT p.used -> 'walltime' AS walltime_s, p.anomalies
+FROM wild, pbs_acct(left(line, strpos(line, 'walltime=00:03:21') + 13)) p
+WHERE file = 'vsc' AND line LIKE '%161299[389]%';
+-- the same line with its walltime 23 minutes (the brief's 23:0), 1380 s against 198 s: cut and far
+SELECT p.used -> 'walltime' AS walltime_s, p.anomalies
+FROM wild, pbs_acct(replace(line, 'walltime=00:03:21', 'walltime=23:0')) p
+WHERE file = 'vsc' AND line LIKE '%161299[389]%';
+-- sizes of 10^23 TB and a walltime of 10^11 days; an edge on each bound is not flagged
+SELECT n, p.anomalies FROM (VALUES
+    (1, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.mem=100000000000000000000000tb'),
+    (2, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.vmem=1048576tb'),
+    (3, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.vmem=1048577tb'),
+    (4, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2400000000000:00:00'),
+    (5, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2147483647'),
+    (6, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2147483648'),
+    (7, '01/01/2009 12:00:00;E;1.s;start=1000 end=2200 resources_used.walltime=1800'),
+    (8, '01/01/2009 12:00:00;E;1.s;start=1000 end=2200 resources_used.walltime=1801'),
+    (9, '01/01/2009 12:00:00;E;1.s;start=1000 end=11000 resources_used.walltime=9000'),
+    (10, '01/01/2009 12:00:00;E;1.s;start=1000 end=11000 resources_used.walltime=8999')) v(n, line),
+  pbs_acct(line) p ORDER BY n;
+-- a syslog tag in front (the VSC file's rsyslog tag "torque: ", stripped in the file, put back)
+SELECT p.error FROM wild, pbs_acct_try('torque: ' || line) p WHERE file = 'vsc' ORDER BY n LIMIT 1;
+SELECT pbs_acct('Jun 12 10:00:00 master torque: 01/12/2014 23:57:07;E;1.s;queue=q');
+-- a tag-like text that is not followed by a PBS line stays the usual error
+SELECT pbs_acct('torque: hello');

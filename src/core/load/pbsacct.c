@@ -489,20 +489,17 @@ early_fail(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at, 
 static fs_status
 syslog_tag(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at)
 {
-	char buf[80], problem[200], hint[FS_MSG_LEN];
+	char buf[80], problem[FS_MSG_LEN];
 
 	snprintf(problem, sizeof(problem),
-	         "Expected a time stamp MM/DD/YYYY hh:mm:ss; the line starts with the syslog tag "
-	         "\"%s\"",
+	         "The line starts with the syslog tag \"%s\" before PBS's time stamp; strip it "
+	         "before loading, such as with sed -E "
+	         "'s/^[^;]*: ([0-9]{2}\\/[0-9]{2}\\/[0-9]{4} )/\\1/' in the \\copy ... FROM PROGRAM "
+	         "pipeline",
 	         shown(buf, sizeof(buf), rec->line, at));
-	snprintf(hint, sizeof(hint),
-	         "Strip the syslog tag before loading, such as with sed -E "
-	         "'s/^[^;]*: ([0-9]{2}\\/[0-9]{2}\\/[0-9]{4} )/\\1/' in the \\copy ... FROM "
-	         "PROGRAM pipeline. %s",
-	         LINE_HINT);
 	a->release(a->ctx, rec->notes.data);
 	rec->notes.data = NULL;
-	return fs_fail_syntax(err, SUBJECT, rec->line, rec->len, 0, problem, hint);
+	return fs_fail_syntax(err, SUBJECT, rec->line, rec->len, FS_NO_POSITION, problem, LINE_HINT);
 }
 
 fs_status
@@ -1082,8 +1079,9 @@ far_walltime(fs_pbs_record *rec, const fs_rv_item *used, size_t nused)
 	size_t i;
 	double span;
 
-	if (!rec->has_time[FS_PBS_START] || !rec->has_time[FS_PBS_END])
-		return;
+	if (!rec->has_time[FS_PBS_START] || !rec->has_time[FS_PBS_END] ||
+	    rec->time[FS_PBS_END] < rec->time[FS_PBS_START])
+		return; /* end before start has a note of its own */
 	for (i = 0; i < nused; i++)
 		if (fs_span_eq(used[i].name, used[i].namelen, "walltime"))
 			w = &used[i];

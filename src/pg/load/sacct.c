@@ -175,11 +175,14 @@ note_dst(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col,
 	*notes = lappend(
 	    *notes,
 	    psprintf(first ? "ambiguous local time: %s \"%s\" occurs twice in %s (the clocks went "
-	                     "back); read at UTC%+03ld:%02ld, the other reading is UTC%+03ld:%02ld"
+	                     "back); read at UTC%c%02ld:%02ld (%s the change; UTC%c%02ld:%02ld %s it)"
 	                   : "nonexistent local time: %s \"%s\" does not exist in %s (the clocks "
-	                     "went forward); read at UTC%+03ld:%02ld, as if at UTC%+03ld:%02ld",
-	             col, stamp, tzname, east / SECS_PER_HOUR, labs(east) / 60 % 60,
-	             other / SECS_PER_HOUR, labs(other) / 60 % 60));
+	                     "went forward); read at UTC%c%02ld:%02ld (%s the change; UTC%c%02ld:%02ld "
+	                     "%s it)",
+	             col, stamp, tzname, east < 0 ? '-' : '+', labs(east) / SECS_PER_HOUR,
+	             labs(east) / 60 % 60, east == before ? "before" : "after", other < 0 ? '-' : '+',
+	             labs(other) / SECS_PER_HOUR, labs(other) / 60 % 60,
+	             east == before ? "after" : "before"));
 }
 
 /* A date as written (local time in tz) or an epoch, as timestamptz; DST oddities into notes. */
@@ -284,7 +287,11 @@ record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const
 			v[28] = fs_pg_resvec_datum(r->req_tres), n[28] = false;
 		v[29] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->extra.data));
 		n[29] = false;
-		if (r->has_elapsed && !n[20] && !n[21])
+		/* a job not ended has no real End (sacct prints Start or now): nothing to compare */
+		if (r->has_elapsed && !n[20] && !n[21] &&
+		    !fs_span_eq(r->state.s, r->state.len, "RUNNING") &&
+		    !fs_span_eq(r->state.s, r->state.len, "PENDING") &&
+		    !fs_span_eq(r->state.s, r->state.len, "SUSPENDED"))
 		{
 			double span =
 			    (double) (DatumGetTimestampTz(v[21]) - DatumGetTimestampTz(v[20])) / USECS_PER_SEC;

@@ -337,3 +337,36 @@ SELECT p.error FROM wild, pbs_acct_try('torque: ' || line) p WHERE file = 'vsc' 
 SELECT pbs_acct('Jun 12 10:00:00 master torque: 01/12/2014 23:57:07;E;1.s;queue=q');
 -- a tag-like text that is not followed by a PBS line stays the usual error
 SELECT pbs_acct('torque: hello');
+
+-- ---------------------------------------------------------------- pipeline recipes
+-- NUL bytes: sql/data/pbs_nul_bytes.txt holds five records of FZK's TORQUE log of 2009 (the
+-- EPCC SAFE tests): 710128 Q and S with a run of NULs in place of the newline between them,
+-- 710129 Q ending in a CR, 710129 S cut after 120 bytes and padded with NULs (a crash), and
+-- 710130 Q. As loaded with tr -d "\r" alone, psql's \copy drops every byte from a NUL to the
+-- line end and glues the next line onto what is left: 710128 Q swallows 710129 Q (its queue
+-- reads "dgiseq06/12/2009 21:00:14;Q;710129..."), and 710128 S and 710130 Q are lost
+CREATE TABLE nul_raw (n bigserial, line text);
+\copy nul_raw(line) FROM PROGRAM 'tr -d "\r" < sql/data/pbs_nul_bytes.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.queue, p.anomalies, p.error FROM nul_raw, pbs_acct_try(line) p ORDER BY n;
+TRUNCATE nul_raw;
+-- the recipe: every run of NULs becomes a line end (tr -s squeezes the blank lines it leaves):
+-- all five records, the cut one read with its tail "q" joined to ctime and flagged
+\copy nul_raw(line) FROM PROGRAM 'tr -d "\r" < sql/data/pbs_nul_bytes.txt | tr -s "\000" "\n"' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.ctime, p.anomalies, p.error FROM nul_raw, pbs_acct_try(line) p ORDER BY n;
+-- the same with sed, which can do both in one pass
+TRUNCATE nul_raw;
+\copy nul_raw(line) FROM PROGRAM 'sed -e "s/\r$//" -e "s/\x0\+/\n/g" sql/data/pbs_nul_bytes.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT string_agg(p.record_type || ' ' || p.job_seq, ', ' ORDER BY n) AS records FROM nul_raw, pbs_acct(line) p;
+
+-- another encoding: sql/data/pbs_latin1.txt is FZK's 710123 Q and 710126 S with the jobname
+-- "résumé" in Latin-1 (é is the byte E9). One such byte aborts the whole COPY: nothing is loaded
+CREATE TABLE enc_raw (n bigserial, line text);
+\copy enc_raw(line) FROM 'sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT count(*) AS loaded FROM enc_raw;
+-- COPY's ENCODING option, or iconv in the pipeline, converts it: the loader reads UTF-8 text and
+-- keeps the name as written, 6 characters in 8 bytes
+\copy enc_raw(line) FROM 'sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', ENCODING 'LATIN1')
+\copy enc_raw(line) FROM PROGRAM 'iconv -f latin1 -t utf8 sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.jobname, length(p.jobname) AS chars, octet_length(p.jobname) AS bytes,
+       p.attrs ->> 'jobname' AS in_attrs
+FROM enc_raw, pbs_acct(line) p ORDER BY n;

@@ -432,6 +432,20 @@ test_implausible(void)
 		CHECK(fs_rv_get(r.requested, "ncpus", 5, &it) && it.amount == 4);
 		fs_pbs_free(&r, &unit_alloc);
 	}
+	/* two records glued by a NUL (psql drops from the NUL to the line end) or a lost newline */
+	if (CHECK(parse("06/12/2009 20:00:51;Q;710128.s;queue=dgiseq06/12/2009 21:00:14;Q;710129.s;"
+	                "queue=dgiseq",
+	                &r)))
+	{
+		CHECK(has_note(&r, "merged records: the line holds another record's stamp "
+		                   "\"06/12/2009 21:00:14;Q;\" at character 44"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("06/12/2009 20:00:51;Q;710128.s;queue=a;b jobname=06/12/2009 21:00:1;Q;", &r)))
+	{
+		CHECK(!has_note(&r, "merged records"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
 	/* a syslog tag: refused, the recipe in the detail; not a tag unless PBS's line follows */
 	check_error("Jun 12 10:00:00 master torque: 01/12/2014 23:57:07;E;1.s;queue=q",
 	            "The line starts with the syslog tag \"Jun 12 10:00:00 master torque: \" before "

@@ -1095,6 +1095,46 @@ far_walltime(fs_pbs_record *rec, const fs_rv_item *used, size_t nused)
 		     w->amount, span);
 }
 
+/*
+ * Note a second record's "MM/DD/YYYY hh:mm:ss;T;" inside the message: psql's \copy drops the
+ * bytes from a NUL to the line end and glues the next line on, and a lost newline does the same.
+ * Only a ';' can start the search (the tokenizer splits on the first three), so a message
+ * without one costs one memchr. O(length of the message).
+ */
+static void
+merged_records(fs_pbs_record *rec)
+{
+	const char *s = rec->line;
+	size_t from = rec->id_off + rec->id_len + 1, i = from;
+	char buf[80];
+
+	while (i < rec->len)
+	{
+		const char *semi = memchr(s + i, ';', rec->len - i);
+		size_t at;
+		fs_pbs_record probe;
+		const char *range;
+
+		if (semi == NULL)
+			return;
+		at = (size_t) (semi - s);
+		i = at + 1;
+		if (at < from + 19 || at + 2 >= rec->len || s[at + 2] != ';')
+			continue;
+		/* read_stamp fills the date fields of the record it is given: use a probe */
+		memset(&probe, 0, sizeof(probe));
+		if (read_stamp(s + at - 19, 19, &probe, &range) == 0)
+		{
+			note(rec,
+			     "merged records: the line holds another record's stamp \"%s\" at character "
+			     "%zu (a NUL byte or a lost newline joined two lines: strip NULs as line ends "
+			     "before loading)",
+			     shown(buf, sizeof(buf), s + at - 19, 22), fs_char_pos(s, at - 19));
+			return;
+		}
+	}
+}
+
 fs_status
 fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec, fs_error *err)
 {
@@ -1167,5 +1207,6 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 	if (rec->has_time[FS_PBS_START] && rec->has_time[FS_PBS_END] &&
 	    rec->time[FS_PBS_END] < rec->time[FS_PBS_START])
 		note(rec, "end is before start");
+	merged_records(rec);
 	return FS_OK;
 }

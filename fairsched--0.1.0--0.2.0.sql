@@ -103,13 +103,13 @@ DROP FUNCTION fairsched.sacct_row_try(text, text, text);
 CREATE FUNCTION fairsched.sacct_row(line text, header text, tz text DEFAULT 'UTC',
                                     delimiter text DEFAULT '|')
     RETURNS fairsched.sacct_record
-    AS 'MODULE_PATHNAME', 'sacct_row' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'sacct_row' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION fairsched.sacct_row(text, text, text, text) IS 'parse one sacct --parsable2 row against its header line (or the --format list of a --noheader export), split on delimiter (sacct --delimiter); dates without a zone are read in tz; malformed rows and a header that names no known column raise 22P02 naming the character';
 
 CREATE FUNCTION fairsched.sacct_row_try(line text, header text, tz text DEFAULT 'UTC',
                                         delimiter text DEFAULT '|')
     RETURNS fairsched.sacct_record
-    AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'sacct_row_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION fairsched.sacct_row_try(text, text, text, text) IS 'sacct_row for bulk loads: a malformed row or header gives NULL fields and the reason in error instead of raising';
 
 
@@ -236,6 +236,10 @@ CREATE FUNCTION fairsched.sprio(config fairsched.slurm_priority_config,
     RETURNS TABLE(line text)
     AS 'MODULE_PATHNAME', 'sprio' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.sprio(fairsched.slurm_priority_config, fairsched.slurm_job[], fairsched.slurm_cluster, timestamptz, text) IS 'the lines sprio prints for these jobs at the calculation pass as_of, header first, byte for byte as the configured release prints them, for the options -l, -n, -w (alone or together) or none (the default layout: a column per non-zero weight); cells rounded, PRIORITY recomputed from them and uncapped';
+
+-- pbs_acct, pbs_acct_try: the cost a line parse has (sacct_row and sacct_row_try state it above)
+ALTER FUNCTION fairsched.pbs_acct(text) COST 1000;
+ALTER FUNCTION fairsched.pbs_acct_try(text) COST 1000;
 
 -- loadlog: incremental and idempotent loads (new in 0.2.0)
 CREATE TABLE fairsched.load_log (

@@ -370,3 +370,28 @@ SELECT count(*) AS loaded FROM enc_raw;
 SELECT n, p.record_type, p.job_id, p.jobname, length(p.jobname) AS chars, octet_length(p.jobname) AS bytes,
        p.attrs ->> 'jobname' AS in_attrs
 FROM enc_raw, pbs_acct(line) p ORDER BY n;
+
+-- ---------------------------------------------------------------- the parsers' cost
+-- pbs_acct and sacct_row state COST 1000 (2.5 cost units a line). Over a staging table above
+-- min_parallel_table_scan_size, a parse in the select list is planned in parallel with the
+-- default costs (with COST 1 it is not). PostgreSQL charges a function in FROM once per query,
+-- not once per outer row, so the LATERAL form stays serial (docs/loading.md)
+SET jit = off;
+CREATE TABLE big_raw AS
+SELECT '04/15/2024 10:00:00;E;' || i || '.srv;user=alice group=phys queue=batch ctime=1713170000 '
+       'start=1713172000 end=1713175600 Exit_status=0 exec_host=n1/0*8+n2/0*8 Resource_List.ncpus=16 '
+       'resources_used.cput=10:00:00 resources_used.mem=4gb resources_used.walltime=01:00:00' AS line
+FROM generate_series(1, 40000) i;
+ANALYZE big_raw;
+SET max_parallel_workers_per_gather = 2;
+SELECT pg_relation_size('big_raw') > pg_size_bytes(current_setting('min_parallel_table_scan_size')) AS big_enough;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS
+SELECT (p).* FROM (SELECT pbs_acct(line) AS p FROM big_raw OFFSET 0) s;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS
+SELECT (p).* FROM (SELECT sacct_row('1|COMPLETED|' || length(line), 'JobID|State|NCPUS') AS p FROM big_raw OFFSET 0) s;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS SELECT p.* FROM big_raw r, LATERAL pbs_acct(r.line) p;
+SELECT p.oid::regprocedure, p.procost FROM pg_proc p
+WHERE p.proname IN ('pbs_acct', 'pbs_acct_try', 'sacct_row', 'sacct_row_try') ORDER BY 1;
+RESET max_parallel_workers_per_gather;
+RESET jit;
+DROP TABLE big_raw;

@@ -632,6 +632,9 @@ fs_pbs_free(fs_pbs_record *rec, const fs_allocator *a)
 static const char *const time_names[FS_PBS_NTIMES] = {"ctime", "qtime", "etime", "start", "end"};
 static const char *const text_names[FS_PBS_NTEXTS] = {"user",    "group", "account",
                                                       "project", "queue", "jobname"};
+/* their lengths, so that matching a key against them needs no strlen per pair */
+static const size_t time_lens[FS_PBS_NTIMES] = {5, 5, 5, 5, 3};
+static const size_t text_lens[FS_PBS_NTEXTS] = {4, 5, 7, 7, 5, 7};
 
 const char *
 fs_pbs_time_name(int which)
@@ -974,14 +977,14 @@ read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const 
 	int t;
 
 	for (t = 0; t < FS_PBS_NTEXTS; t++)
-		if (fs_span_eq(k, kl, text_names[t]))
+		if (kl == text_lens[t] && memcmp(k, text_names[t], kl) == 0)
 		{
 			rec->text[t] = (long) i;
 			return true;
 		}
 	for (t = 0; t < FS_PBS_NTIMES; t++)
 	{
-		if (!fs_span_eq(k, kl, time_names[t]))
+		if (kl != time_lens[t] || memcmp(k, time_names[t], kl) != 0)
 			continue;
 		rec->has_time[t] = false;
 		if (!read_int64(v, vl, 12, &n) || n < 0)

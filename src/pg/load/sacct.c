@@ -158,11 +158,15 @@ note_dst(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col,
 {
 	pg_time_t wall = (pg_time_t) fs_days_from_civil(t->year, t->mon, t->mday) * SECS_PER_DAY +
 	                 t->hour * SECS_PER_HOUR + t->min * SECS_PER_MINUTE + t->sec;
-	long before = gmtoff_at(wall - SECS_PER_DAY, tz), after = gmtoff_at(wall + SECS_PER_DAY, tz);
+	long before, after;
 	bool first, second;
 	char stamp[32];
-	long east = -(long) offset, other;
+	long east = -(long) offset, other, fixed;
 
+	if (pg_get_timezone_offset(tz, &fixed))
+		return; /* one offset at every date (UTC, 'UTC-3'): no clock change to cross */
+	before = gmtoff_at(wall - SECS_PER_DAY, tz);
+	after = gmtoff_at(wall + SECS_PER_DAY, tz);
 	if (before == after)
 		return;
 	first = gmtoff_at(wall - before, tz) == before;

@@ -17,7 +17,7 @@ GLUE_HDRS   = $(wildcard src/pg/*.h $(addprefix src/pg/,$(addsuffix /*.h,$(CONCE
 OBJS        = $(CORE_OBJS) $(GLUE_OBJS)
 
 # install-script pieces, in order
-SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist msic msic_order msic_config msic_share msic_cycle groupquota priority slurm_priority scontrol slurm_history vector_hdrf
+SQL_MODULES = fairsched resvec sharepath sharetree fairshare decay divide slots userprio placement sacct pbsacct resgroup condorhist loadlog msic msic_order msic_config msic_share msic_cycle groupquota priority slurm_priority scontrol slurm_history vector_hdrf
 SQL_PIECES  = $(addprefix src/sql/,$(addsuffix .sql,$(SQL_MODULES)))
 DATA_built  = $(EXTENSION)--$(EXTVERSION).sql
 # released versions' full scripts (frozen) and the upgrade scripts from each to the next

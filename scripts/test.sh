@@ -2,7 +2,8 @@
 # `make test`: the layer rule, core unit tests (plain, under valgrind and with UBSan), every fuzz harness for
 # a short fixed time, the Debian package and the PGXN zip built, pg_regress against a throwaway
 # cluster, then on the same cluster the suites of test/*_test.sh: dump and restore, upgrades, the
-# SQL of the README and docs/ and the demo's charts, and the Debian package installed and removed. The last line is
+# SQL of the README and docs/ and the demo's charts, live state and incremental loads under
+# concurrency, and the Debian package installed and removed. The last line is
 # "N passed, N failed" over every suite; the exit status is non-zero on any failure.
 #
 # PG=17 or PG=18 (`make test PG=18`): the same against that PostgreSQL, built by scripts/pg.sh from
@@ -152,6 +153,7 @@ suite test/upgrade_test.sh
 suite test/upgrade_test.sh --self-test
 suite test/readme_test.sh
 suite test/live_test.sh
+suite test/load_test.sh
 # last: removing the package removes the installed extension (it installs the build again)
 if fs_pg_is_debian; then
     suite test/deb_test.sh

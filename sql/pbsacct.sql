@@ -289,3 +289,109 @@ FROM (VALUES (1, '04/10/2026 10:00:00;E;1.s;queue=q Resource_List.nodes=2:ppn=4:
              (2, '04/10/2026 10:00:00;E;1.s;jobname=a b y=1 queue=q'),
              (3, '04/10/2026 10:00:00;E;1.s;queue=q Resource_Request_2.0=-L tasks=1:lprocs=80')) v(n, line),
      pbs_acct(line) p ORDER BY n;
+
+-- ---------------------------------------------------------------- values no scheduler writes
+-- real records of other projects (sql/data/wild/, provenance in the accounting data's README)
+CREATE TABLE wild (file text, n bigserial, line text);
+\copy wild(line) FROM 'sql/data/wild/pbs_qiudi_mlhpc_pbspro_2023_subset.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'ml-hpc' WHERE file IS NULL;
+\copy wild(line) FROM 'sql/data/wild/pbs_safe_PBSRecordExtensionsTest.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'hector' WHERE file IS NULL;
+\copy wild(line) FROM 'sql/data/wild/pbs_hnormalise_vsc_gent.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+UPDATE wild SET file = 'vsc' WHERE file IS NULL;
+SELECT file, count(*) AS lines, count(p.error) AS refused FROM wild, pbs_acct_try(line) p GROUP BY 1 ORDER BY 1;
+-- the new anomalies over the 88 lines: one. ML-HPC job 124513: walltime 01:54:13 = 6853 s, end -
+-- start = 1678166687 - 1678158434 = 8253 s, 1400 s (17%) apart
+SELECT file, p.job_id, a FROM wild, pbs_acct_try(line) p, unnest(p.anomalies) a
+WHERE a ~ '^(far|cut|implausible|ambiguous|nonexistent)' ORDER BY n;
+-- HECToR's Resource_List.select=1: one chunk, a spec in requested_text, not an amount in requested
+SELECT p.job_id, p.requested_text ->> 'select' AS select, p.requested::text LIKE '%select%' AS in_requested,
+       p.requested -> 'ncpus' AS ncpus
+FROM wild, pbs_acct(line) p WHERE file = 'hector' ORDER BY n LIMIT 2;
+-- TORQUE's nodes=1:ppn=16 and a bare nodes=2 alike
+SELECT (pbs_acct('01/01/2009 12:00:00;Q;1.s;queue=q Resource_List.nodes=2')).requested_text;
+-- a truncated last line: VSC job 161299[389] cut after "walltime=00:03" (of 00:03:21) reads 3 s
+-- (M:S); end - start = 1389567427 - 1389567229 = 198 s, 195 s apart: cut, but not far
+SELECT p.used -> 'walltime' AS walltime_s, p.anomalies
+FROM wild, pbs_acct(left(line, strpos(line, 'walltime=00:03:21') + 13)) p
+WHERE file = 'vsc' AND line LIKE '%161299[389]%';
+-- the same line with its walltime 23 minutes (the brief's 23:0), 1380 s against 198 s: cut and far
+SELECT p.used -> 'walltime' AS walltime_s, p.anomalies
+FROM wild, pbs_acct(replace(line, 'walltime=00:03:21', 'walltime=23:0')) p
+WHERE file = 'vsc' AND line LIKE '%161299[389]%';
+-- sizes of 10^23 TB and a walltime of 10^11 days; an edge on each bound is not flagged
+SELECT n, p.anomalies FROM (VALUES
+    (1, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.mem=100000000000000000000000tb'),
+    (2, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.vmem=1048576tb'),
+    (3, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.vmem=1048577tb'),
+    (4, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2400000000000:00:00'),
+    (5, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2147483647'),
+    (6, '01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=2147483648'),
+    (7, '01/01/2009 12:00:00;E;1.s;start=1000 end=2200 resources_used.walltime=1800'),
+    (8, '01/01/2009 12:00:00;E;1.s;start=1000 end=2200 resources_used.walltime=1801'),
+    (9, '01/01/2009 12:00:00;E;1.s;start=1000 end=11000 resources_used.walltime=9000'),
+    (10, '01/01/2009 12:00:00;E;1.s;start=1000 end=11000 resources_used.walltime=8999')) v(n, line),
+  pbs_acct(line) p ORDER BY n;
+-- a syslog tag in front (the VSC file's rsyslog tag "torque: ", stripped in the file, put back)
+SELECT p.error FROM wild, pbs_acct_try('torque: ' || line) p WHERE file = 'vsc' ORDER BY n LIMIT 1;
+SELECT pbs_acct('Jun 12 10:00:00 master torque: 01/12/2014 23:57:07;E;1.s;queue=q');
+-- a tag-like text that is not followed by a PBS line stays the usual error
+SELECT pbs_acct('torque: hello');
+
+-- ---------------------------------------------------------------- pipeline recipes
+-- NUL bytes: sql/data/pbs_nul_bytes.txt holds five records of FZK's TORQUE log of 2009 (the
+-- EPCC SAFE tests): 710128 Q and S with a run of NULs in place of the newline between them,
+-- 710129 Q ending in a CR, 710129 S cut after 120 bytes and padded with NULs (a crash), and
+-- 710130 Q. As loaded with tr -d "\r" alone, psql's \copy drops every byte from a NUL to the
+-- line end and glues the next line onto what is left: 710128 Q swallows 710129 Q (its queue
+-- reads "dgiseq06/12/2009 21:00:14;Q;710129..."), and 710128 S and 710130 Q are lost
+CREATE TABLE nul_raw (n bigserial, line text);
+\copy nul_raw(line) FROM PROGRAM 'tr -d "\r" < sql/data/pbs_nul_bytes.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.queue, p.anomalies, p.error FROM nul_raw, pbs_acct_try(line) p ORDER BY n;
+TRUNCATE nul_raw;
+-- the recipe: every run of NULs becomes a line end (tr -s squeezes the blank lines it leaves):
+-- all five records, the cut one read with its tail "q" joined to ctime and flagged
+\copy nul_raw(line) FROM PROGRAM 'tr -d "\r" < sql/data/pbs_nul_bytes.txt | tr -s "\000" "\n"' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.ctime, p.anomalies, p.error FROM nul_raw, pbs_acct_try(line) p ORDER BY n;
+-- the same with sed, which can do both in one pass
+TRUNCATE nul_raw;
+\copy nul_raw(line) FROM PROGRAM 'sed -e "s/\r$//" -e "s/\x0\+/\n/g" sql/data/pbs_nul_bytes.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT string_agg(p.record_type || ' ' || p.job_seq, ', ' ORDER BY n) AS records FROM nul_raw, pbs_acct(line) p;
+
+-- another encoding: sql/data/pbs_latin1.txt is FZK's 710123 Q and 710126 S with the jobname
+-- "résumé" in Latin-1 (é is the byte E9). One such byte aborts the whole COPY: nothing is loaded
+CREATE TABLE enc_raw (n bigserial, line text);
+\copy enc_raw(line) FROM 'sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT count(*) AS loaded FROM enc_raw;
+-- COPY's ENCODING option, or iconv in the pipeline, converts it: the loader reads UTF-8 text and
+-- keeps the name as written, 6 characters in 8 bytes
+\copy enc_raw(line) FROM 'sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', ENCODING 'LATIN1')
+\copy enc_raw(line) FROM PROGRAM 'iconv -f latin1 -t utf8 sql/data/pbs_latin1.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')
+SELECT n, p.record_type, p.job_id, p.jobname, length(p.jobname) AS chars, octet_length(p.jobname) AS bytes,
+       p.attrs ->> 'jobname' AS in_attrs
+FROM enc_raw, pbs_acct(line) p ORDER BY n;
+
+-- ---------------------------------------------------------------- the parsers' cost
+-- pbs_acct and sacct_row state COST 1000 (2.5 cost units a line). Over a staging table above
+-- min_parallel_table_scan_size, a parse in the select list is planned in parallel with the
+-- default costs (with COST 1 it is not). PostgreSQL charges a function in FROM once per query,
+-- not once per outer row, so the LATERAL form stays serial (docs/loading.md)
+SET jit = off;
+CREATE TABLE big_raw AS
+SELECT '04/15/2024 10:00:00;E;' || i || '.srv;user=alice group=phys queue=batch ctime=1713170000 '
+       'start=1713172000 end=1713175600 Exit_status=0 exec_host=n1/0*8+n2/0*8 Resource_List.ncpus=16 '
+       'resources_used.cput=10:00:00 resources_used.mem=4gb resources_used.walltime=01:00:00' AS line
+FROM generate_series(1, 40000) i;
+ANALYZE big_raw;
+SET max_parallel_workers_per_gather = 2;
+SELECT pg_relation_size('big_raw') > pg_size_bytes(current_setting('min_parallel_table_scan_size')) AS big_enough;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS
+SELECT (p).* FROM (SELECT pbs_acct(line) AS p FROM big_raw OFFSET 0) s;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS
+SELECT (p).* FROM (SELECT sacct_row('1|COMPLETED|' || length(line), 'JobID|State|NCPUS') AS p FROM big_raw OFFSET 0) s;
+EXPLAIN (COSTS OFF) CREATE TABLE big_parsed AS SELECT p.* FROM big_raw r, LATERAL pbs_acct(r.line) p;
+SELECT p.oid::regprocedure, p.procost FROM pg_proc p
+WHERE p.proname IN ('pbs_acct', 'pbs_acct_try', 'sacct_row', 'sacct_row_try') ORDER BY 1;
+RESET max_parallel_workers_per_gather;
+RESET jit;
+DROP TABLE big_raw;

@@ -393,3 +393,36 @@ SELECT (sacct_row('1|8|9223372036854778808Mn', 'JobID|NCPUS|ReqMem')).req_mem_by
 -- not the flag: bit 32, and a per-CPU value as written
 SELECT (sacct_row('1|1|4294967296Mn', 'JobID|NNodes|ReqMem')).req_mem_bytes / 1048576 AS mb_bit32,
        (sacct_row('1|1|2147486648Mc', 'JobID|NCPUS|ReqMem')).anomalies AS per_cpu_as_written;
+
+-- ---------------------------------------------------------------- values no scheduler writes
+-- the site rows above in their sites' zones (Groningen, Buffalo): the new anomalies
+SELECT x.lineno, x.block, p.job_id, a
+FROM xrows x JOIN xformat f USING (block),
+     LATERAL sacct_row_try(x.line, f.header,
+                           CASE x.block WHEN 'peregrine' THEN 'Europe/Amsterdam' ELSE 'America/New_York' END,
+                           f.delimiter) p, unnest(p.anomalies) a
+WHERE a ~ '^(far|cut|implausible|ambiguous|nonexistent)' ORDER BY x.lineno, a;
+-- local times across Helsinki's clock changes of 2024: 03:30 on 31 March does not exist (03:00
+-- EET became 04:00 EEST), read at +02:00 (01:30 UTC); 03:30 on 27 October occurs twice (04:00
+-- EEST became 03:00 EET), read at +02:00 (01:30 UTC; the other reading is 00:30 UTC); 02:59:59
+-- and 04:00:00 of either day are plain
+SELECT n, p.start, p.anomalies
+FROM (VALUES (1, '2024-03-31T03:30:00'), (2, '2024-03-31T02:59:59'), (3, '2024-03-31T04:00:00'),
+             (4, '2024-10-27T03:30:00'), (5, '2024-10-27T02:59:59'), (6, '2024-10-27T04:00:00')) v(n, t),
+     sacct_row('1|' || t, 'JobID|Start', 'Europe/Helsinki') p ORDER BY n;
+-- the same stamps in UTC and in a fixed offset have no clock change
+SELECT (sacct_row('1|2024-03-31T03:30:00', 'JobID|Start')).anomalies,
+       (sacct_row('1|2024-03-31T03:30:00', 'JobID|Start', 'UTC-3')).anomalies;
+-- Elapsed far from End - Start (600 s and 10% apart), Elapsed of 10^11 days, a cut Elapsed, and
+-- a ReqMem of 10^23 TB; Elapsed across the fall-back hour is compared with the real span
+SELECT n, p.elapsed_s, p.anomalies
+FROM (VALUES (1, '2024-01-01T10:00:00|2024-01-01T10:20:00|00:30:00'),  -- 1800 s against 1200 s: 600 s apart, not more
+             (2, '2024-01-01T10:00:00|2024-01-01T10:20:00|00:30:01'),
+             (3, '2024-01-01T00:00:00|2024-01-01T02:00:00|01:48:00'),  -- 6480 s against 7200 s: 720 s, 10%
+             (4, '2024-01-01T00:00:00|2024-01-01T02:00:00|01:47:59'),
+             (5, '2024-10-27T02:30:00|2024-10-27T04:30:00|03:00:00'),  -- Helsinki: 3 hours really passed
+             (6, '|2024-01-01T02:00:00|100000000000-00:00:00'),
+             (7, '||23:0')) v(n, r),
+     sacct_row('1|' || r || '|COMPLETED', 'JobID|Start|End|Elapsed|State', 'Europe/Helsinki') p ORDER BY n;
+SELECT (sacct_row('1|1|100000000000000000000000T', 'JobID|NCPUS|ReqMem')).anomalies,
+       (sacct_row('1|1|1048576T', 'JobID|NCPUS|ReqMem')).anomalies AS one_eib;

@@ -51,7 +51,8 @@ full_versions() {
 }
 
 # a schema-only dump with the extension's members, one line per dump entry, sorted: what it says,
-# without comments, blank lines, OIDs and the random \restrict key
+# without comments, blank lines, OIDs (those of the extension's configuration tables, and the
+# tables' own), transaction ids and the random \restrict key
 schema_of() {
     "$PG_BIN/pg_dump" -d "$1" --schema-only --binary-upgrade \
         | awk '
@@ -59,6 +60,8 @@ schema_of() {
             /^--/ || /^$/ || /^\\(un)?restrict / || /binary_upgrade_set_next_/ { next }
             { entry = entry " | " $0 }
             END { if (entry != "") print entry }' \
+        | sed -E "/binary_upgrade_create_empty_extension/s/'\\{([0-9]+,)*[0-9]+\\}'/'{oids}'/" \
+        | sed -E "s/(relfrozenxid|relminmxid) = '[0-9]+'/\\1 = 'x'/g; s/WHERE oid = '[0-9]+'/WHERE oid = 'oid'/g" \
         | LC_ALL=C sort
 }
 

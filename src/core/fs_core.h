@@ -194,8 +194,16 @@ void *fs_grow(const fs_allocator *a, void *arr, size_t n, size_t *cap, size_t si
 /* Decimal digits only (at least one), at most `max`: false on anything else or overflow. */
 bool fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out);
 
-/* Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. */
-bool fs_span_eq(const char *s, size_t len, const char *word);
+/*
+ * Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. fs_span_eq is
+ * inline so that the length of a literal word is folded at compile time (the line parsers call
+ * it per pair and per field name).
+ */
+static inline bool
+fs_span_eq(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && (len == 0 || memcmp(s, word, len) == 0);
+}
 bool fs_span_ieq(const char *s, size_t len, const char *word);
 
 /*

@@ -1,4 +1,7 @@
 -- pbsacct: PBS Pro / OpenPBS / TORQUE accounting log lines and the PBS usage formula (docs/loading.md)
+-- The line parsers state COST 1000 (about 2.5 cost units a line, what one takes against a
+-- sequential scan's costs; docs/performance.md): with the default COST 1 PostgreSQL never plans
+-- a CREATE TABLE AS over a staging table in parallel.
 
 CREATE TYPE fairsched.pbs_record AS (
     log_time        timestamp,
@@ -34,11 +37,11 @@ CREATE TYPE fairsched.pbs_record AS (
 COMMENT ON TYPE fairsched.pbs_record IS 'one PBS / OpenPBS / TORQUE accounting log line, typed: log_time as written (local, no zone), the job id split, epochs as exact timestamptz (0 reads as NULL), resources_used and Resource_List amounts as resvecs, exec_host hosts with their CPU counts, every pair in attrs, anomalies, and the reason in error when pbs_acct_try could not read the line';
 
 CREATE FUNCTION fairsched.pbs_acct(line text) RETURNS fairsched.pbs_record
-    AS 'MODULE_PATHNAME', 'pbs_acct' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'pbs_acct' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION fairsched.pbs_acct(text) IS 'read one PBS accounting line (date;type;id;key=value ...); a malformed line raises 22P02 naming the character';
 
 CREATE FUNCTION fairsched.pbs_acct_try(line text) RETURNS fairsched.pbs_record
-    AS 'MODULE_PATHNAME', 'pbs_acct_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+    AS 'MODULE_PATHNAME', 'pbs_acct_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE COST 1000;
 COMMENT ON FUNCTION fairsched.pbs_acct_try(text) IS 'pbs_acct for bulk loads: a malformed line gives a record whose fields are NULL and whose error says why';
 
 CREATE FUNCTION fairsched.pbs_acct_attrs(line text)

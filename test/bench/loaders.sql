@@ -1,17 +1,23 @@
--- Loading accounting records: 1 M PBS E lines and 1 M sacct rows, made from the real
+-- Loading accounting records: copy_rows (1 M) PBS E lines and as many sacct rows, made from the real
 -- sample records with a different job id per line. Four timings per format:
 --   COPY alone       the raw lines into an unlogged one-column staging table (the floor);
 --   parse            CREATE TABLE AS over the staging table with the fairsched parser (called in
 --                    FROM: `(f(x)).*` would call it once per column), one core;
---   parse, parallel  the same with 2 workers;
+--   parse, parallel  the same with 2 workers, in the select-list form (OFFSET 0) that the planner
+--                    parallelises (a function in FROM is costed once per query, so the LATERAL
+--                    form stays serial);
 --   baseline         what a user writes without fairsched: split_part / string_to_array for the
 --                    fields and regexp_split_to_table for the key=value pairs, into a table too
 --                    (CREATE TABLE AS, so that no planner shortcut drops the work);
---   reload           the upsert of an already loaded file (every row conflicts) next to COPY.
+--   typed COPY       COPY of the same records pre-split into their typed columns (the floor of
+--                    forming those rows);
+--   reload           the upsert of an already loaded file (every row conflicts) next to COPY, and
+--                    load_new_lines of a loaded file (COPY into a numbered staging table, then no
+--                    new line) next to COPY.
 -- Three interleaved pairs each (a parse takes seconds).
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;
-\set bench_lines 1000000
+\set bench_lines :copy_rows
 
 -- ---------------------------------------------------------------- PBS
 CREATE TEMP TABLE pbs_sample (n int, line text);
@@ -45,10 +51,10 @@ SELECT bench_assert(count(*) = :bench_lines AND count(*) FILTER (WHERE (pbs_acct
 SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
     $q$DROP TABLE IF EXISTS pbs_parsed; CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_pbs_copy()$q$, 3);
-SELECT bench_record('pbs_acct: the same, 2 parallel workers', :bench_lines,
+    $q$SELECT bench_pbs_copy()$q$, 3, 2.0);
+SELECT bench_record('pbs_acct: the same, 2 parallel workers (select-list form)', :bench_lines,
     $q$SET max_parallel_workers_per_gather = 2; DROP TABLE IF EXISTS pbs_parsed;
-       CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p;
+       CREATE UNLOGGED TABLE pbs_parsed AS SELECT (p).* FROM (SELECT pbs_acct(line) AS p FROM pbs_raw OFFSET 0) s;
        SET max_parallel_workers_per_gather = 0$q$,
     'COPY of the same lines into a text column',
     $q$SELECT bench_pbs_copy()$q$, 3);
@@ -61,6 +67,39 @@ SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
               (SELECT jsonb_object_agg(split_part(kv, '=', 1), substr(kv, strpos(kv, '=') + 1))
                FROM regexp_split_to_table(split_part(line, ';', 4), ' ') AS kv WHERE kv <> '') AS attrs
        FROM pbs_raw$q$, 3);
+
+-- the floor of forming the same rows: COPY of the parsed records, pre-split into typed columns
+\set pbs_typed_file :dir '/pbs_typed.txt'
+COPY pbs_parsed TO :'pbs_typed_file';
+CREATE UNLOGGED TABLE pbs_typed (LIKE pbs_parsed);
+CREATE FUNCTION bench_pbs_typed_copy() RETURNS void LANGUAGE plpgsql AS $f$
+BEGIN
+    TRUNCATE pbs_typed;
+    EXECUTE format('COPY pbs_typed FROM %L', current_setting('bench.pbs_typed_file'));
+END $f$;
+SELECT set_config('bench.pbs_typed_file', :'pbs_typed_file', false);
+SELECT bench_record('pbs_acct: CREATE TABLE AS of parsed E lines', :bench_lines,
+    $q$DROP TABLE IF EXISTS pbs_parsed; CREATE UNLOGGED TABLE pbs_parsed AS SELECT p.* FROM pbs_raw r, LATERAL pbs_acct(r.line) AS p$q$,
+    'COPY of the same records pre-split into typed columns',
+    $q$SELECT bench_pbs_typed_copy()$q$, 3, 1.5);
+
+-- a reload through load_new_lines: COPY into a numbered staging table, then no new line
+CREATE UNLOGGED TABLE pbs_stage (n bigserial, line text);
+CREATE FUNCTION bench_pbs_stage_copy() RETURNS void LANGUAGE plpgsql AS $f$
+BEGIN
+    TRUNCATE pbs_stage RESTART IDENTITY;
+    EXECUTE format($q$COPY pbs_stage(line) FROM %L WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02')$q$,
+                   current_setting('bench.pbs_file'));
+END $f$;
+SELECT bench_pbs_stage_copy();
+SELECT bench_assert(count(*) = :bench_lines, 'the first load gives every line')
+FROM load_new_lines('bench:pbs', 'pbs_lines.txt', 'pbs_stage');
+SELECT bench_record('PBS reload: COPY + load_new_lines of a loaded file', :bench_lines,
+    $q$SELECT bench_pbs_stage_copy(); SELECT count(*) FROM load_new_lines('bench:pbs', 'pbs_lines.txt', 'pbs_stage')$q$,
+    'COPY alone',
+    $q$SELECT bench_pbs_copy()$q$, 3, 1.2);
+SELECT bench_assert(count(*) = 0, 'the reload gives no line')
+FROM load_new_lines('bench:pbs', 'pbs_lines.txt', 'pbs_stage');
 
 -- a reload: every row is already there
 CREATE UNLOGGED TABLE pbs_usage_records (
@@ -115,14 +154,28 @@ SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
     $q$DROP TABLE IF EXISTS sacct_parsed; CREATE UNLOGGED TABLE sacct_parsed AS
        SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p$q$,
     'COPY of the same lines into a text column',
-    $q$SELECT bench_sacct_copy()$q$, 3);
-SELECT bench_record('sacct_row: the same, 2 parallel workers', :bench_lines,
+    $q$SELECT bench_sacct_copy()$q$, 3, 2.0);
+SELECT bench_record('sacct_row: the same, 2 parallel workers (select-list form)', :bench_lines,
     $q$SET max_parallel_workers_per_gather = 2; DROP TABLE IF EXISTS sacct_parsed;
        CREATE UNLOGGED TABLE sacct_parsed AS
-       SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p;
+       SELECT (p).* FROM (SELECT sacct_row(line, current_setting('bench.sacct_header')) AS p FROM sacct_raw OFFSET 0) s;
        SET max_parallel_workers_per_gather = 0$q$,
     'COPY of the same lines into a text column',
     $q$SELECT bench_sacct_copy()$q$, 3);
+\set sacct_typed_file :dir '/sacct_typed.txt'
+COPY sacct_parsed TO :'sacct_typed_file';
+CREATE UNLOGGED TABLE sacct_typed (LIKE sacct_parsed);
+CREATE FUNCTION bench_sacct_typed_copy() RETURNS void LANGUAGE plpgsql AS $f$
+BEGIN
+    TRUNCATE sacct_typed;
+    EXECUTE format('COPY sacct_typed FROM %L', current_setting('bench.sacct_typed_file'));
+END $f$;
+SELECT set_config('bench.sacct_typed_file', :'sacct_typed_file', false);
+SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
+    $q$DROP TABLE IF EXISTS sacct_parsed; CREATE UNLOGGED TABLE sacct_parsed AS
+       SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p$q$,
+    'COPY of the same records pre-split into typed columns',
+    $q$SELECT bench_sacct_typed_copy()$q$, 3, 1.5);
 SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
     $q$DROP TABLE IF EXISTS sacct_parsed; CREATE UNLOGGED TABLE sacct_parsed AS
        SELECT p.* FROM sacct_raw r, LATERAL sacct_row(r.line, current_setting('bench.sacct_header')) AS p$q$,
@@ -137,5 +190,6 @@ SELECT bench_record('sacct_row: CREATE TABLE AS of parsed rows', :bench_lines,
                FROM regexp_split_to_table(f[16], ',') AS t WHERE t <> '') AS alloc_tres, f[17] AS jobname
        FROM (SELECT string_to_array(line, '|') AS f FROM sacct_raw) AS s$q$, 3);
 
-DROP TABLE pbs_raw, pbs_parsed, pbs_sql, pbs_usage_records, sacct_raw, sacct_parsed, sacct_sql;
-DROP FUNCTION bench_pbs_copy(), bench_sacct_copy();
+DROP TABLE pbs_raw, pbs_parsed, pbs_sql, pbs_usage_records, pbs_typed, pbs_stage, sacct_raw, sacct_parsed, sacct_sql, sacct_typed;
+DROP FUNCTION bench_pbs_copy(), bench_sacct_copy(), bench_pbs_typed_copy(), bench_pbs_stage_copy(), bench_sacct_typed_copy();
+DELETE FROM load_log WHERE source = 'bench:pbs';

@@ -130,7 +130,7 @@ test_torque(void)
 	if (!parse("11/02/2018 10:05:58;E;5555-3.tq01;user=troy exec_host=p0034/0+p0070/0-1,5 "
 	           "Resource_Request_2.0=-L tasks=1:lprocs=1 -L tasks=2 session=9 "
 	           "resources_used.cput=253 resources_used.walltime=19:23:4 resources_used.mem=4096 "
-	           "resources_used.vmem=512kw start=10 end=20 ",
+	           "resources_used.vmem=512kw start=10 end=69794 ",
 	           &r))
 		return;
 	CHECK(r.job_seq == 5555 && r.has_index && r.array_index == 3);
@@ -352,9 +352,116 @@ test_unknown_keys(void)
 	}
 }
 
+/*
+ * Values no PBS writes: a cut M:S duration, a size over 1 EiB, a walltime over 68 years, a
+ * walltime far from end - start (both sides of each bound); select and nodes as specs; a syslog
+ * tag refused with the recipe.
+ */
+static void
+test_implausible(void)
+{
+	fs_pbs_record r;
+	fs_rv_item it;
+	static const struct
+	{
+		const char *msg;
+		const char *note; /* NULL: no note of this family */
+	} cases[] = {
+	    {"start=1000 end=2200 resources_used.walltime=23:0",
+	     "cut duration: resources_used.walltime=23:0 is not a duration PBS writes (HH:MM:SS or "
+	     "seconds); read as M:S, 1380 s (a truncated line?)"},
+	    {"start=1000 end=2380 resources_used.walltime=23:00:00", "far walltime"},
+	    {"start=1000 end=1000000 resources_used.walltime=277:30:00", NULL}, /* 999000 s: 0.1% */
+	    {"start=1000 end=2200 resources_used.walltime=1800", NULL},
+	    {"start=1000 end=2200 resources_used.walltime=1801",
+	     "far walltime: resources_used.walltime is 1801 s but end - start is 1200 s (more than "
+	     "600 s and 10% apart)"},
+	    {"start=1000 end=11000 resources_used.walltime=9000", NULL},
+	    {"start=1000 end=11000 resources_used.walltime=8999", "far walltime"},
+	    {"start=5000 end=1000 resources_used.walltime=9000", NULL}, /* end before start instead */
+	    {"resources_used.mem=1048576tb", NULL},
+	    {"resources_used.mem=1048577tb",
+	     "implausible size: resources_used.mem=1048577tb is over 2^60 bytes (1 EiB)"},
+	    {"Resource_List.vmem=100000000000000000000000tb", "implausible size"},
+	    {"resources_used.walltime=2147483647", NULL},
+	    {"resources_used.walltime=2147483648",
+	     "implausible duration: resources_used.walltime=2147483648 is over 2^31 s (68 years)"},
+	    {"resources_used.cput=2147483648", NULL}, /* CPU time of many cores may be that long */
+	    {"resources_used.cput=1:2", "cut duration"},
+	    {"resources_used.walltime=1:2:3", NULL},
+	};
+	size_t i;
+	char line[256];
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		const char *q;
+		size_t k;
+		bool found = false, family = false;
+
+		snprintf(line, sizeof(line), "01/01/2009 12:00:00;E;1.s;queue=q %s", cases[i].msg);
+		if (!CHECK(parse(line, &r)))
+			continue;
+		q = r.notes.data;
+		for (k = 0; k < r.nnotes; k++, q += strlen(q) + 1)
+		{
+			if (strncmp(q, "cut ", 4) == 0 || strncmp(q, "far ", 4) == 0 ||
+			    strncmp(q, "implausible ", 12) == 0)
+				family = true;
+			if (cases[i].note && strncmp(q, cases[i].note, strlen(cases[i].note)) == 0)
+				found = true;
+		}
+		if (!CHECK(cases[i].note ? found : !family))
+			printf("     case %zu: %s\n", i, cases[i].msg);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	/* the cut value is read as M:S, as resvec reads it */
+	if (CHECK(parse("01/01/2009 12:00:00;E;1.s;queue=q resources_used.walltime=23:0", &r)))
+	{
+		CHECK(fs_rv_get(r.used, "walltime", 8, &it) && it.amount == 1380);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	/* select=1 is one chunk: a spec, not an amount; nodes alike, whatever the form */
+	if (CHECK(parse("01/01/2009 12:00:00;Q;1.s;queue=q Resource_List.select=1 "
+	                "Resource_List.nodes=2 Resource_List.ncpus=4",
+	                &r)))
+	{
+		CHECK(r.nreq_text == 2);
+		CHECK(!fs_rv_get(r.requested, "select", 6, &it) &&
+		      !fs_rv_get(r.requested, "nodes", 5, &it));
+		CHECK(fs_rv_get(r.requested, "ncpus", 5, &it) && it.amount == 4);
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	/* two records glued by a NUL (psql drops from the NUL to the line end) or a lost newline */
+	if (CHECK(parse("06/12/2009 20:00:51;Q;710128.s;queue=dgiseq06/12/2009 21:00:14;Q;710129.s;"
+	                "queue=dgiseq",
+	                &r)))
+	{
+		CHECK(has_note(&r, "merged records: the line holds another record's stamp "
+		                   "\"06/12/2009 21:00:14;Q;\" at character 44"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	if (CHECK(parse("06/12/2009 20:00:51;Q;710128.s;queue=a;b jobname=06/12/2009 21:00:1;Q;", &r)))
+	{
+		CHECK(!has_note(&r, "merged records"));
+		fs_pbs_free(&r, &unit_alloc);
+	}
+	/* a syslog tag: refused, the recipe in the detail; not a tag unless PBS's line follows */
+	check_error("Jun 12 10:00:00 master torque: 01/12/2014 23:57:07;E;1.s;queue=q",
+	            "The line starts with the syslog tag \"Jun 12 10:00:00 master torque: \" before "
+	            "PBS's time stamp; strip it before loading, such as with sed -E "
+	            "'s/^[^;]*: ([0-9]{2}\\/[0-9]{2}\\/[0-9]{4} )/\\1/' in the \\copy ... FROM PROGRAM "
+	            "pipeline.");
+	check_error("torque: 01/12/2014 23:57:07 E;1.s;queue=q",
+	            "Expected a time stamp MM/DD/YYYY hh:mm:ss at character 1.");
+	check_error("a;b: 01/12/2014 23:57:07;E;1.s;queue=q",
+	            "Expected a time stamp MM/DD/YYYY hh:mm:ss at character 1.");
+}
+
 void
 test_pbsacct(void)
 {
+	test_implausible();
 	test_unknown_keys();
 	test_quoting();
 	test_torque();

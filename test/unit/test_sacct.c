@@ -512,7 +512,47 @@ test_reqmem_old_flag(void)
 	}
 	if (CHECK(parse("JobID|NNodes|ReqMem", "1|1|99999999999999999999Mn", &r, &err)))
 	{
-		CHECK(r.nanomalies == 0);
+		/* not the flag, but a size no machine has */
+		CHECK(r.nanomalies == 1 && strncmp(r.anomalies.data, "implausible size: ReqMem", 24) == 0);
+		fs_sacct_record_free(&r, &unit_alloc);
+	}
+}
+
+/* Values no Slurm writes: a cut Elapsed, an Elapsed over 68 years (not a Timelimit), ReqMem over
+ * 1 EiB; both sides of each bound. (Elapsed far from End - Start is checked by the glue, after
+ * the local times are read in their zone.) */
+static void
+test_implausible(void)
+{
+	static const struct
+	{
+		const char *header, *line, *note;
+	} cases[] = {
+	    {"JobID|Elapsed", "1|23:0",
+	     "cut duration: Elapsed \"23:0\" is not a duration Slurm writes ([D-]HH:MM:SS); read as "
+	     "M:S, 1380 s (a truncated line?)"},
+	    {"JobID|Elapsed", "1|00:23:00", NULL},
+	    {"JobID|Elapsed", "1|24855-03:14:07", NULL}, /* 2^31 - 1 s */
+	    {"JobID|Elapsed", "1|24855-03:14:08",
+	     "implausible duration: Elapsed \"24855-03:14:08\" is over 2^31 s (68 years)"},
+	    {"JobID|Timelimit", "1|100000000000-00:00:00", NULL},
+	    {"JobID|NCPUS|ReqMem", "1|1|1048576T", NULL},
+	    {"JobID|NCPUS|ReqMem", "1|2|1048576Tc",
+	     "implausible size: ReqMem \"1048576Tc\" is over 2^60 bytes (1 EiB)"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		fs_sacct_record r;
+		fs_error err;
+
+		if (!CHECK(parse(cases[i].header, cases[i].line, &r, &err)))
+			continue;
+		if (cases[i].note)
+			CHECK(r.nanomalies == 1 && strcmp(r.anomalies.data, cases[i].note) == 0);
+		else
+			CHECK(r.nanomalies == 0);
 		fs_sacct_record_free(&r, &unit_alloc);
 	}
 }
@@ -520,6 +560,7 @@ test_reqmem_old_flag(void)
 void
 test_sacct(void)
 {
+	test_implausible();
 	test_reqmem_old_flag();
 	test_delimiters();
 	test_xdmod_rows();

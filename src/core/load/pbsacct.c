@@ -5,6 +5,7 @@
  */
 #include "load/pbsacct.h"
 
+#include "load/plausible.h"
 #include "types/resvec.h"
 
 #include <math.h>
@@ -480,6 +481,27 @@ early_fail(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at, 
 	return syntax(rec, err, at, problem);
 }
 
+/*
+ * A line that starts with a syslog tag before PBS's own line, at byte `at`: refused, with the
+ * recipe that strips the tag in the pipeline (a syslog prefix has no ";", PBS's stamp follows
+ * the last ": " before the first ";").
+ */
+static fs_status
+syslog_tag(fs_pbs_record *rec, const fs_allocator *a, fs_error *err, size_t at)
+{
+	char buf[80], problem[FS_MSG_LEN];
+
+	snprintf(problem, sizeof(problem),
+	         "The line starts with the syslog tag \"%s\" before PBS's time stamp; strip it "
+	         "before loading, such as with sed -E "
+	         "'s/^[^;]*: ([0-9]{2}\\/[0-9]{2}\\/[0-9]{4} )/\\1/' in the \\copy ... FROM PROGRAM "
+	         "pipeline",
+	         shown(buf, sizeof(buf), rec->line, at));
+	a->release(a->ctx, rec->notes.data);
+	rec->notes.data = NULL;
+	return fs_fail_syntax(err, SUBJECT, rec->line, rec->len, FS_NO_POSITION, problem, LINE_HINT);
+}
+
 fs_status
 fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_record *rec,
                 fs_error *err)
@@ -519,6 +541,18 @@ fs_pbs_tokenize(const char *line, size_t len, const fs_allocator *a, fs_pbs_reco
 				break;
 			}
 		}
+	}
+	if (bad != 0 && range == NULL)
+	{
+		/* a syslog tag: "Jun 12 10:00:00 host torque: 06/12/2009 ..." (rsyslog forwarding) */
+		size_t c;
+		const char *r2;
+
+		for (c = 0; c + 2 < len && c < 256 && line[c] != ';'; c++)
+			if (line[c] == ':' && line[c + 1] == ' ' &&
+			    read_stamp(line + c + 2, len - c - 2, rec, &r2) == 0 && c + 21 < len &&
+			    line[c + 21] == ';')
+				return syslog_tag(rec, a, err, c + 2);
 	}
 	if (bad != 0)
 		return early_fail(rec, a, err, pos + bad - 1,
@@ -598,6 +632,9 @@ fs_pbs_free(fs_pbs_record *rec, const fs_allocator *a)
 static const char *const time_names[FS_PBS_NTIMES] = {"ctime", "qtime", "etime", "start", "end"};
 static const char *const text_names[FS_PBS_NTEXTS] = {"user",    "group", "account",
                                                       "project", "queue", "jobname"};
+/* their lengths, so that matching a key against them needs no strlen per pair */
+static const size_t time_lens[FS_PBS_NTIMES] = {5, 5, 5, 5, 3};
+static const size_t text_lens[FS_PBS_NTEXTS] = {4, 5, 7, 7, 5, 7};
 
 const char *
 fs_pbs_time_name(int which)
@@ -940,14 +977,14 @@ read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const 
 	int t;
 
 	for (t = 0; t < FS_PBS_NTEXTS; t++)
-		if (fs_span_eq(k, kl, text_names[t]))
+		if (kl == text_lens[t] && memcmp(k, text_names[t], kl) == 0)
 		{
 			rec->text[t] = (long) i;
 			return true;
 		}
 	for (t = 0; t < FS_PBS_NTIMES; t++)
 	{
-		if (!fs_span_eq(k, kl, time_names[t]))
+		if (kl != time_lens[t] || memcmp(k, time_names[t], kl) != 0)
 			continue;
 		rec->has_time[t] = false;
 		if (!read_int64(v, vl, 12, &n) || n < 0)
@@ -961,6 +998,27 @@ read_text_or_time(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const 
 		return true;
 	}
 	return false;
+}
+
+/* Note an amount no PBS writes: a cut duration, a size over 1 EiB, a walltime over 68 years. */
+static void
+implausible_amount(fs_pbs_record *rec, const char *k, size_t kl, const char *v, size_t vl,
+                   const fs_rv_item *it)
+{
+	char b1[80], b2[80];
+
+	if (it->kind == FS_KIND_DURATION && fs_load_cut_duration(v, vl))
+		note(rec,
+		     "cut duration: %s=%s is not a duration PBS writes (HH:MM:SS or seconds); read as "
+		     "M:S, %.0f s (a truncated line?)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl), it->amount);
+	else if (it->kind == FS_KIND_SIZE && fabs(it->amount) > FS_LOAD_SIZE_MAX)
+		note(rec, "implausible size: %s=%s is over 2^60 bytes (1 EiB)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
+	else if (it->kind == FS_KIND_DURATION && fs_span_eq(it->name, it->namelen, "walltime") &&
+	         fabs(it->amount) > FS_LOAD_WALL_MAX)
+		note(rec, "implausible duration: %s=%s is over 2^31 s (68 years)",
+		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
 }
 
 /* A resources_used.<res> or Resource_List.<res> pair: an amount, or text kept as it is. */
@@ -978,6 +1036,13 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 	it.name = k + plen;
 	it.namelen = kl - plen;
 	it.pos = 0;
+	if (!is_used &&
+	    (fs_span_eq(it.name, it.namelen, "select") || fs_span_eq(it.name, it.namelen, "nodes")))
+	{
+		/* a chunk spec whatever its form: "select=1" is one chunk, not an amount of 1 */
+		rec->req_text[rec->nreq_text++] = i;
+		return;
+	}
 	st = read_amount(it.name, it.namelen, v, vl, &it.amount, &it.kind, &aerr);
 	if (st == FS_OK && !valid_rv_name(it.name, it.namelen))
 	{
@@ -991,6 +1056,8 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 		note(rec, "%s=%s has a unit PBS does not write; read as powers of 1024 bytes",
 		     shown(b1, sizeof(b1), k, kl), shown(b2, sizeof(b2), v, vl));
 	if (st == FS_OK)
+		implausible_amount(rec, k, kl, v, vl, &it);
+	if (st == FS_OK)
 	{
 		if (is_used)
 			used[(*nused)++] = it;
@@ -1002,6 +1069,73 @@ read_resource_pair(fs_pbs_record *rec, size_t i, const char *k, size_t kl, const
 	else
 		note(rec, "%s=%s is not an amount: %s", shown(b1, sizeof(b1), k, kl),
 		     shown(b2, sizeof(b2), v, vl), aerr.message);
+}
+
+/*
+ * Note a resources_used.walltime (the last one written) far from end - start (plausible.h says
+ * what far is). O(number of used amounts).
+ */
+static void
+far_walltime(fs_pbs_record *rec, const fs_rv_item *used, size_t nused)
+{
+	const fs_rv_item *w = NULL;
+	size_t i;
+	double span;
+
+	if (!rec->has_time[FS_PBS_START] || !rec->has_time[FS_PBS_END] ||
+	    rec->time[FS_PBS_END] < rec->time[FS_PBS_START])
+		return; /* end before start has a note of its own */
+	for (i = 0; i < nused; i++)
+		if (fs_span_eq(used[i].name, used[i].namelen, "walltime"))
+			w = &used[i];
+	if (w == NULL)
+		return;
+	span = (double) (rec->time[FS_PBS_END] - rec->time[FS_PBS_START]);
+	if (fs_load_far(w->amount, span))
+		note(rec,
+		     "far walltime: resources_used.walltime is %.0f s but end - start is %.0f s (more "
+		     "than 600 s and 10%% apart)",
+		     w->amount, span);
+}
+
+/*
+ * Note a second record's "MM/DD/YYYY hh:mm:ss;T;" inside the message: psql's \copy drops the
+ * bytes from a NUL to the line end and glues the next line on, and a lost newline does the same.
+ * Only a ';' can start the search (the tokenizer splits on the first three), so a message
+ * without one costs one memchr. O(length of the message).
+ */
+static void
+merged_records(fs_pbs_record *rec)
+{
+	const char *s = rec->line;
+	size_t from = rec->id_off + rec->id_len + 1, i = from;
+	char buf[80];
+
+	while (i < rec->len)
+	{
+		const char *semi = memchr(s + i, ';', rec->len - i);
+		size_t at;
+		fs_pbs_record probe;
+		const char *range;
+
+		if (semi == NULL)
+			return;
+		at = (size_t) (semi - s);
+		i = at + 1;
+		if (at < from + 19 || at + 2 >= rec->len || s[at + 2] != ';')
+			continue;
+		/* read_stamp fills the date fields of the record it is given: use a probe */
+		memset(&probe, 0, sizeof(probe));
+		if (read_stamp(s + at - 19, 19, &probe, &range) == 0)
+		{
+			note(rec,
+			     "merged records: the line holds another record's stamp \"%s\" at character "
+			     "%zu (a NUL byte or a lost newline joined two lines: strip NULs as line ends "
+			     "before loading)",
+			     shown(buf, sizeof(buf), s + at - 19, 22), fs_char_pos(s, at - 19));
+			return;
+		}
+	}
 }
 
 fs_status
@@ -1057,6 +1191,7 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 			rec->req_text[rec->nreq_text++] = i;
 	}
 	order_keys(rec, a);
+	far_walltime(rec, used, nused);
 	build_resvec(rec, a, used, nused, "resources_used.", &rec->used);
 	build_resvec(rec, a, req, nreq, "Resource_List.", &rec->requested);
 	a->release(a->ctx, used);
@@ -1075,5 +1210,6 @@ fs_pbs_parse(const char *line, size_t len, const fs_allocator *a, fs_pbs_record 
 	if (rec->has_time[FS_PBS_START] && rec->has_time[FS_PBS_END] &&
 	    rec->time[FS_PBS_END] < rec->time[FS_PBS_START])
 		note(rec, "end is before start");
+	merged_records(rec);
 	return FS_OK;
 }

@@ -5,6 +5,7 @@
  */
 #include "load/sacct.h"
 
+#include "load/plausible.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
 
@@ -606,6 +607,14 @@ field_duration(row_ctx *c, const char *col, fs_str f, bool *has, double *out)
 	{
 		case DUR_OK:
 			*has = true;
+			if (fs_load_cut_duration(f.s, f.len))
+				add_anomaly(c->rec,
+				            "cut duration: %s \"%.*s\" is not a duration Slurm writes "
+				            "([D-]HH:MM:SS); read as M:S, %.0f s (a truncated line?)",
+				            col, (int) f.len, f.s, *out);
+			else if (*out > FS_LOAD_WALL_MAX && strcmp(col, "Elapsed") == 0)
+				add_anomaly(c->rec, "implausible duration: %s \"%.*s\" is over 2^31 s (68 years)",
+				            col, (int) f.len, f.s);
 			return FS_OK;
 		case DUR_NULL:
 			add_anomaly(c->rec, "%s is %s", col, why);
@@ -1019,6 +1028,9 @@ field_reqmem(row_ctx *c, fs_str f)
 	}
 	r->has_req_mem = true;
 	r->req_mem_bytes = bytes;
+	if (bytes > FS_LOAD_SIZE_MAX)
+		add_anomaly(r, "implausible size: ReqMem \"%.*s\" is over 2^60 bytes (1 EiB)", (int) f.len,
+		            f.s);
 	return FS_OK;
 }
 

@@ -5,6 +5,7 @@
  */
 #include "fs_pg.h"
 
+#include "load/plausible.h"
 #include "load/sacct.h"
 #include "load/sacct_glue.h"
 #include "types/resvec.h"
@@ -136,9 +137,63 @@ zone_arg(FunctionCallInfo fcinfo, int n, const char **name_out)
 	return tz;
 }
 
-/* A date as written (local time in tz) or an epoch, as timestamptz. */
+/* The UTC offset (seconds east) of zone tz at Unix time t. */
+static long
+gmtoff_at(pg_time_t t, pg_tz *tz)
+{
+	struct pg_tm *tm = pg_localtime(&t, tz);
+
+	return tm ? tm->tm_gmtoff : 0;
+}
+
+/*
+ * Note a local time that does not exist (the clocks went forward) or occurs twice (they went
+ * back) in tz, and the UTC offset it was read at. `wall` is the local time's seconds as if it
+ * were UTC; the offsets a day either side are the two a clock change can put it between (no zone
+ * changes its clocks twice in two days), and a reading L - o is one when the zone's offset at
+ * that instant is o.
+ */
+static void
+note_dst(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col, int offset,
+         List **notes)
+{
+	pg_time_t wall = (pg_time_t) fs_days_from_civil(t->year, t->mon, t->mday) * SECS_PER_DAY +
+	                 t->hour * SECS_PER_HOUR + t->min * SECS_PER_MINUTE + t->sec;
+	long before, after;
+	bool first, second;
+	char stamp[32];
+	long east = -(long) offset, other, fixed;
+
+	if (pg_get_timezone_offset(tz, &fixed))
+		return; /* one offset at every date (UTC, 'UTC-3'): no clock change to cross */
+	before = gmtoff_at(wall - SECS_PER_DAY, tz);
+	after = gmtoff_at(wall + SECS_PER_DAY, tz);
+	if (before == after)
+		return;
+	first = gmtoff_at(wall - before, tz) == before;
+	second = gmtoff_at(wall - after, tz) == after;
+	if (first != second)
+		return;
+	snprintf(stamp, sizeof(stamp), "%04d-%02d-%02dT%02d:%02d:%02d", t->year, t->mon, t->mday,
+	         t->hour, t->min, t->sec);
+	other = east == before ? after : before;
+	*notes = lappend(
+	    *notes,
+	    psprintf(first ? "ambiguous local time: %s \"%s\" occurs twice in %s (the clocks went "
+	                     "back); read at UTC%c%02ld:%02ld (%s the change; UTC%c%02ld:%02ld %s it)"
+	                   : "nonexistent local time: %s \"%s\" does not exist in %s (the clocks "
+	                     "went forward); read at UTC%c%02ld:%02ld (%s the change; UTC%c%02ld:%02ld "
+	                     "%s it)",
+	             col, stamp, tzname, east < 0 ? '-' : '+', labs(east) / SECS_PER_HOUR,
+	             labs(east) / 60 % 60, east == before ? "before" : "after", other < 0 ? '-' : '+',
+	             labs(other) / SECS_PER_HOUR, labs(other) / 60 % 60,
+	             east == before ? "after" : "before"));
+}
+
+/* A date as written (local time in tz) or an epoch, as timestamptz; DST oddities into notes. */
 static Datum
-time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col, bool *isnull)
+time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *col, bool *isnull,
+           List **notes)
 {
 	TimestampTz ts;
 
@@ -157,6 +212,7 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 		tm.tm_sec = t->sec;
 		offset = DetermineTimeZoneOffset(&tm, tz);
 		check_utc_offset(tzname, -(long) offset); /* PostgreSQL's offsets count west */
+		note_dst(t, tz, tzname, col, offset, notes);
 		if (tm2timestamp(&tm, 0, &offset, &ts) != 0 || !IS_VALID_TIMESTAMP(ts))
 			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			                errmsg("%s is out of range for type timestamp with time zone", col)));
@@ -192,6 +248,8 @@ fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, cons
 		Datum *an;
 		const char *p = r->anomalies.data;
 		size_t k;
+		List *notes = NIL;
+		ListCell *lc;
 
 		v[0] = fs_pg_text_or_null(r->job_id, &n[0]);
 		v[1] = fs_pg_text_or_null(r->job_id_raw, &n[1]);
@@ -211,10 +269,10 @@ fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, cons
 		v[15] = Int32GetDatum(r->cancelled_by), n[15] = !r->has_cancelled_by;
 		v[16] = Int32GetDatum(r->exit_code), n[16] = !r->has_exit_code;
 		v[17] = Int32GetDatum(r->signal), n[17] = !r->has_signal;
-		v[18] = time_datum(&r->submit, tz, tzname, "Submit", &n[18]);
-		v[19] = time_datum(&r->eligible, tz, tzname, "Eligible", &n[19]);
-		v[20] = time_datum(&r->start, tz, tzname, "Start", &n[20]);
-		v[21] = time_datum(&r->end, tz, tzname, "End", &n[21]);
+		v[18] = time_datum(&r->submit, tz, tzname, "Submit", &n[18], &notes);
+		v[19] = time_datum(&r->eligible, tz, tzname, "Eligible", &n[19], &notes);
+		v[20] = time_datum(&r->start, tz, tzname, "Start", &n[20], &notes);
+		v[21] = time_datum(&r->end, tz, tzname, "End", &n[21], &notes);
 		v[22] = Float8GetDatum(r->elapsed_s), n[22] = !r->has_elapsed;
 		v[23] = Float8GetDatum(r->timelimit_s), n[23] = !r->has_timelimit;
 		v[24] = Int32GetDatum(r->ncpus), n[24] = !r->has_ncpus;
@@ -226,7 +284,21 @@ fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, cons
 			v[28] = fs_pg_resvec_datum(r->req_tres), n[28] = false;
 		v[29] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->extra.data));
 		n[29] = false;
-		an = palloc(sizeof(Datum) * (r->nanomalies + 1));
+		/* a job not ended has no real End (sacct prints Start or now): nothing to compare */
+		if (r->has_elapsed && !n[20] && !n[21] &&
+		    !fs_span_eq(r->state.s, r->state.len, "RUNNING") &&
+		    !fs_span_eq(r->state.s, r->state.len, "PENDING") &&
+		    !fs_span_eq(r->state.s, r->state.len, "SUSPENDED"))
+		{
+			double span =
+			    (double) (DatumGetTimestampTz(v[21]) - DatumGetTimestampTz(v[20])) / USECS_PER_SEC;
+
+			if (fs_load_far(r->elapsed_s, span))
+				notes = lappend(notes, psprintf("far Elapsed: Elapsed is %.0f s but End - Start "
+				                                "is %.0f s (more than 600 s and 10%% apart)",
+				                                r->elapsed_s, span));
+		}
+		an = palloc(sizeof(Datum) * (r->nanomalies + list_length(notes) + 1));
 		/* the anomalies are stored back to back, each ended by a NUL */
 		for (k = 0; k < r->nanomalies; k++)
 		{
@@ -235,8 +307,10 @@ fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, cons
 			an[k] = PointerGetDatum(cstring_to_text_with_len(p, (int) l));
 			p += l + 1;
 		}
-		v[30] = PointerGetDatum(
-		    construct_array(an, (int) r->nanomalies, TEXTOID, -1, false, TYPALIGN_INT));
+		foreach (lc, notes)
+			an[k++] = CStringGetTextDatum((const char *) lfirst(lc));
+		v[30] = PointerGetDatum(construct_array(an, (int) r->nanomalies + list_length(notes),
+		                                        TEXTOID, -1, false, TYPALIGN_INT));
 		n[30] = false;
 	}
 	if (error)

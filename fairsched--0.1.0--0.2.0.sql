@@ -97,6 +97,55 @@ CREATE FUNCTION fairsched.pbs_formula_value(f fairsched.pbs_formula, requested f
     AS 'MODULE_PATHNAME', 'pbs_formula_value' LANGUAGE C IMMUTABLE PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.pbs_formula_value(fairsched.pbs_formula, fairsched.resvec, int, int, interval, float8, float8, text, int) IS 'the job_sort_formula value PBS stores for a job (a 32-bit float): requested resources in kb and seconds with 4 decimals (0 when not requested), the fairshare keywords with 6 decimals, fairshare_factor = 2^-(usage/perc); an evaluation error gives 0 and a NOTICE with PBS''s log text (on_error => ''raise'' raises it)';
 
+-- PBS's job order: the pbs_job composite, pbs_job_order() (fairshare from a sharetree) and
+-- pbs_job_order_fairshare() (fairshare values given per entity)
+CREATE TYPE fairsched.pbs_job AS (
+    job_id text,
+    owner fairsched.sharepath,
+    queue text,
+    queue_priority int,
+    express boolean,
+    job_priority int,
+    requested fairsched.resvec,
+    eligible_time interval,
+    qtime timestamptz,
+    accrue_type int
+);
+COMMENT ON TYPE fairsched.pbs_job IS 'a pending PBS job as pbs_job_order reads it: id, owner (the fairshare entity), queue and its Priority, express (NULL: queue_priority >= 150), job Priority, Resource_List, eligible_time (NULL: as_of - qtime), qtime, accrue_type';
+
+CREATE FUNCTION fairsched.pbs_job_order_fairshare(f fairsched.pbs_formula, jobs fairsched.pbs_job[],
+                                                  entities fairsched.sharepath[],
+                                                  fairshare_perc float8[],
+                                                  fairshare_tree_usage float8[],
+                                                  fairshare_rank int[],
+                                                  as_of timestamptz DEFAULT NULL,
+                                                  threshold float8 DEFAULT NULL,
+                                                  by_queue boolean DEFAULT true,
+                                                  sort_keys text[] DEFAULT NULL)
+    RETURNS TABLE(pos int, job_id text, queue text, value float8, eligible boolean,
+                  decided_by text, comment text)
+    AS 'MODULE_PATHNAME', 'pbs_job_order_fairshare' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_job_order_fairshare(fairsched.pbs_formula, fairsched.pbs_job[], fairsched.sharepath[], float8[], float8[], int[], timestamptz, float8, boolean, text[]) IS 'PBS''s order of pending jobs, as pbs_job_order, with each entity''s fairshare_perc, fairshare_tree_usage and fairshare rank given in arrays (as pbsfs prints them); entities NULL: fairshare off';
+
+CREATE FUNCTION fairsched.pbs_job_order(f fairsched.pbs_formula, jobs fairsched.pbs_job[],
+                                        tree fairsched.sharetree DEFAULT NULL,
+                                        as_of timestamptz DEFAULT NULL,
+                                        threshold float8 DEFAULT NULL,
+                                        by_queue boolean DEFAULT true,
+                                        sort_keys text[] DEFAULT NULL)
+    RETURNS TABLE(pos int, job_id text, queue text, value float8, eligible boolean,
+                  decided_by text, comment text)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT o.pos, o.job_id, o.queue, o.value, o.eligible, o.decided_by, o.comment
+    FROM (SELECT array_agg(s.path) AS paths, array_agg(s.norm_shares) AS perc,
+                 array_agg(s.effective_usage) AS usage, array_agg(s.rank) AS rank
+          FROM fairsched.fairshare($3, 'pbs') AS s) AS t,
+         fairsched.pbs_job_order_fairshare($1, $2, t.paths, t.perc, t.usage, t.rank, $4, $5,
+                                           $6, $7) AS o
+$$;
+COMMENT ON FUNCTION fairsched.pbs_job_order(fairsched.pbs_formula, fairsched.pbs_job[], fairsched.sharetree, timestamptz, float8, boolean, text[]) IS 'PBS''s order of pending jobs: with by_queue each queue by priority, then express jobs, the job_sort_formula value higher first (float32 ties), the fairshare rank of the owner in fairshare(tree, ''pbs''), the job_sort_key entries, qtime, the job id; jobs at or below threshold not eligible, with PBS''s comment; decided_by the key that placed each job after the one before';
+
 -- sacct_row, sacct_row_try: a delimiter argument (sacct --delimiter), --format lists as headers
 DROP FUNCTION fairsched.sacct_row(text, text, text);
 DROP FUNCTION fairsched.sacct_row_try(text, text, text);

@@ -135,3 +135,122 @@ SELECT sum(pbs_formula_value('ncpus * walltime / 3600 + fairshare_factor', ('ncp
 FROM generate_series(1, 1000) i;
 SELECT pbs_formula_value(NULL, 'ncpus=1') IS NULL AS null_formula,
        pbs_formula_value('ncpus + 1', NULL) AS null_requested;
+
+-- ---------------------------------------------------------------- the job order (pbs_job_order)
+-- OpenPBS's threshold test: ceil(fabs(-ncpus*(mem/100.00)*sqrt(walltime))) gives 6, 7, 8, 9 for
+-- mem 300kb, 350kb, 380kb, 440kb with walltime 4; threshold 7 keeps 6 and 7 (at or below) off
+SELECT * FROM pbs_job_order('ceil(fabs(-ncpus*(mem/100.00)*sqrt(walltime)))', ARRAY[
+    ROW('1.svr', NULL, 'workq', 0, NULL, 0, 'ncpus=1,mem=300kb,walltime=4', NULL, NULL, NULL),
+    ROW('2.svr', NULL, 'workq', 0, NULL, 0, 'ncpus=1,mem=350kb,walltime=4', NULL, NULL, NULL),
+    ROW('3.svr', NULL, 'workq', 0, NULL, 0, 'ncpus=1,mem=380kb,walltime=4', NULL, NULL, NULL),
+    ROW('4.svr', NULL, 'workq', 0, NULL, 0, 'ncpus=1,mem=440kb,walltime=4', NULL, NULL, NULL)
+]::pbs_job[], threshold => 7);
+-- OpenPBS's negative-value test: a float custom resource foo, -1 goes before -2
+SELECT pos, job_id, value, decided_by FROM pbs_job_order(pbs_formula('foo', 'foo type=float'), ARRAY[
+    ROW('1.svr', NULL, 'workq', 0, NULL, 0, 'foo=-2', NULL, NULL, NULL),
+    ROW('2.svr', NULL, 'workq', 0, NULL, 0, 'foo=-1', NULL, NULL, NULL)]::pbs_job[]);
+-- OpenPBS's multisched test: formula ncpus; the scheduler of partition P3 has threshold 2, the
+-- default one none: the same ncpus=1 job is under it in wq1 and runs in workq
+SELECT 'sc3' AS sched, job_id, value, eligible, comment
+FROM pbs_job_order('ncpus', ARRAY[ROW('1.svr', NULL, 'wq1', 0, NULL, 0, 'ncpus=1', NULL, NULL, NULL)]::pbs_job[],
+                   threshold => 2)
+UNION ALL
+SELECT 'default', job_id, value, eligible, comment
+FROM pbs_job_order('ncpus', ARRAY[ROW('2.svr', NULL, 'workq', 0, NULL, 0, 'ncpus=1', NULL, NULL, NULL)]::pbs_job[]);
+
+-- the PP-718 tree with fairshare_factor as the formula: Bob (group1.Bob, 0.648) before Suzy
+-- (0.382) before scott (0.090); an owner may be a path or an entity's name; one not in the tree
+-- has fairshare_perc 0, so fairshare_factor 0
+CREATE TABLE pp718pbs AS
+SELECT share_tree(p::sharepath, s, u) AS t
+FROM (VALUES ('group1', 40, 0), ('group2', 60, 0), ('group1.Bob', 50, 100),
+             ('group1.Ann', 50, 100), ('group2.Suzy', 60, 0), ('group2.scott', 40, 1000))
+     AS rows(p, s, u);
+SELECT o.pos, o.job_id, round(o.value::numeric, 3) AS value, o.decided_by
+FROM pp718pbs, pbs_job_order('fairshare_factor', ARRAY[
+    ROW('10.s', 'Suzy', 'workq', 0, NULL, 0, NULL, NULL, NULL, NULL),
+    ROW('11.s', 'group1.Bob', 'workq', 0, NULL, 0, NULL, NULL, NULL, NULL),
+    ROW('12.s', 'nobody', 'workq', 0, NULL, 0, NULL, NULL, NULL, NULL),
+    ROW('9.s', 'scott', 'workq', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[], t) AS o;
+-- a formula that ties every job: the fairshare rank decides (Ann and Bob tie at 0.648: Ann's
+-- rank 1 first); without a tree it is off and qtime, then the job id, decide
+SELECT o.pos, o.job_id, o.decided_by
+FROM pp718pbs, pbs_job_order('1', ARRAY[
+    ROW('20.s', 'scott', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 10:00+00', NULL),
+    ROW('21.s', 'group1.Bob', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 09:00+00', NULL),
+    ROW('22.s', 'group1.Ann', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 11:00+00', NULL)]::pbs_job[], t) AS o;
+SELECT pos, job_id, decided_by FROM pbs_job_order('1', ARRAY[
+    ROW('20.s', 'scott', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 10:00+00', NULL),
+    ROW('21.s', 'group1.Bob', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 09:00+00', NULL),
+    ROW('3.s', 'group1.Ann', 'workq', 0, NULL, 0, NULL, NULL, '2026-01-01 09:00+00', NULL)]::pbs_job[]);
+
+-- by_queue (PBS's default): the queue of higher Priority first whatever the values; express
+-- (queue_priority >= 150 when express is NULL) first in the global order too
+CREATE TABLE qjobs AS SELECT ARRAY[
+    ROW('1.s', NULL, 'low', 10, NULL, 0, 'ncpus=64', NULL, NULL, NULL),
+    ROW('2.s', NULL, 'high', 100, NULL, 0, 'ncpus=1', NULL, NULL, NULL),
+    ROW('3.s', NULL, 'high', 100, NULL, 0, 'ncpus=2', NULL, NULL, NULL),
+    ROW('4.s', NULL, 'expressq', 150, NULL, 0, 'ncpus=1', NULL, NULL, NULL),
+    ROW('5.s', NULL, 'low', 10, false, 0, 'ncpus=8', NULL, NULL, NULL)]::pbs_job[] AS j;
+SELECT o.* FROM qjobs, pbs_job_order('ncpus', j) AS o;
+SELECT o.* FROM qjobs, pbs_job_order('ncpus', j, by_queue => false) AS o;
+-- float32 ties: 100000001 and 100000002 are the same float, so job_sort_key decides, as PBS's
+-- code does although its manual says the keys are ignored with a formula
+SELECT pos, job_id, value, decided_by FROM pbs_job_order('100000000 + ncpus', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 0, 'ncpus=1,mem=1gb', NULL, NULL, NULL),
+    ROW('2.s', NULL, 'q', 0, NULL, 0, 'ncpus=2,mem=2gb', NULL, NULL, NULL),
+    ROW('3.s', NULL, 'q', 0, NULL, 0, 'ncpus=2,mem=4gb', NULL, NULL, NULL)]::pbs_job[],
+    sort_keys => ARRAY['mem HIGH']);
+SELECT pos, job_id, decided_by FROM pbs_job_order('1', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 5, 'ncpus=1', NULL, NULL, NULL),
+    ROW('2.s', NULL, 'q', 0, NULL, -3, 'ncpus=2', NULL, NULL, NULL),
+    ROW('3.s', NULL, 'q', 0, NULL, 5, 'ncpus=2', NULL, NULL, NULL)]::pbs_job[],
+    sort_keys => ARRAY['job_priority LOW', 'ncpus high']);
+-- eligible_time: given, or as_of - qtime when NULL (a job is eligible from its submission)
+SELECT job_id, value FROM pbs_job_order('eligible_time', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, '00:10:00', '2026-01-01 10:00+00', NULL),
+    ROW('2.s', NULL, 'q', 0, NULL, 0, NULL, NULL, '2026-01-01 10:00+00', NULL),
+    ROW('3.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, 2)]::pbs_job[],
+    as_of => '2026-01-01 11:00+00') ORDER BY job_id;
+-- the fairshare values given per entity, as pbsfs prints them
+SELECT pos, job_id, round(value::numeric, 6) AS value, decided_by
+FROM pbs_job_order_fairshare('fairshare_perc + fairshare_tree_usage', ARRAY[
+    ROW('1.s', 'bob', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL),
+    ROW('2.s', 'g.ann', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+    ARRAY['g.bob', 'g.ann']::sharepath[], ARRAY[0.25, 0.5], ARRAY[0.125, 0.0], ARRAY[2, 1]);
+-- an evaluation error gives the job 0 and PBS's log line as a NOTICE
+SELECT job_id, value FROM pbs_job_order('1 / (ncpus - 2)', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 0, 'ncpus=2', NULL, NULL, NULL),
+    ROW('2.s', NULL, 'q', 0, NULL, 0, 'ncpus=3', NULL, NULL, NULL)]::pbs_job[]);
+-- edges: no jobs, NULL arguments, a NaN formula value after every number and never under a threshold
+SELECT count(*) AS no_jobs FROM pbs_job_order('ncpus', '{}');
+SELECT count(*) AS null_jobs FROM pbs_job_order('ncpus', NULL);
+SELECT pos, job_id, value, eligible FROM pbs_job_order('ncpus * nan', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 0, 'ncpus=1', NULL, NULL, NULL),
+    ROW('2.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[], threshold => 1e30);
+SELECT pos, job_id, value, eligible FROM pbs_job_order('-inf', ARRAY[
+    ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[], threshold => -1e30);
+-- errors
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW(NULL, NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[]);
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW('1.s', NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[]);
+SELECT * FROM pbs_job_order('ncpus', ARRAY[NULL]::pbs_job[]);
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                            threshold => 'NaN');
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                            sort_keys => ARRAY['ncpus']);
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                            sort_keys => ARRAY['ncpus HIGH', NULL]);
+SELECT * FROM pbs_job_order('ncpus', ARRAY[ROW('1.s', NULL, 'q', 0, NULL, 0, NULL, NULL, 'infinity', NULL)]::pbs_job[]);
+SELECT * FROM pbs_job_order('ncpus +', ARRAY[]::pbs_job[]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['a']::sharepath[], ARRAY[0.5, 0.5], ARRAY[0.0], ARRAY[1]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['a', 'a']::sharepath[], ARRAY[0.5, 0.5], ARRAY[0.0, 0], ARRAY[1, 2]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['x.a', 'y.a']::sharepath[], ARRAY[0.5, 0.5], ARRAY[0.0, 0], ARRAY[1, 2]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['a']::sharepath[], ARRAY[-0.5], ARRAY[0.0], ARRAY[1]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['a']::sharepath[], ARRAY[0.5], ARRAY[0.0], ARRAY[-1]);
+SELECT * FROM pbs_job_order_fairshare('1', ARRAY[ROW('1.s', 'a', 'q', 0, NULL, 0, NULL, NULL, NULL, NULL)]::pbs_job[],
+                                      ARRAY['a']::sharepath[], NULL, ARRAY[0.0], ARRAY[1]);

@@ -15,7 +15,9 @@
 #include "port.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/typcache.h"
 
 PG_MODULE_MAGIC;
 
@@ -285,4 +287,100 @@ Datum
 fs_pg_resvec_datum(const uint8_t *rv)
 {
 	return fs_pg_bytes_datum(rv, fs_rv_size(rv));
+}
+
+int
+fs_pg_field_number(TupleDesc td, const char *name, const char *type)
+{
+	int i;
+
+	for (i = 0; i < td->natts; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, i);
+
+		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
+			return i;
+	}
+	elog(ERROR, "type %s has no field \"%s\"", type, name);
+	return -1;
+}
+
+/* The elements of a one-dimensional array of composites; NULL elements are refused. */
+Datum *
+fs_pg_composite_elements(ArrayType *arr, const char *what, int *n)
+{
+	Oid elem = ARR_ELEMTYPE(arr);
+	int16 typlen;
+	bool byval;
+	char align;
+	Datum *elems;
+	bool *nulls;
+	int i;
+
+	fs_pg_check_1d(arr, what);
+	get_typlenbyvalalign(elem, &typlen, &byval, &align);
+	deconstruct_array(arr, elem, typlen, byval, align, &elems, &nulls, n);
+	for (i = 0; i < *n; i++)
+		if (nulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("%s[%d] is NULL", what, i + 1)));
+	return elems;
+}
+
+void
+fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what)
+{
+	r->td = lookup_rowtype_tupdesc(ARR_ELEMTYPE(arr), -1);
+	r->natts = r->td->natts;
+	r->values = palloc(sizeof(Datum) * r->natts);
+	r->nulls = palloc(sizeof(bool) * r->natts);
+	r->what = what;
+}
+
+void
+fs_pg_reader_read(fs_pg_row_reader *r, Datum d)
+{
+	HeapTupleHeader h = DatumGetHeapTupleHeader(d);
+	HeapTupleData tuple;
+
+	tuple.t_len = HeapTupleHeaderGetDatumLength(h);
+	ItemPointerSetInvalid(&tuple.t_self);
+	tuple.t_tableOid = InvalidOid;
+	tuple.t_data = h;
+	heap_deform_tuple(&tuple, r->td, r->values, r->nulls);
+}
+
+void
+fs_pg_reader_close(fs_pg_row_reader *r)
+{
+	ReleaseTupleDesc(r->td);
+}
+
+Datum *
+fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
+                const char *const *names, int nnames, int *f, int *n)
+{
+	Datum *elems = fs_pg_composite_elements(arr, what, n);
+	int k;
+
+	fs_pg_reader_open(r, arr, what);
+	for (k = 0; k < nnames; k++)
+		f[k] = fs_pg_field_number(r->td, names[k], type);
+	return elems;
+}
+
+/* A text field: its bytes (detoasted), or NULL. */
+const char *
+fs_pg_text_field(Datum d, bool isnull, size_t *len)
+{
+	text *t;
+
+	if (isnull)
+	{
+		*len = 0;
+		return NULL;
+	}
+	t = DatumGetTextPP(d);
+	*len = VARSIZE_ANY_EXHDR(t);
+	return VARDATA_ANY(t);
 }

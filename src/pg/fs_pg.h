@@ -7,6 +7,7 @@
 
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "datatype/timestamp.h"
 #include "fmgr.h"
 
@@ -129,4 +130,28 @@ Datum fs_pg_hash_arg(FunctionCallInfo fcinfo, bool extended);
 		PG_RETURN_BOOL(expr);                                                                      \
 	}
 
+/* ---- arrays of composite values, read by field name (fields appended do not matter) ---- */
+
+struct ArrayType;
+/* The fields of a composite type that we read, found by name once per array. */
+typedef struct fs_pg_row_reader
+{
+	TupleDesc td;
+	int natts;
+	Datum *values;
+	bool *nulls;
+	const char *what;
+} fs_pg_row_reader;
+
+int fs_pg_field_number(TupleDesc td, const char *name, const char *type);
+/* The elements of a one-dimensional array of composites; NULL elements are refused. */
+Datum *fs_pg_composite_elements(struct ArrayType *arr, const char *what, int *n);
+void fs_pg_reader_open(fs_pg_row_reader *r, struct ArrayType *arr, const char *what);
+void fs_pg_reader_read(fs_pg_row_reader *r, Datum d);
+void fs_pg_reader_close(fs_pg_row_reader *r);
+/* Open an array of composites: its elements (*n), and in f the field numbers of `names`. */
+Datum *fs_pg_rows_open(fs_pg_row_reader *r, struct ArrayType *arr, const char *what,
+                       const char *type, const char *const *names, int nnames, int *f, int *n);
+/* A text field: its bytes (detoasted), or NULL. */
+const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 #endif

@@ -1,6 +1,6 @@
 /*
- * msic_glue.h (glue): what the MSIC modules' glue shares: reading the fields of composite values
- * by name (msic_share, msic_job, msic_host, msic_queue arrays), the one reader of a msic_config
+ * msic_glue.h (glue): what the MSIC modules' glue shares: the msic_share, msic_job, msic_host and
+ * msic_queue arrays (read with fs_pg.h's composite reader), the one reader of a msic_config
  * value and what is derived from it (the order's inputs, the prime-time settings), the session
  * time zone's clock and ctime(3)-style times.
  */
@@ -15,27 +15,6 @@
 
 #include "msic/msic_cycle.h"
 
-/* The fields of a composite type that we read, found by name once per array. */
-typedef struct fs_pg_row_reader
-{
-	TupleDesc td;
-	int natts;
-	Datum *values;
-	bool *nulls;
-	const char *what;
-} fs_pg_row_reader;
-
-int fs_pg_field_number(TupleDesc td, const char *name, const char *type);
-/* The elements of a one-dimensional array of composites; NULL elements are refused. */
-Datum *fs_pg_composite_elements(ArrayType *arr, const char *what, int *n);
-void fs_pg_reader_open(fs_pg_row_reader *r, ArrayType *arr, const char *what);
-void fs_pg_reader_read(fs_pg_row_reader *r, Datum d);
-void fs_pg_reader_close(fs_pg_row_reader *r);
-/* Open an array of composites: its elements (*n), and in f the field numbers of `names`. */
-Datum *fs_pg_rows_open(fs_pg_row_reader *r, ArrayType *arr, const char *what, const char *type,
-                       const char *const *names, int nnames, int *f, int *n);
-/* A text field: its bytes (detoasted), or NULL. */
-const char *fs_pg_text_field(Datum d, bool isnull, size_t *len);
 /* A float8 field: -1 when NULL, else finite and not negative (22023 otherwise). */
 double fs_pg_amount_field(const fs_pg_row_reader *r, int f, const char *what, const char *kind,
                           const char *whose, size_t len);

@@ -90,3 +90,30 @@ AS $$
                                            $6, $7) AS o
 $$;
 COMMENT ON FUNCTION fairsched.pbs_job_order(fairsched.pbs_formula, fairsched.pbs_job[], fairsched.sharetree, timestamptz, float8, boolean, text[]) IS 'PBS''s order of pending jobs: with by_queue each queue by priority, then express jobs, the job_sort_formula value higher first (float32 ties), the fairshare rank of the owner in fairshare(tree, ''pbs''), the job_sort_key entries, qtime, the job id; jobs at or below threshold not eligible, with PBS''s comment; decided_by the key that placed each job after the one before';
+
+-- pbs_eligible_time: a job's eligible_time from its accrue-type changes (the server's accrual)
+CREATE FUNCTION fairsched.pbs_eligible_time_accum(internal, int, timestamptz) RETURNS internal
+    AS 'MODULE_PATHNAME', 'pbs_eligible_time_accum' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_eligible_time_accum(internal, int, timestamptz) IS 'state function of pbs_eligible_time: keeps one accrue-type change';
+CREATE FUNCTION fairsched.pbs_eligible_time_combine(internal, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'pbs_eligible_time_combine' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_eligible_time_combine(internal, internal) IS 'combine function of pbs_eligible_time: the changes of two partial states together';
+CREATE FUNCTION fairsched.pbs_eligible_time_serialize(internal) RETURNS bytea
+    AS 'MODULE_PATHNAME', 'pbs_eligible_time_serialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_eligible_time_serialize(internal) IS 'serial function of pbs_eligible_time (parallel aggregation)';
+CREATE FUNCTION fairsched.pbs_eligible_time_deserialize(bytea, internal) RETURNS internal
+    AS 'MODULE_PATHNAME', 'pbs_eligible_time_deserialize' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_eligible_time_deserialize(bytea, internal) IS 'deserial function of pbs_eligible_time (parallel aggregation)';
+CREATE FUNCTION fairsched.pbs_eligible_time_final(internal) RETURNS interval
+    AS 'MODULE_PATHNAME', 'pbs_eligible_time_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.pbs_eligible_time_final(internal) IS 'final function of pbs_eligible_time: the changes in time order, the eligible periods summed in whole seconds';
+CREATE AGGREGATE fairsched.pbs_eligible_time(accrue_type int, at timestamptz) (
+    SFUNC = fairsched.pbs_eligible_time_accum,
+    STYPE = internal,
+    COMBINEFUNC = fairsched.pbs_eligible_time_combine,
+    SERIALFUNC = fairsched.pbs_eligible_time_serialize,
+    DESERIALFUNC = fairsched.pbs_eligible_time_deserialize,
+    FINALFUNC = fairsched.pbs_eligible_time_final,
+    PARALLEL = SAFE
+);
+COMMENT ON AGGREGATE fairsched.pbs_eligible_time(int, timestamptz) IS 'a job''s eligible_time as the PBS server accrues it from its accrue-type changes (0 initial, 1 ineligible, 2 eligible, 3 run, 4 exit): the changes sorted by time, each period of type 2 counted in whole seconds; rows need no ORDER BY (changes at one instant count in the order given)';

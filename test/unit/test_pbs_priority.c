@@ -2,7 +2,7 @@
  * test_pbs_priority.c: unit tests of src/core/priority/pbs_priority.c: the server's validation
  * and its three codes, the resourcedef reader, and job values (units, decimals, float32, the
  * fairshare keywords and the PP-718 example), job_sort_key entries, the threshold, and the job
- * order's chain of keys with what decided each place.
+ * order's chain of keys with what decided each place, and eligible time from accrue types.
  */
 #include "unit.h"
 
@@ -331,6 +331,49 @@ test_order(void)
 	fs_pbs_job_order(jobs, 0, &global, &unit_alloc, NULL, NULL); /* no jobs */
 }
 
+/* The eligible seconds of changes given as (seconds, type) pairs. */
+static int64_t
+eligible(const double *at_type, size_t n)
+{
+	fs_pbs_accrue ev[16];
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		ev[i].at = (int64_t) (at_type[2 * i] * 1e6);
+		ev[i].type = (int) at_type[2 * i + 1];
+	}
+	return fs_pbs_eligible_seconds(ev, n, &unit_alloc);
+}
+
+static void
+test_eligible(void)
+{
+	/* queued (2) at 0, held (1) at 300, released and eligible again at the next cycle (1230),
+	 * run (3) at 1800, exit (4) at 3600: 300 + 570 */
+	const double held[] = {0, 2, 300, 1, 1200, 1, 1230, 2, 1800, 3, 3600, 4};
+	/* the same changes in another order: sorted by time first */
+	const double shuffled[] = {1800, 3, 0, 2, 3600, 4, 300, 1, 1230, 2, 1200, 1};
+	/* PBS's clock is whole seconds: 0.9 and 10.2 are 0 and 10 */
+	const double fractions[] = {0.9, 2, 10.2, 3};
+	/* a change to the same type counts the period so far and goes on: 100 + 50 */
+	const double same[] = {0, 2, 100, 2, 150, 3};
+	/* before the epoch: floored, not truncated (-1.5 is -2) */
+	const double negative[] = {-1.5, 2, 0, 3};
+	/* two changes at one instant count in the order given */
+	const double tie[] = {0, 1, 10, 2, 10, 3, 20, 4};
+
+	CHECK(eligible(held, 6) == 870);
+	CHECK(eligible(shuffled, 6) == 870);
+	CHECK(eligible(fractions, 2) == 10);
+	CHECK(eligible(same, 3) == 150);
+	CHECK(eligible(negative, 2) == 2);
+	CHECK(eligible(tie, 4) == 0);
+	CHECK(eligible(held, 1) == 0 && eligible(held, 0) == 0);
+	CHECK(fs_pbs_accrue_type_ok(0) && fs_pbs_accrue_type_ok(4));
+	CHECK(!fs_pbs_accrue_type_ok(-1) && !fs_pbs_accrue_type_ok(5));
+}
+
 void
 test_pbs_priority(void)
 {
@@ -339,4 +382,5 @@ test_pbs_priority(void)
 	test_values();
 	test_sort_keys();
 	test_order();
+	test_eligible();
 }

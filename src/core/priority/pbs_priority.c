@@ -746,3 +746,39 @@ fs_pbs_job_order(const fs_pbs_order_job *jobs, size_t n, const fs_pbs_order_opts
 	}
 	a->release(a->ctx, items);
 }
+
+/* ---- eligible time ----------------------------------------------------------------------- */
+
+static int
+accrue_cmp(const void *a, const void *b, void *ctx)
+{
+	const fs_pbs_accrue *x = a, *y = b;
+
+	(void) ctx;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* t microseconds on PBS's clock: whole seconds, floored (time_t). */
+static int64_t
+whole_seconds(int64_t t)
+{
+	return t >= 0 ? t / 1000000 : -((-t + 999999) / 1000000);
+}
+
+int64_t
+fs_pbs_eligible_seconds(fs_pbs_accrue *ev, size_t n, const fs_allocator *a)
+{
+	int64_t total = 0;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	fs_sort(ev, n, sizeof(fs_pbs_accrue), accrue_cmp, NULL, a);
+	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
+		if (ev[i - 1].type == FS_PBS_ACCRUE_ELIGIBLE)
+			total += whole_seconds(ev[i].at) - whole_seconds(ev[i - 1].at);
+	}
+	return total;
+}

@@ -195,4 +195,36 @@ typedef struct fs_pbs_order_opts
 void fs_pbs_job_order(const fs_pbs_order_job *jobs, size_t n, const fs_pbs_order_opts *opts,
                       const fs_allocator *a, uint32_t *order, uint8_t *decided);
 
+/* ---- eligible time (the server's accrue types) ------------------------------------------- */
+
+/* PBS's accrue types: what a job's time counts as while it has the type. */
+#define FS_PBS_ACCRUE_INITIAL    0
+#define FS_PBS_ACCRUE_INELIGIBLE 1
+#define FS_PBS_ACCRUE_ELIGIBLE   2
+#define FS_PBS_ACCRUE_RUN        3
+#define FS_PBS_ACCRUE_EXIT       4
+
+/* One change of a job's accrue type, at a time in microseconds. */
+typedef struct fs_pbs_accrue
+{
+	int64_t at;
+	int type;
+} fs_pbs_accrue;
+
+/* Whether a number is one of PBS's accrue types (0 to 4). */
+static inline bool
+fs_pbs_accrue_type_ok(int64_t type)
+{
+	return type >= FS_PBS_ACCRUE_INITIAL && type <= FS_PBS_ACCRUE_EXIT;
+}
+
+/*
+ * A job's eligible_time from its accrue-type changes, as the server accrues it
+ * (update_eligible_time): the changes in time order (stable: changes at one instant in the order
+ * given), each on PBS's clock of whole seconds (floored); at each change the time since the one
+ * before is added when that one's type was eligible (2). A change to the type the job already
+ * has restarts the sample and adds the same. Sorts ev in place. O(n log n).
+ */
+int64_t fs_pbs_eligible_seconds(fs_pbs_accrue *ev, size_t n, const fs_allocator *a);
+
 #endif

@@ -628,3 +628,164 @@ pbs_job_order_fairshare(PG_FUNCTION_ARGS)
 	fs_pg_reader_close(&r);
 	return (Datum) 0;
 }
+
+/* ---- pbs_eligible_time: the aggregate over a job's accrue-type changes -------------------- */
+
+/* The changes seen so far, in the aggregate's memory context. */
+typedef struct accrue_state
+{
+	int n, cap;
+	fs_pbs_accrue *ev;
+} accrue_state;
+
+static accrue_state *
+accrue_state_new(MemoryContext cxt, int cap)
+{
+	accrue_state *s = MemoryContextAlloc(cxt, sizeof(accrue_state));
+
+	s->n = 0;
+	s->cap = cap < 8 ? 8 : cap;
+	s->ev = MemoryContextAlloc(cxt, sizeof(fs_pbs_accrue) * s->cap);
+	return s;
+}
+
+static void
+accrue_state_add(accrue_state *s, const fs_pbs_accrue *ev, int n)
+{
+	if (n > s->cap - s->n)
+	{
+		int cap = s->cap;
+
+		if ((Size) s->n + n > MaxAllocSize / sizeof(fs_pbs_accrue) / 2)
+			ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+			                errmsg("pbs_eligible_time holds at most %zu accrue-type changes per "
+			                       "group",
+			                       (size_t) (MaxAllocSize / sizeof(fs_pbs_accrue) / 2)),
+			                errhint("Group the changes by job (GROUP BY job_id).")));
+		while (cap - s->n < n)
+			cap *= 2;
+		s->ev = repalloc(s->ev, sizeof(fs_pbs_accrue) * cap);
+		s->cap = cap;
+	}
+	memcpy(s->ev + s->n, ev, sizeof(fs_pbs_accrue) * n);
+	s->n += n;
+}
+
+PG_FUNCTION_INFO_V1(pbs_eligible_time_accum);
+Datum
+pbs_eligible_time_accum(PG_FUNCTION_ARGS)
+{
+	MemoryContext agg;
+	accrue_state *s = PG_ARGISNULL(0) ? NULL : (accrue_state *) PG_GETARG_POINTER(0);
+	fs_pbs_accrue ev;
+	int32 type;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "pbs_eligible_time_accum called in non-aggregate context");
+	if (PG_ARGISNULL(1) || PG_ARGISNULL(2))
+	{
+		if (s == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(s);
+	}
+	type = PG_GETARG_INT32(1);
+	if (!fs_pbs_accrue_type_ok(type))
+		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+		                errmsg("accrue_type %d is not one of PBS's accrue types", type),
+		                errhint("PBS's accrue types are 0 initial, 1 ineligible, 2 eligible, 3 "
+		                        "run and 4 exit.")));
+	ev.type = type;
+	ev.at = fs_pg_timestamp(PG_GETARG_TIMESTAMPTZ(2), "at");
+	if (s == NULL)
+		s = accrue_state_new(agg, 8);
+	accrue_state_add(s, &ev, 1);
+	PG_RETURN_POINTER(s);
+}
+
+PG_FUNCTION_INFO_V1(pbs_eligible_time_combine);
+Datum
+pbs_eligible_time_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext agg;
+	accrue_state *a = PG_ARGISNULL(0) ? NULL : (accrue_state *) PG_GETARG_POINTER(0);
+	accrue_state *b = PG_ARGISNULL(1) ? NULL : (accrue_state *) PG_GETARG_POINTER(1);
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "pbs_eligible_time_combine called in non-aggregate context");
+	if (b == NULL)
+	{
+		if (a == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(a);
+	}
+	if (a == NULL)
+		a = accrue_state_new(agg, b->n);
+	accrue_state_add(a, b->ev, b->n);
+	PG_RETURN_POINTER(a);
+}
+
+PG_FUNCTION_INFO_V1(pbs_eligible_time_serialize);
+Datum
+pbs_eligible_time_serialize(PG_FUNCTION_ARGS)
+{
+	accrue_state *s = (accrue_state *) PG_GETARG_POINTER(0);
+	StringInfoData buf;
+	int i;
+
+	pq_begintypsend(&buf);
+	pq_sendint32(&buf, (uint32) s->n);
+	for (i = 0; i < s->n; i++)
+	{
+		pq_sendint64(&buf, s->ev[i].at);
+		pq_sendbyte(&buf, (uint8) s->ev[i].type);
+	}
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+PG_FUNCTION_INFO_V1(pbs_eligible_time_deserialize);
+Datum
+pbs_eligible_time_deserialize(PG_FUNCTION_ARGS)
+{
+	bytea *b = PG_GETARG_BYTEA_PP(0);
+	MemoryContext agg;
+	StringInfoData buf;
+	accrue_state *s;
+	int i, n;
+
+	if (!AggCheckCallContext(fcinfo, &agg))
+		elog(ERROR, "pbs_eligible_time_deserialize called in non-aggregate context");
+	buf.data = VARDATA_ANY(b);
+	buf.len = VARSIZE_ANY_EXHDR(b);
+	buf.maxlen = buf.len;
+	buf.cursor = 0;
+	n = (int) pq_getmsgint(&buf, 4);
+	s = accrue_state_new(agg, n);
+	for (i = 0; i < n; i++)
+	{
+		s->ev[i].at = pq_getmsgint64(&buf);
+		s->ev[i].type = pq_getmsgbyte(&buf);
+	}
+	s->n = n;
+	pq_getmsgend(&buf);
+	PG_RETURN_POINTER(s);
+}
+
+/* The eligible time of the changes, as an interval of whole seconds. */
+PG_FUNCTION_INFO_V1(pbs_eligible_time_final);
+Datum
+pbs_eligible_time_final(PG_FUNCTION_ARGS)
+{
+	accrue_state *s = PG_ARGISNULL(0) ? NULL : (accrue_state *) PG_GETARG_POINTER(0);
+	Interval *iv;
+	fs_pbs_accrue *ev;
+
+	if (s == NULL)
+		PG_RETURN_NULL();
+	/* sorted in a copy: a window call gives the final function the same state again */
+	ev = palloc(sizeof(fs_pbs_accrue) * (s->n + 1));
+	memcpy(ev, s->ev, sizeof(fs_pbs_accrue) * s->n);
+	iv = palloc0(sizeof(Interval));
+	iv->time = fs_pbs_eligible_seconds(ev, (size_t) s->n, &fs_pg_alloc) * USECS_PER_SEC;
+	pfree(ev);
+	PG_RETURN_INTERVAL_P(iv);
+}

@@ -313,3 +313,39 @@ RESET max_parallel_workers_per_gather;
 SELECT pbs_eligible_time(5, now());
 SELECT pbs_eligible_time(-1, now());
 SELECT pbs_eligible_time(2, 'infinity');
+
+-- ---------------------------------------------------------------- the what-if (pbs_job_order_compare)
+-- last month's accounting records; the jobs queued at t are those with qtime <= t < start
+CREATE TABLE acct_lines AS
+SELECT format('%s;E;%s;user=%s queue=workq qtime=%s start=%s end=%s Resource_List.ncpus=%s Exit_status=0',
+              to_char(e AT TIME ZONE 'UTC', 'MM/DD/YYYY HH24:MI:SS'), id, u,
+              extract(epoch FROM q)::bigint, extract(epoch FROM s)::bigint,
+              extract(epoch FROM e)::bigint, c) AS line
+FROM (VALUES
+    ('1.svr', 'alice', '2026-02-10 10:00+00'::timestamptz, '2026-02-10 13:00+00'::timestamptz, 4),
+    ('2.svr', 'bob',   '2026-02-10 11:30+00', '2026-02-10 12:30+00', 8),
+    ('3.svr', 'carol', '2026-02-10 09:00+00', '2026-02-10 11:00+00', 2),
+    ('4.svr', 'dave',  '2026-02-10 12:30+00', '2026-02-10 15:00+00', 2),
+    ('5.svr', 'erin',  '2026-02-10 08:00+00', '2026-02-10 14:00+00', 1)) AS j(id, u, q, s, c),
+     LATERAL (SELECT s + interval '1 hour' AS e) AS x;
+CREATE TABLE acct AS SELECT pbs_acct(line) AS r FROM acct_lines;
+-- hand-derived, at 12:00 (jobs 1, 2, 5 queued: eligible 7200, 1800, 14400 s):
+--   old 'ncpus':                        2 (8), 1 (4), 5 (1)
+--   new 'ncpus + eligible_time / 1800': 1: 4 + 4 = 8, 2: 8 + 1 = 9, 5: 1 + 8 = 9; 2 and 5 tie at
+--   9, and qtime puts 5 (08:00) first: 5, 2, 1 (5 gains two places, 2 and 1 lose one)
+-- and at 13:30 (jobs 4 and 5): old 4 (2), 5 (1); new 5 (1 + 11 = 12), 4 (2 + 2 = 4)
+SELECT t, c.*
+FROM (VALUES ('2026-02-10 12:00+00'::timestamptz), ('2026-02-10 13:30+00')) AS s(t),
+     LATERAL pbs_job_order_compare('ncpus', 'ncpus + eligible_time / 1800',
+         (SELECT array_agg(pbs_job_from(r) ORDER BY (r).job_id) FROM acct
+          WHERE (r).qtime <= s.t AND s.t < (r).start), as_of => s.t) AS c
+ORDER BY t, new_pos;
+-- a new threshold with the new formula: at or below 8 is not run
+SELECT job_id, old_eligible, new_value, new_eligible FROM pbs_job_order_compare('ncpus',
+    'ncpus + eligible_time / 1800',
+    (SELECT array_agg(pbs_job_from(r, 10)) FROM acct
+     WHERE (r).qtime <= '2026-02-10 12:00+00' AND '2026-02-10 12:00+00' < (r).start),
+    as_of => '2026-02-10 12:00+00', new_threshold => 8) ORDER BY job_id;
+-- the record's user is the owner (one label), or the path given
+SELECT (pbs_job_from(r)).owner, (pbs_job_from(r, 5, true, 'physics.alice')).*
+FROM acct WHERE (r).job_id = '1.svr';

@@ -117,3 +117,40 @@ CREATE AGGREGATE fairsched.pbs_eligible_time(accrue_type int, at timestamptz) (
     PARALLEL = SAFE
 );
 COMMENT ON AGGREGATE fairsched.pbs_eligible_time(int, timestamptz) IS 'a job''s eligible_time as the PBS server accrues it from its accrue-type changes (0 initial, 1 ineligible, 2 eligible, 3 run, 4 exit): the changes sorted by time, each period of type 2 counted in whole seconds; rows need no ORDER BY (changes at one instant count in the order given)';
+
+-- the what-if: a pending job from an accounting record, and two formulas' orders side by side
+CREATE FUNCTION fairsched.pbs_job_from(r fairsched.pbs_record, queue_priority int DEFAULT 0,
+                                       express boolean DEFAULT NULL,
+                                       owner fairsched.sharepath DEFAULT NULL)
+    RETURNS fairsched.pbs_job
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT ROW($1.job_id,
+               coalesce($4, fairsched.sharepath_concat(''::fairsched.sharepath, $1."user")),
+               $1.queue, coalesce($2, 0), $3, 0, $1.requested, NULL::interval, $1.qtime,
+               NULL::int)::fairsched.pbs_job
+$$;
+COMMENT ON FUNCTION fairsched.pbs_job_from(fairsched.pbs_record, int, boolean, fairsched.sharepath) IS 'the pending job an accounting record describes: its id, owner (the user, or the path given), queue, Resource_List and qtime, with the queue''s Priority given; eligible_time NULL (pbs_job_order then counts as_of - qtime)';
+
+CREATE FUNCTION fairsched.pbs_job_order_compare(old_formula fairsched.pbs_formula,
+                                                new_formula fairsched.pbs_formula,
+                                                jobs fairsched.pbs_job[],
+                                                tree fairsched.sharetree DEFAULT NULL,
+                                                as_of timestamptz DEFAULT NULL,
+                                                threshold float8 DEFAULT NULL,
+                                                by_queue boolean DEFAULT true,
+                                                sort_keys text[] DEFAULT NULL,
+                                                new_threshold float8 DEFAULT NULL)
+    RETURNS TABLE(job_id text, queue text, old_pos int, new_pos int, moved int,
+                  old_value float8, new_value float8, old_eligible boolean,
+                  new_eligible boolean, new_decided_by text)
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT o.job_id, o.queue, o.pos, n.pos, o.pos - n.pos, o.value, n.value, o.eligible,
+           n.eligible, n.decided_by
+    FROM fairsched.pbs_job_order($1, $3, $4, $5, $6, $7, $8) AS o
+    JOIN fairsched.pbs_job_order($2, $3, $4, $5, coalesce($9, $6), $7, $8) AS n
+      ON n.job_id = o.job_id
+    ORDER BY n.pos
+$$;
+COMMENT ON FUNCTION fairsched.pbs_job_order_compare(fairsched.pbs_formula, fairsched.pbs_formula, fairsched.pbs_job[], fairsched.sharetree, timestamptz, float8, boolean, text[], float8) IS 'the what-if of a job_sort_formula change: PBS''s order of the same jobs under the old and the new formula side by side, in the new order, moved = places gained; new_threshold NULL: the same threshold';

@@ -349,3 +349,25 @@ SELECT job_id, old_eligible, new_value, new_eligible FROM pbs_job_order_compare(
 -- the record's user is the owner (one label), or the path given
 SELECT (pbs_job_from(r)).owner, (pbs_job_from(r, 5, true, 'physics.alice')).*
 FROM acct WHERE (r).job_id = '1.svr';
+
+-- ---------------------------------------------------------------- the compiled formula's cache
+-- a literal formula is compiled once for the query; a formula that changes from row to row is
+-- compiled again when it differs from the last one (a resourcedef stored with it included)
+SELECT f, pbs_formula_value(f::pbs_formula, 'ncpus=2,foo=3') AS value
+FROM (VALUES (1, 'ncpus'), (2, 'ncpus * 2'), (3, 'ncpus * 2'), (4, 'ncpus')) AS v(i, f) ORDER BY i;
+SELECT i, pbs_formula_value(f, 'ncpus=2,foo=3') AS value
+FROM (VALUES (1, pbs_formula('foo', 'foo type=float')), (2, pbs_formula('foo', 'foo type=long')),
+             (3, 'ncpus'::pbs_formula)) AS v(i, f) ORDER BY i;
+PREPARE formula_value(pbs_formula) AS SELECT pbs_formula_value($1, 'ncpus=4');
+EXECUTE formula_value('ncpus + 1');
+EXECUTE formula_value('ncpus * 10');
+DEALLOCATE formula_value;
+-- PL/pgSQL keeps a simple expression's state between calls: a variable formula is a parameter
+DO $$
+DECLARE
+    f text;
+BEGIN
+    FOREACH f IN ARRAY ARRAY['ncpus + 1', 'ncpus * 10', 'ncpus + 1'] LOOP
+        RAISE NOTICE '% = %', f, fairsched.pbs_formula_value(f::fairsched.pbs_formula, 'ncpus=4');
+    END LOOP;
+END $$;

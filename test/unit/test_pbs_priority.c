@@ -374,6 +374,44 @@ test_eligible(void)
 	CHECK(!fs_pbs_accrue_type_ok(-1) && !fs_pbs_accrue_type_ok(5));
 }
 
+/*
+ * Property: a requested amount (4 decimals) and a fairshare keyword (6 decimals) reach the
+ * formula as printing with PBS's format and reading back gives, bit for bit, over random values
+ * of every magnitude (the formula compares the slot with the reference's exact digits).
+ */
+static void
+test_printed_property(void)
+{
+	uint64_t seed = 20261202;
+	int i, bad = 0;
+
+	for (i = 0; i < 4000; i++)
+	{
+		uint64_t r = unit_rand(&seed);
+		double mag = pow(10, (double) (r % 16) - 6);
+		double v = ((double) (unit_rand(&seed) >> 11) / 9007199254740992.0 - 0.3) * mag;
+		char ref[400], f[500], req[500];
+		fs_pbs_job_keys k = {0, 0, 0, 0, 0, 0};
+		fs_status st;
+		double back;
+
+		if (i % 7 == 0)
+			v = (double) (int64_t) (v * 1e4) / 1e4 + 0.00005; /* near a tie */
+		snprintf(ref, sizeof(ref), "%.4f", v);
+		back = strtod(ref, NULL);
+		snprintf(f, sizeof(f), "x == %.17g", back);
+		snprintf(req, sizeof(req), "x=%.17g", v);
+		if (value(f, req, &k, &st) != 1)
+			bad++;
+		k.fairshare_perc = fabs(v);
+		snprintf(ref, sizeof(ref), "%.6f", fabs(v));
+		snprintf(f, sizeof(f), "fairshare_perc == %.17g", strtod(ref, NULL));
+		if (value(f, "", &k, &st) != 1)
+			bad++;
+	}
+	CHECK(bad == 0);
+}
+
 void
 test_pbs_priority(void)
 {
@@ -383,4 +421,5 @@ test_pbs_priority(void)
 	test_sort_keys();
 	test_order();
 	test_eligible();
+	test_printed_property();
 }

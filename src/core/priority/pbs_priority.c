@@ -440,18 +440,24 @@ as_printed(double v, int decimals)
 	double r;
 	int len;
 
-	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
-		return v;
 	/*
-	 * Away from a tie the decimal digits are those of the nearest integer to v * 10^d, and k / 10^d
-	 * is the double nearest to them, as reading the text back gives: no printing on the hot path.
+	 * The hot path, once per keyword and resource of every job, without libm calls (floor and
+	 * nearbyint are calls on x86-64's baseline): an integer prints as itself; away from a tie the
+	 * decimal digits are those of the nearest integer k to v * 10^d, and k / 10^d is the double
+	 * nearest to them, as reading the text back gives. |y| < 1e12 makes the casts exact.
 	 */
+	if (fabs(v) < 1e12)
 	{
-		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k = nearbyint(y);
+		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k;
 
+		if ((double) (int64_t) v == v)
+			return v;
+		k = (double) (int64_t) (y + (y >= 0 ? 0.5 : -0.5)); /* a tie goes to the slow path */
 		if (fabs(y) < 1e12 && fabs(fabs(y - k) - 0.5) > 1e-3)
 			return k / scale;
 	}
+	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
+		return v;
 	len = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (len <= 0 || (size_t) len >= sizeof(buf) ||
 	    fs_scan_number(buf, (size_t) len, &r) != (size_t) len)

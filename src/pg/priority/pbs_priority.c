@@ -15,6 +15,7 @@
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "nodes/primnodes.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -186,27 +187,43 @@ typedef struct value_cache
 	fs_pf_prog *prog; /* NULL until a formula compiled */
 	int *kw;
 	double *vals;
+	char *raw; /* the stored value the program was compiled from (formula and resourcedef) */
+	size_t rawlen;
+	bool is_const; /* the formula argument is a constant of the query: compiled once for all */
 	uint8_t empty[sizeof(uint32_t)]; /* an empty resvec, for a NULL requested */
 } value_cache;
 
+/* Whether argument argno of the call is a constant of the query (a literal, once planned). */
+static bool
+arg_is_const(FmgrInfo *flinfo, int argno)
+{
+	Node *e = flinfo->fn_expr;
+	List *args;
+
+	if (e == NULL || !IsA(e, FuncExpr))
+		return false;
+	args = ((FuncExpr *) e)->args;
+	return argno < list_length(args) && IsA(list_nth(args, argno), Const);
+}
+
+/*
+ * The compiled formula of argument 0, from the call site's cache: a formula that is a constant
+ * of the query is compiled on the first row and then taken as it is, any other is compared with
+ * the one compiled last (its bytes), and compiled again when it differs.
+ */
 static value_cache *
 cached_formula(FunctionCallInfo fcinfo, text *formula)
 {
 	value_cache *vc = (value_cache *) fcinfo->flinfo->fn_extra;
 	const char *s = VARDATA_ANY(formula), *rd;
-	size_t rdlen, len = formula_part(s, VARSIZE_ANY_EXHDR(formula), &rd, &rdlen), plen;
+	size_t raw = VARSIZE_ANY_EXHDR(formula), rdlen, len;
 	MemoryContext old;
 	fs_error err;
 	fs_status st;
 	int code;
 
-	if (vc && vc->prog)
-	{
-		const char *t = fs_pf_text(vc->prog, &plen);
-
-		if (plen == len && memcmp(t, s, len) == 0)
-			return vc;
-	}
+	if (vc && vc->prog && (vc->is_const || (vc->rawlen == raw && memcmp(vc->raw, s, raw) == 0)))
+		return vc;
 	if (vc == NULL)
 	{
 		vc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(value_cache));
@@ -216,6 +233,7 @@ cached_formula(FunctionCallInfo fcinfo, text *formula)
 	}
 	vc->prog = NULL;
 	MemoryContextReset(vc->cxt);
+	len = formula_part(s, raw, &rd, &rdlen);
 	old = MemoryContextSwitchTo(vc->cxt);
 	st = fs_pbs_formula_compile(s, len, NULL, true, &fs_pg_alloc, &vc->prog, &code, &err);
 	if (st == FS_OK)
@@ -225,6 +243,10 @@ cached_formula(FunctionCallInfo fcinfo, text *formula)
 		vc->kw = palloc(n * sizeof(int));
 		vc->vals = palloc(n * sizeof(double));
 		fs_pbs_formula_keywords(vc->prog, vc->kw);
+		vc->raw = palloc(raw + 1);
+		memcpy(vc->raw, s, raw);
+		vc->rawlen = raw;
+		vc->is_const = arg_is_const(fcinfo->flinfo, 0);
 	}
 	MemoryContextSwitchTo(old);
 	if (st != FS_OK)

@@ -140,6 +140,8 @@ fs_pg_interval_us(const Interval *iv, const char *what)
 	int64 years = iv->month / MONTHS_PER_YEAR;
 	int64 us, year_us;
 
+	if (iv->month == 0 && iv->day == 0)
+		return iv->time; /* the common case, once per row of the callers */
 	/* whole years of months as 365.25 days, as EXTRACT(EPOCH FROM interval) does */
 	if (pg_mul_s64_overflow(days, USECS_PER_DAY, &us) ||
 	    pg_mul_s64_overflow(years, INT64CONST(36525) * (USECS_PER_DAY / 100), &year_us) ||

@@ -228,6 +228,20 @@ SELECT i, ROW(format('p%s', i)::sharepath, i, format('cpu=%s', i)::resvec, NULL,
 FROM generate_series(1, 20) AS i;
 \endif
 
+-- 9. PBS pending jobs (0.2.0): the pbs_job composite, alone and in arrays
+SELECT to_regtype('fairsched.pbs_job') IS NOT NULL AS has_pbs_job \gset
+\if :has_pbs_job
+CREATE TABLE fill.pbs_jobs (id int PRIMARY KEY, job pbs_job, jobs pbs_job[]);
+INSERT INTO fill.pbs_jobs
+SELECT i, j, ARRAY[j, ROW(i || '.b', NULL, 'q' || i % 2, 0, NULL, i, NULL, NULL, NULL, 2)::pbs_job]
+FROM generate_series(1, 30) AS i,
+     LATERAL (SELECT ROW(i || '.svr', CASE WHEN i % 4 = 0 THEN NULL ELSE ('g.u' || i % 5)::sharepath END,
+                         'q' || i % 3, (i % 3) * 60, CASE WHEN i % 6 = 0 THEN true END, i % 11 - 5,
+                         ('ncpus=' || i || ',mem=' || i || 'gb')::resvec,
+                         CASE WHEN i % 2 = 0 THEN (i || ' minutes')::interval END,
+                         '2026-03-01 00:00+00'::timestamptz + i * interval '1 minute', i % 5)::pbs_job AS j) AS v;
+\endif
+
 -- every type of schema fairsched is stored somewhere above (arrays of them count)
 DO $$
 DECLARE

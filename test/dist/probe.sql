@@ -118,6 +118,15 @@ SELECT id, f, pbs_formula_value(f, 'ncpus=4,mem=2gb,walltime=01:00:00', queue_pr
 FROM fill.formulas ORDER BY id;
 \endif
 
+-- PBS pending jobs (0.2.0, when fill.sql stored them) read back and order as before
+SELECT to_regclass('fill.pbs_jobs') IS NOT NULL AS has_pbs_jobs \gset
+\if :has_pbs_jobs
+SELECT id, job, jobs FROM fill.pbs_jobs ORDER BY id;
+SELECT o.* FROM pbs_job_order('ncpus + eligible_time / 60 + job_priority',
+                              (SELECT array_agg(job ORDER BY id) FROM fill.pbs_jobs),
+                              as_of => '2026-03-01 01:00+00', threshold => 20) AS o;
+\endif
+
 SELECT to_regclass('fill.slurm_records') IS NOT NULL AS has_slurm_records \gset
 \if :has_slurm_records
 SELECT id, (config).flags, (prio).priority, (prio).tres,

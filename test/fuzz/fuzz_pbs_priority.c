@@ -4,7 +4,9 @@
  * formula separated by the first NUL byte. The reader must accept the text or fail with a
  * message; a formula must validate or fail with one of PBS's three codes (or the length limit);
  * a valid one must give a job a value or an evaluation error, the same twice; and a formula
- * valid without the resourcedef must be valid with it.
+ * valid without the resourcedef must be valid with it. The formula's bytes are also read as a
+ * job_sort_key entry, which must fail with a syntax error or print back as "name HIGH|LOW" and
+ * read again the same.
  */
 #include "priority/pbs_priority.h"
 #include "types/resvec.h"
@@ -65,6 +67,31 @@ check(const char *f, size_t flen, const fs_pbs_resdef *rd, bool unknown_ok)
 	return FS_OK;
 }
 
+/* A job_sort_key entry: an error with a message, or a key that reads back from its printing. */
+static void
+check_sort_key(const char *t, size_t len)
+{
+	fs_pbs_sort_key k, back;
+	fs_error err;
+	char buf[600];
+	int n;
+
+	if (fs_pbs_sort_key_parse(t, len, &k, &err) != FS_OK)
+	{
+		if (err.status != FS_ERR_SYNTAX || err.message[0] == '\0')
+			abort();
+		return;
+	}
+	if (k.name.len == 0 || k.name.s < t || k.name.s + k.name.len > t + len)
+		abort();
+	n = snprintf(buf, sizeof(buf), "%.*s %s", (int) (k.name.len > 500 ? 500 : k.name.len), k.name.s,
+	             k.high ? "HIGH" : "LOW");
+	if (k.name.len <= 500 &&
+	    (fs_pbs_sort_key_parse(buf, (size_t) n, &back, &err) != FS_OK || back.high != k.high ||
+	     back.what != k.what || back.name.len != k.name.len))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -82,6 +109,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (check(f, flen, NULL, false) == FS_OK && st == FS_OK && check(f, flen, &rd, false) != FS_OK)
 		abort(); /* a resourcedef only adds names */
 	check(f, flen, NULL, true);
+	check_sort_key(f, flen);
 	if (st == FS_OK)
 		fs_pbs_resourcedef_free(&rd, &fz);
 	return 0;

@@ -440,18 +440,24 @@ as_printed(double v, int decimals)
 	double r;
 	int len;
 
-	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
-		return v;
 	/*
-	 * Away from a tie the decimal digits are those of the nearest integer to v * 10^d, and k / 10^d
-	 * is the double nearest to them, as reading the text back gives: no printing on the hot path.
+	 * The hot path, once per keyword and resource of every job, without libm calls (floor and
+	 * nearbyint are calls on x86-64's baseline): an integer prints as itself; away from a tie the
+	 * decimal digits are those of the nearest integer k to v * 10^d, and k / 10^d is the double
+	 * nearest to them, as reading the text back gives. |y| < 1e12 makes the casts exact.
 	 */
+	if (fabs(v) < 1e12)
 	{
-		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k = nearbyint(y);
+		double scale = decimals == 6 ? 1e6 : 1e4, y = v * scale, k;
 
+		if ((double) (int64_t) v == v)
+			return v;
+		k = (double) (int64_t) (y + (y >= 0 ? 0.5 : -0.5)); /* a tie goes to the slow path */
 		if (fabs(y) < 1e12 && fabs(fabs(y - k) - 0.5) > 1e-3)
 			return k / scale;
 	}
+	if (!isfinite(v) || (v == floor(v) && fabs(v) < 9007199254740992.0))
+		return v;
 	len = snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (len <= 0 || (size_t) len >= sizeof(buf) ||
 	    fs_scan_number(buf, (size_t) len, &r) != (size_t) len)
@@ -527,4 +533,258 @@ fs_pbs_formula_value(fs_pf_prog *prog, const int *kw, double *vals, const uint8_
 	/* PBS stores a float: beyond its range an infinity (a plain cast would be undefined) */
 	*result = fabs(v) > FLT_MAX ? (float) copysign(INFINITY, v) : (float) v;
 	return FS_OK;
+}
+
+/* ---- job_sort_key entries ---------------------------------------------------------------- */
+
+static bool
+name_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && ((c >= '0' && c <= '9') || c == '-'));
+}
+
+fs_status
+fs_pbs_sort_key_parse(const char *text, size_t len, fs_pbs_sort_key *out, fs_error *err)
+{
+	static const char what[] = "PBS job_sort_key";
+	static const char hint[] = "A job_sort_key entry is a resource name, job_priority, "
+	                           "fair_share_perc or preempt_priority, then HIGH or LOW: \"ncpus "
+	                           "HIGH\".";
+	size_t i = 0, start, end;
+
+	while (i < len && fs_is_space(text[i]))
+		i++;
+	start = i;
+	while (i < len && name_char(text[i], i == start))
+		i++;
+	if (i == start)
+		return fs_fail_syntax(err, what, text, len, i,
+		                      i < len ? "expected a resource name" : "empty entry", hint);
+	out->name.s = text + start;
+	out->name.len = i - start;
+	if (i < len && !fs_is_space(text[i]))
+		return fs_fail_syntax(err, what, text, len, i, "unexpected character in the name", hint);
+	while (i < len && fs_is_space(text[i]))
+		i++;
+	end = i;
+	while (end < len && !fs_is_space(text[end]))
+		end++;
+	if (fs_casecmp(text + i, end - i, "HIGH", 4) == 0)
+		out->high = true;
+	else if (fs_casecmp(text + i, end - i, "LOW", 3) == 0)
+		out->high = false;
+	else
+		return fs_fail_syntax(err, what, text, len, i, "expected HIGH or LOW", hint);
+	i = end;
+	while (i < len && fs_is_space(text[i]))
+		i++;
+	if (i < len)
+		return fs_fail_syntax(err, what, text, len, i, "unexpected text after HIGH or LOW", hint);
+#define IS(lit) (out->name.len == sizeof(lit) - 1 && memcmp(out->name.s, lit, sizeof(lit) - 1) == 0)
+	if (IS("job_priority") || IS("sort_priority"))
+		out->what = FS_PBS_SK_JOB_PRIORITY;
+	else if (IS("fair_share_perc"))
+		out->what = FS_PBS_SK_FAIR_SHARE_PERC;
+	else if (IS("preempt_priority"))
+		out->what = FS_PBS_SK_PREEMPT_PRIORITY;
+	else
+		out->what = FS_PBS_SK_RESOURCE;
+#undef IS
+	return FS_OK;
+}
+
+double
+fs_pbs_sort_key_value(const fs_pbs_sort_key *k, const uint8_t *requested,
+                      const fs_pbs_job_keys *keys, bool express)
+{
+	fs_rv_item it;
+
+	switch (k->what)
+	{
+		case FS_PBS_SK_JOB_PRIORITY:
+			return keys->job_priority;
+		case FS_PBS_SK_FAIR_SHARE_PERC:
+			return as_printed(keys->fairshare_perc, 6);
+		case FS_PBS_SK_PREEMPT_PRIORITY:
+			return express ? 1 : 0;
+		default:
+			return requested && fs_rv_get(requested, k->name.s, k->name.len, &it)
+			           ? requested_value(&it)
+			           : 0;
+	}
+}
+
+/* ---- the job order ----------------------------------------------------------------------- */
+
+const char *
+fs_pbs_decided_name(fs_pbs_decided d)
+{
+	static const char *const names[] = {NULL,           "queue", "express", "formula", "fairshare",
+	                                    "job_sort_key", "qtime", "job_id",  "input"};
+
+	return names[d];
+}
+
+/* The submission rank PBS gives a job id: "123.server" 123, "123[4].server" 123 then 4. */
+static void
+job_seq(fs_str id, uint64_t *seq, uint64_t *index)
+{
+	size_t i = 0;
+	uint64_t v = 0;
+
+	*seq = *index = UINT64_MAX;
+	while (i < id.len && i < 18 && id.s[i] >= '0' && id.s[i] <= '9')
+		v = v * 10 + (uint64_t) (id.s[i++] - '0');
+	if (i == 0 || (i < id.len && id.s[i] >= '0' && id.s[i] <= '9'))
+		return;
+	*seq = v;
+	if (i < id.len && id.s[i] == '[')
+	{
+		size_t j = ++i;
+
+		v = 0;
+		while (i < id.len && i - j < 18 && id.s[i] >= '0' && id.s[i] <= '9')
+			v = v * 10 + (uint64_t) (id.s[i++] - '0');
+		if (i > j && i < id.len && id.s[i] == ']')
+			*index = v;
+	}
+	else
+		*index = 0;
+}
+
+typedef struct order_item
+{
+	const fs_pbs_order_job *job;
+	uint64_t seq, index;
+	uint32_t pos;
+} order_item;
+
+static int
+cmp3(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* Compare two jobs down the chain: < 0 when a goes first; *at is the key that decided. */
+static int
+chain_cmp(const order_item *x, const order_item *y, const fs_pbs_order_opts *o, int *at)
+{
+	const fs_pbs_order_job *a = x->job, *b = y->job;
+	int c;
+	size_t k;
+
+	*at = FS_PBS_BY_QUEUE;
+	if (o->by_queue)
+	{
+		if (a->queue_priority != b->queue_priority)
+			return a->queue_priority > b->queue_priority ? -1 : 1;
+		if ((c = fs_bytes_cmp(a->queue.s, a->queue.len, b->queue.s, b->queue.len)) != 0)
+			return c;
+	}
+	*at = FS_PBS_BY_EXPRESS;
+	if (a->express != b->express)
+		return a->express ? -1 : 1;
+	*at = FS_PBS_BY_FORMULA;
+	if (isnan(a->value) != isnan(b->value))
+		return isnan(a->value) ? 1 : -1;
+	if (!isnan(a->value) && a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	*at = FS_PBS_BY_FAIRSHARE;
+	if (o->fairshare && a->fs_rank != b->fs_rank)
+		return a->fs_rank < b->fs_rank ? -1 : 1;
+	*at = FS_PBS_BY_SORT_KEY;
+	for (k = 0; k < o->nkeys; k++)
+		if ((c = cmp3(a->keys[k], b->keys[k])) != 0)
+			return o->keys[k].high ? -c : c;
+	*at = FS_PBS_BY_QTIME;
+	if (a->has_qtime != b->has_qtime)
+		return a->has_qtime ? -1 : 1;
+	if (a->has_qtime && a->qtime != b->qtime)
+		return a->qtime < b->qtime ? -1 : 1;
+	*at = FS_PBS_BY_JOB_ID;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	if (x->index != y->index)
+		return x->index < y->index ? -1 : 1;
+	if ((c = fs_bytes_cmp(a->job_id.s, a->job_id.len, b->job_id.s, b->job_id.len)) != 0)
+		return c;
+	*at = FS_PBS_BY_INPUT;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int
+order_cmp(const void *a, const void *b, void *ctx)
+{
+	int at;
+
+	return chain_cmp(a, b, ctx, &at);
+}
+
+void
+fs_pbs_job_order(const fs_pbs_order_job *jobs, size_t n, const fs_pbs_order_opts *opts,
+                 const fs_allocator *a, uint32_t *order, uint8_t *decided)
+{
+	order_item *items;
+	size_t i;
+
+	if (n == 0)
+		return;
+	items = a->alloc(a->ctx, n * sizeof(order_item));
+	for (i = 0; i < n; i++)
+	{
+		FS_POLL(i);
+		items[i].job = &jobs[i];
+		items[i].pos = (uint32_t) i;
+		job_seq(jobs[i].job_id, &items[i].seq, &items[i].index);
+	}
+	fs_sort(items, n, sizeof(order_item), order_cmp, (void *) opts, a);
+	for (i = 0; i < n; i++)
+	{
+		int at = FS_PBS_BY_FIRST;
+
+		FS_POLL(i);
+		if (i > 0)
+			chain_cmp(&items[i - 1], &items[i], opts, &at);
+		/* with by_queue, the first job of each queue starts its own order */
+		order[i] = items[i].pos;
+		decided[i] = (uint8_t) at;
+	}
+	a->release(a->ctx, items);
+}
+
+/* ---- eligible time ----------------------------------------------------------------------- */
+
+static int
+accrue_cmp(const void *a, const void *b, void *ctx)
+{
+	const fs_pbs_accrue *x = a, *y = b;
+
+	(void) ctx;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* t microseconds on PBS's clock: whole seconds, floored (time_t). */
+static int64_t
+whole_seconds(int64_t t)
+{
+	return t >= 0 ? t / 1000000 : -((-t + 999999) / 1000000);
+}
+
+int64_t
+fs_pbs_eligible_seconds(fs_pbs_accrue *ev, size_t n, const fs_allocator *a)
+{
+	int64_t total = 0;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	fs_sort(ev, n, sizeof(fs_pbs_accrue), accrue_cmp, NULL, a);
+	for (i = 1; i < n; i++)
+	{
+		FS_POLL(i);
+		if (ev[i - 1].type == FS_PBS_ACCRUE_ELIGIBLE)
+			total += whole_seconds(ev[i].at) - whole_seconds(ev[i - 1].at);
+	}
+	return total;
 }

@@ -101,4 +101,130 @@ fs_status fs_pbs_formula_value(fs_pf_prog *prog, const int *kw, double *vals,
 #define FS_PBS_FORMULA_ERROR_LOG                                                                   \
 	"Formula evaluation for job had an error.  Zero value will be used: "
 
+/* ---- the job order (the scheduler's sort of its pending jobs) ---------------------------- */
+
+/* What PBS writes in the comment of a job at or below job_sort_formula_threshold. */
+#define FS_PBS_THRESHOLD_COMMENT "Not Running: Job is under job_sort_formula threshold value"
+
+/* Jobs at or below the threshold (not only below: 7 <= 7) are not run; NaN is never below. */
+static inline bool
+fs_pbs_under_threshold(float value, double threshold)
+{
+	return (double) value <= threshold;
+}
+
+/* The job_sort_key entries' names besides resources. */
+typedef enum fs_pbs_sort_name
+{
+	FS_PBS_SK_RESOURCE,
+	FS_PBS_SK_JOB_PRIORITY, /* job_priority, and its older name sort_priority */
+	FS_PBS_SK_FAIR_SHARE_PERC,
+	FS_PBS_SK_PREEMPT_PRIORITY /* the job's express class: 1 express, 0 not */
+} fs_pbs_sort_name;
+
+/* One job_sort_key entry, `name HIGH` or `name LOW`. */
+typedef struct fs_pbs_sort_key
+{
+	fs_str name; /* into the text given to the reader */
+	fs_pbs_sort_name what;
+	bool high; /* HIGH: larger values first */
+} fs_pbs_sort_key;
+
+/*
+ * Read one job_sort_key entry as sched_config writes it without its quotes: a resource name (or
+ * job_priority, sort_priority, fair_share_perc, preempt_priority), blanks, then HIGH or LOW (any
+ * case). A bad entry is FS_ERR_SYNTAX at its character. O(len).
+ */
+fs_status fs_pbs_sort_key_parse(const char *text, size_t len, fs_pbs_sort_key *out, fs_error *err);
+
+/*
+ * A job's value for a sort key: a resource as the formula sees it (PBS's units, 0 when not
+ * requested), job_priority, fair_share_perc (6 decimals), or 1/0 for an express job.
+ * O(entries of requested).
+ */
+double fs_pbs_sort_key_value(const fs_pbs_sort_key *k, const uint8_t *requested,
+                             const fs_pbs_job_keys *keys, bool express);
+
+/* A pending job as the order compares it. */
+typedef struct fs_pbs_order_job
+{
+	fs_str queue, job_id;
+	int queue_priority;
+	bool express;
+	float value;        /* the formula value, as PBS stores it */
+	uint32_t fs_rank;   /* the entity's fairshare rank (1 most deserving), UINT32_MAX: none */
+	bool has_qtime;     /* qtime unknown: after every known one */
+	int64_t qtime;      /* microseconds */
+	const double *keys; /* one value per sort key */
+} fs_pbs_order_job;
+
+/* What put a job after the one before it in the order. */
+typedef enum fs_pbs_decided
+{
+	FS_PBS_BY_FIRST, /* the first job (of the order, or of its queue's with by_queue) */
+	FS_PBS_BY_QUEUE,
+	FS_PBS_BY_EXPRESS,
+	FS_PBS_BY_FORMULA,
+	FS_PBS_BY_FAIRSHARE,
+	FS_PBS_BY_SORT_KEY,
+	FS_PBS_BY_QTIME,
+	FS_PBS_BY_JOB_ID,
+	FS_PBS_BY_INPUT
+} fs_pbs_decided;
+
+/* The name of a fs_pbs_decided value as pbs_job_order prints it (NULL for the first). */
+const char *fs_pbs_decided_name(fs_pbs_decided d);
+
+typedef struct fs_pbs_order_opts
+{
+	const fs_pbs_sort_key *keys;
+	size_t nkeys;
+	bool by_queue;  /* queues in order of priority (then name), the sort inside each */
+	bool fairshare; /* compare fs_rank (PBS's compare_path, with fair_share on) */
+} fs_pbs_order_opts;
+
+/*
+ * PBS's order of pending jobs (the scheduler's cmp_sort): with by_queue the queue (priority
+ * higher first, then name), then express jobs first, the formula value higher first (compared
+ * as the float PBS stores, so values a float cannot tell apart tie; NaN after every number),
+ * the fairshare rank, the sort keys in turn, qtime (PBS's queue rank), the job id's sequence
+ * number and array index (PBS's submission rank), the job id's bytes, and the input position.
+ * order[i] is the input index of the i-th job; decided[i] the key at which it differs from the
+ * job before it. O(n log n) comparisons of O(nkeys); n entries of scratch.
+ */
+void fs_pbs_job_order(const fs_pbs_order_job *jobs, size_t n, const fs_pbs_order_opts *opts,
+                      const fs_allocator *a, uint32_t *order, uint8_t *decided);
+
+/* ---- eligible time (the server's accrue types) ------------------------------------------- */
+
+/* PBS's accrue types: what a job's time counts as while it has the type. */
+#define FS_PBS_ACCRUE_INITIAL    0
+#define FS_PBS_ACCRUE_INELIGIBLE 1
+#define FS_PBS_ACCRUE_ELIGIBLE   2
+#define FS_PBS_ACCRUE_RUN        3
+#define FS_PBS_ACCRUE_EXIT       4
+
+/* One change of a job's accrue type, at a time in microseconds. */
+typedef struct fs_pbs_accrue
+{
+	int64_t at;
+	int type;
+} fs_pbs_accrue;
+
+/* Whether a number is one of PBS's accrue types (0 to 4). */
+static inline bool
+fs_pbs_accrue_type_ok(int64_t type)
+{
+	return type >= FS_PBS_ACCRUE_INITIAL && type <= FS_PBS_ACCRUE_EXIT;
+}
+
+/*
+ * A job's eligible_time from its accrue-type changes, as the server accrues it
+ * (update_eligible_time): the changes in time order (stable: changes at one instant in the order
+ * given), each on PBS's clock of whole seconds (floored); at each change the time since the one
+ * before is added when that one's type was eligible (2). A change to the type the job already
+ * has restarts the sample and adds the same. Sorts ev in place. O(n log n).
+ */
+int64_t fs_pbs_eligible_seconds(fs_pbs_accrue *ev, size_t n, const fs_allocator *a);
+
 #endif

@@ -1206,14 +1206,18 @@ fs_pf_eval(fs_pf_prog *p, const double *vals, double *result, fs_error *err)
 				ip = ip - 1 + (size_t) in->a;
 				continue;
 			case OP_CALL:
+			{
+				double r = 0; /* v is not address-taken: it stays in a register */
+
 				sp -= (size_t) in->a;
-				st = e_call(p, in, stk + sp, in->a, &v, err);
+				st = e_call(p, in, stk + sp, in->a, &r, err);
 				if (st != FS_OK)
 					return st;
-				stk[sp++] = v;
-				if (usage && !isfinite(v))
+				stk[sp++] = r;
+				if (usage && !isfinite(r))
 					return e_nonfinite(p, in, W_FNRESULT, err);
 				continue;
+			}
 			default:
 				break;
 		}
@@ -1250,10 +1254,15 @@ fs_pf_eval(fs_pf_prog *p, const double *vals, double *result, fs_error *err)
 				break;
 			}
 			case OP_POW:
-				st = e_pow(p, in, x, y, false, &v, err);
+			{
+				double r = 0;
+
+				st = e_pow(p, in, x, y, false, &r, err);
 				if (st != FS_OK)
 					return st;
+				v = r;
 				break;
+			}
 			case OP_MIN2:
 				v = y < x ? y : x; /* Python's min keeps the first of equals and of NaN */
 				break;
@@ -1318,9 +1327,9 @@ fs_pf_bind_resvec(const fs_pf_prog *p, const uint8_t *rv, double *vals, fs_pf_sl
 	more = n > 0 && rv != NULL && fs_rv_next(&it, &item);
 	while (k < n)
 	{
-		size_t nl;
-		const char *name = fs_pf_slot_name(p, k, &nl);
-		int c = more ? fs_rv_name_cmp(item.name, item.namelen, name, nl) : 1;
+		int c =
+		    more ? fs_rv_name_cmp(item.name, item.namelen, p->text + p->slot_off[k], p->slot_len[k])
+		         : 1;
 
 		FS_POLL(steps);
 		steps++;

@@ -1,6 +1,6 @@
 /*
- * msic_glue.h (glue): what the MSIC modules' glue shares: reading the fields of composite values
- * by name (msic_share, msic_job, msic_host, msic_queue arrays), the one reader of a msic_config
+ * msic_glue.h (glue): what the MSIC modules' glue shares: the msic_share, msic_job, msic_host and
+ * msic_queue arrays (read with fs_pg.h's composite reader), the one reader of a msic_config
  * value and what is derived from it (the order's inputs, the prime-time settings), the session
  * time zone's clock and ctime(3)-style times.
  */

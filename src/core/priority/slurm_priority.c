@@ -1110,7 +1110,9 @@ layout(const fs_sprio_config *cfg, int opts, sprio_col *cols)
 		return n;
 	}
 	COL(norm ? 'y' : 'Y', w, !norm);
-	COL('S', 10, true);
+	/* sprio -n's default format (%10y %10a ...) has no SITE column */
+	if (!norm)
+		COL('S', 10, true);
 	if (cfg->weight_age)
 		COL(norm ? 'a' : 'A', 10, !norm);
 	if (cfg->weight_assoc)
@@ -1203,7 +1205,9 @@ job_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_row *row, char le
 			fs_sb_appendf(sb, "%lld", yi);
 			break;
 		case 'y':
-			fs_sb_appendf(sb, "%16.14f", r->direct ? (double) yi : (double) yi / 4294967295.0);
+			/* of the sum, not of PRIORITY's truncated value: SLURM 22.05 prints 0.00000208
+			 * for a sum of 8933.8 whose PRIORITY is 8933 (8933 / 4294967295 = 0.00000207...) */
+			fs_sb_appendf(sb, "%16.14f", r->direct ? (double) yi : y / 4294967295.0);
 			break;
 		case 'S':
 			fs_sb_appendf(sb, "%lld", (long long) r->site);
@@ -1287,7 +1291,8 @@ weight_cell(fs_sb *sb, const fs_sprio_config *cfg, char letter)
 			w = cfg->weight_qos;
 			break;
 		case 't':
-			if (cfg->weight_tres)
+			/* as written under %T; sprio -n -w leaves %t blank */
+			if (cfg->weight_tres && letter == 'T')
 				fs_sb_append(sb, cfg->weight_tres, strlen(cfg->weight_tres));
 			return;
 		default:

@@ -218,6 +218,8 @@ config_from_record(HeapTupleHeader t, fs_sprio_config *cfg)
 		if (st != FS_OK)
 			fs_error_context(&err, "in the weight_tres field of a slurm_priority_config");
 		fs_pg_check(st, &err);
+		/* the text too: sprio's default layout and -w print it */
+		cfg->weight_tres = text_to_cstring(v);
 	}
 	secs = attr_seconds(t, "max_age", &present);
 	if (present)

@@ -393,3 +393,15 @@ SELECT (sacct_row('1|8|9223372036854778808Mn', 'JobID|NCPUS|ReqMem')).req_mem_by
 -- not the flag: bit 32, and a per-CPU value as written
 SELECT (sacct_row('1|1|4294967296Mn', 'JobID|NNodes|ReqMem')).req_mem_bytes / 1048576 AS mb_bit32,
        (sacct_row('1|1|2147486648Mc', 'JobID|NCPUS|ReqMem')).anomalies AS per_cpu_as_written;
+-- ElapsedRaw (seconds) and TimelimitRaw (minutes) give elapsed_s and timelimit_s when there is
+-- no Elapsed or Timelimit column: a line of SLURM 22.05.8's sacct --parsable2
+-- --format=JobIDRaw,...,ElapsedRaw,TimelimitRaw,... (a job of 11 s with a 5-minute limit)
+SELECT r.job_id_raw, r.elapsed_s, r.timelimit_s, r.ncpus, r.extra->>'ElapsedRaw' AS elapsed_raw,
+       r.error
+FROM sacct_row('1|main|normal|2026-12-02T00:56:38|2026-12-02T00:56:38|11|5|1|1|62.50G|billing=1,cpu=1,mem=62.50G,node=1|0:0',
+               'JobIDRaw|Partition|QOS|Submit|Eligible|ElapsedRaw|TimelimitRaw|NCPUS|ReqCPUS|ReqMem|ReqTRES|DerivedExitCode') r;
+SELECT r.elapsed_s, r.timelimit_s
+FROM sacct_row('1.batch|11|', 'JobIDRaw|ElapsedRaw|TimelimitRaw') r;
+SELECT r.timelimit_s FROM sacct_row('1|UNLIMITED', 'JobIDRaw|TimelimitRaw') r;
+SELECT r.elapsed_s FROM sacct_row('1|00:00:12|11', 'JobIDRaw|Elapsed|ElapsedRaw') r;
+SELECT sacct_row('1|1x', 'JobIDRaw|ElapsedRaw');

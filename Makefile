@@ -59,7 +59,7 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
 	cat $^ > $@
 
 # ---- the README's commands, and the pieces they are made of -----------------------------
-.PHONY: test demo bench unit fuzz deps deb dist
+.PHONY: test demo bench unit fuzz deps deb dist interop
 
 # PG=17 or PG=18: against that PostgreSQL, built from Debian's source package (scripts/pg.sh)
 test:
@@ -70,6 +70,10 @@ demo:
 
 bench:
 	@scripts/bench.sh
+
+# the interop suite: a real SLURM 22.05 (Debian packages) against fairsched (test/interop/)
+interop:
+	@test/interop/slurm_test.sh
 
 # the Debian package postgresql-15-fairsched (debian/, pg_buildext) into build/
 deb:

@@ -426,3 +426,15 @@ FROM (VALUES (1, '2024-01-01T10:00:00|2024-01-01T10:20:00|00:30:00'),  -- 1800 s
      sacct_row('1|' || r || '|COMPLETED', 'JobID|Start|End|Elapsed|State', 'Europe/Helsinki') p ORDER BY n;
 SELECT (sacct_row('1|1|100000000000000000000000T', 'JobID|NCPUS|ReqMem')).anomalies,
        (sacct_row('1|1|1048576T', 'JobID|NCPUS|ReqMem')).anomalies AS one_eib;
+-- ElapsedRaw (seconds) and TimelimitRaw (minutes) give elapsed_s and timelimit_s when there is
+-- no Elapsed or Timelimit column: a line of SLURM 22.05.8's sacct --parsable2
+-- --format=JobIDRaw,...,ElapsedRaw,TimelimitRaw,... (a job of 11 s with a 5-minute limit)
+SELECT r.job_id_raw, r.elapsed_s, r.timelimit_s, r.ncpus, r.extra->>'ElapsedRaw' AS elapsed_raw,
+       r.error
+FROM sacct_row('1|main|normal|2026-12-02T00:56:38|2026-12-02T00:56:38|11|5|1|1|62.50G|billing=1,cpu=1,mem=62.50G,node=1|0:0',
+               'JobIDRaw|Partition|QOS|Submit|Eligible|ElapsedRaw|TimelimitRaw|NCPUS|ReqCPUS|ReqMem|ReqTRES|DerivedExitCode') r;
+SELECT r.elapsed_s, r.timelimit_s
+FROM sacct_row('1.batch|11|', 'JobIDRaw|ElapsedRaw|TimelimitRaw') r;
+SELECT r.timelimit_s FROM sacct_row('1|UNLIMITED', 'JobIDRaw|TimelimitRaw') r;
+SELECT r.elapsed_s FROM sacct_row('1|00:00:12|11', 'JobIDRaw|Elapsed|ElapsedRaw') r;
+SELECT sacct_row('1|1x', 'JobIDRaw|ElapsedRaw');

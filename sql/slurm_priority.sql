@@ -334,4 +334,28 @@ SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob('batch', 'high'), (4, 16
                                       c.pass, parts, qoss);
 SELECT * FROM pq, c, slurm_priorities(cfg, pg_temp.mjob(repeat('a,', 399) || 'a', repeat('q,', 399) || 'q'),
                                       pq.cl, c.pass, parts, qoss);
-\x on
+-- job 23 of a running SLURM 22.05.8 (Debian 12), printed at its calculation pass of
+-- 2026-12-02 00:58:29 UTC with the configuration scontrol show config gave; SLURM printed:
+--   sprio -n -l: "             23 main          fsu6 0.00000208 0.0158333  0.0000000  0.2500000
+--                 0.8750000  1.0000000  1.0000000  cpu=0.75,mem=0.06   "
+--   sprio -l:    "             23 main          fsu6       8933          0         16          0
+--                      2500        875       2000       3000           0       cpu=525,mem=18"
+--   sprio -w:    "        Weights                               1       1000        500      10000
+--                      1000       2000       3000      CPU=700,Mem=300"
+--   sprio -n -w: "        Weights                      1000       500        10000      1000
+--                 2000       3000                           "
+-- -n's PRIORITY is the sum (8933.8) over 2^32 - 1, not the truncated 8933 (0.00000207)
+CREATE TEMP TABLE live AS
+SELECT ARRAY[ROW('23', 'fsu6', 'phys', 'main', 'high', '2026-12-02 00:57:32+00',
+                 '2026-12-02 00:57:32+00', 1, 12, '00:50:00', 'billing=12,cpu=12,mem=3836mb,node=1',
+                 0.25, NULL, 2, 1, '02:00:00', 'billing=16,cpu=16,mem=64000mb,node=1', 113, 0, 0,
+                 NULL, NULL)::slurm_job] AS jobs,
+       ROW(1, 16, 58, 2, 113)::slurm_cluster AS cl, '2026-12-02 00:58:29+00'::timestamptz AS pass,
+       slurm_priority_config('PriorityWeightAge=1000 PriorityWeightAssoc=500 '
+                             'PriorityWeightFairshare=10000 PriorityWeightJobSize=1000 '
+                             'PriorityWeightPartition=2000 PriorityWeightQOS=3000 '
+                             'PriorityWeightTRES=CPU=700,Mem=300 PriorityMaxAge=1:00:00', '22.05') AS cfg;
+SELECT o.opts, quote_literal(s.line)
+FROM live, (VALUES (1, '-n -l'), (2, '-l'), (3, '-w'), (4, '-n -w')) AS o(k, opts),
+     sprio(cfg, jobs, cl, pass, o.opts) WITH ORDINALITY AS s(line, n)
+ORDER BY o.k, s.n;

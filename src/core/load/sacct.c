@@ -115,6 +115,7 @@ fs_sacct_header_parse(const char *text, size_t len, const char *delim, size_t dl
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < FS_SC_NKNOWN; i++)
 		h->at[i] = -1;
+	h->at_elapsed_raw = h->at_timelimit_raw = -1;
 	if (dlen == 0)
 	{
 		fs_fail(err, FS_ERR_VALUE, "the sacct delimiter is empty");
@@ -213,6 +214,10 @@ fs_sacct_header_parse(const char *text, size_t len, const char *delim, size_t dl
 		}
 		h->names[c] = fs_str_of(nm, nl);
 		h->known[c] = -1;
+		if (fs_span_ieq(nm, nl, "ElapsedRaw"))
+			h->at_elapsed_raw = (int) c;
+		else if (fs_span_ieq(nm, nl, "TimelimitRaw"))
+			h->at_timelimit_raw = (int) c;
 		/* a repeated name is an error, but that of a header of no known column (a first row of
 		 * data: JobID and JobIDRaw alike) is the one below, found at the end */
 		if (fs_hindex_put(&seen, fs_hash(nm, nl), &h->names[c], (uint32_t) c, span_array_eq,
@@ -519,6 +524,29 @@ field_int(row_ctx *c, const char *col, fs_str f, bool *has, int32_t *out)
 	}
 	*has = true;
 	*out = (int32_t) v;
+	return FS_OK;
+}
+
+/*
+ * ElapsedRaw (seconds) or TimelimitRaw (minutes; UNLIMITED and Partition_Limit are no value):
+ * the duration when the row has none from Elapsed or Timelimit.
+ */
+static fs_status
+field_raw_seconds(row_ctx *c, const char *col, fs_str f, double unit, bool *has, double *out)
+{
+	int64_t v;
+	char problem[100];
+
+	if (*has || f.s == NULL || f.len == 0 || fs_span_ieq(f.s, f.len, "UNLIMITED") ||
+	    fs_span_ieq(f.s, f.len, "Partition_Limit"))
+		return FS_OK;
+	if (!fs_parse_digits(f.s, f.len, INT64_C(1) << 50, &v))
+	{
+		snprintf(problem, sizeof(problem), "%s must be a whole number", col);
+		return bad(c, f.s, problem, NULL);
+	}
+	*has = true;
+	*out = (double) v * unit;
 	return FS_OK;
 }
 
@@ -1064,7 +1092,8 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 	size_t k;
 	bool first = true;
 
-#define COL(x) (h->at[x] >= 0 ? f[h->at[x]] : fs_str_of(NULL, 0))
+#define COL(x)  (h->at[x] >= 0 ? f[h->at[x]] : fs_str_of(NULL, 0))
+#define RAW(at) ((at) >= 0 ? f[at] : fs_str_of(NULL, 0))
 	r->job_id = COL(FS_SC_JOBID);
 	r->job_id_raw = COL(FS_SC_JOBIDRAW);
 	r->cluster = COL(FS_SC_CLUSTER);
@@ -1103,7 +1132,11 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 	    (st = field_duration(c, "Elapsed", COL(FS_SC_ELAPSED), &r->has_elapsed, &r->elapsed_s)) !=
 	        FS_OK ||
 	    (st = field_duration(c, "Timelimit", COL(FS_SC_TIMELIMIT), &r->has_timelimit,
-	                         &r->timelimit_s)) != FS_OK)
+	                         &r->timelimit_s)) != FS_OK ||
+	    (st = field_raw_seconds(c, "ElapsedRaw", RAW(h->at_elapsed_raw), 1, &r->has_elapsed,
+	                            &r->elapsed_s)) != FS_OK ||
+	    (st = field_raw_seconds(c, "TimelimitRaw", RAW(h->at_timelimit_raw), 60, &r->has_timelimit,
+	                            &r->timelimit_s)) != FS_OK)
 		return st;
 	if ((st = field_int(c, h->at[FS_SC_NCPUS] >= 0 ? "NCPUS" : "AllocCPUS",
 	                    h->at[FS_SC_NCPUS] >= 0 ? COL(FS_SC_NCPUS) : COL(FS_SC_ALLOCCPUS),
@@ -1118,6 +1151,7 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 	        FS_OK)
 		return st;
 #undef COL
+#undef RAW
 	fs_sb_append(&r->extra, "}", 1);
 	if (r->start.kind != FS_ST_NONE && r->start.kind == r->end.kind &&
 	    time_cmp(&r->end, &r->start) < 0)

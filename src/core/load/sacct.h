@@ -61,6 +61,9 @@ typedef struct fs_sacct_header
 	size_t ncols;         /* without the empty name after a trailing delimiter */
 	bool trailing;        /* `sacct -p`: every line ends with the delimiter */
 	int at[FS_SC_NKNOWN]; /* column index of each known column, or -1 */
+	/* ElapsedRaw (seconds) and TimelimitRaw (minutes): elapsed_s and timelimit_s when there is
+	 * no Elapsed or Timelimit column (both also kept in extra), or -1 */
+	int at_elapsed_raw, at_timelimit_raw;
 } fs_sacct_header;
 
 /*

@@ -1524,7 +1524,8 @@ layout(const fs_sprio_config *cfg, int opts, fs_sb *f)
 			              v2302 ? " %.10n" : "");
 		return;
 	}
-	fs_sb_append(f, norm ? " %10y %.10S" : " %.10Y %.10S", norm ? 11 : 12);
+	/* sprio -n's default format (%10y %10a ...) has no SITE column */
+	fs_sb_append(f, norm ? " %10y" : " %.10Y %.10S", norm ? 5 : 12);
 	if (cfg->weight_age)
 		fs_sb_append(f, norm ? " %10a" : " %.10A", norm ? 5 : 6);
 	if (cfg->weight_assoc)
@@ -1690,7 +1691,9 @@ job_cell(fs_sb *sb, const fs_sprio_config *cfg, const fs_sprio_row *row, char le
 			fs_sb_appendf(sb, "%lld", yi);
 			break;
 		case 'y':
-			fs_sb_appendf(sb, "%16.14f", r->direct ? (double) yi : (double) yi / 4294967295.0);
+			/* of the sum, not of PRIORITY's truncated value: SLURM 22.05 prints 0.00000208
+			 * for a sum of 8933.8 whose PRIORITY is 8933 (8933 / 4294967295 = 0.00000207...) */
+			fs_sb_appendf(sb, "%16.14f", r->direct ? (double) yi : y / 4294967295.0);
 			break;
 		case 'S':
 			fs_sb_appendf(sb, "%lld", (long long) r->site);
@@ -1774,7 +1777,8 @@ weight_cell(fs_sb *sb, const fs_sprio_config *cfg, char letter)
 			w = cfg->weight_qos;
 			break;
 		case 't':
-			if (cfg->weight_tres)
+			/* as written under %T; sprio -n -w leaves %t blank */
+			if (cfg->weight_tres && letter == 'T')
 				fs_sb_append(sb, cfg->weight_tres, strlen(cfg->weight_tres));
 			return;
 		default:

@@ -1,0 +1,184 @@
+# test/interop/scenario.sh: the generated account tree, the jobs that create usage and the jobs
+# left pending. Source it after slurm_lib.sh. Everything comes from bash's RANDOM seeded with
+# $INTEROP_SEED (default 28), so one seed is one scenario, and another seed another one.
+
+rand() { # rand LO HI: an integer in [LO, HI]
+    echo $(($1 + RANDOM % ($2 - $1 + 1)))
+}
+
+# as USER: a command of SLURM's as that user (jobs run as their owner)
+as_user() {
+    local u=$1
+    shift
+    runuser -u "$u" -- env SLURM_CONF="$SLURM_CONF" TZ=UTC "$@"
+}
+
+SCEN_USERS=()        # user names
+SCEN_ASSOCS=()       # "user account" pairs (a user may appear twice)
+SCEN_LEAF_ACCOUNTS=()
+
+scenario_tree() {
+    RANDOM=${INTEROP_SEED:-28}
+    local tops=(phys chem bio) top sub n i u a s
+    sacctmgr -i add qos high Priority=$(rand 50 200) >/dev/null
+    sacctmgr -i modify qos normal set Priority=$(rand 1 40) >/dev/null
+    for top in "${tops[@]}"; do
+        sacctmgr -i add account "$top" Parent=root Fairshare=$(rand 10 100) >/dev/null
+        n=$(rand 0 2)
+        if [ "$n" = 0 ]; then
+            SCEN_LEAF_ACCOUNTS+=("$top")
+        fi
+        for i in $(seq 1 "$n"); do
+            sub="${top}_$i"
+            sacctmgr -i add account "$sub" Parent="$top" Fairshare=$(rand 1 50) >/dev/null
+            SCEN_LEAF_ACCOUNTS+=("$sub")
+        done
+    done
+    n=$(rand 5 7)
+    for i in $(seq 1 "$n"); do SCEN_USERS+=("fsu$i"); done
+    slurm_users "${SCEN_USERS[@]}"
+    i=0
+    for u in "${SCEN_USERS[@]}"; do
+        # every leaf account gets a user first, then at random
+        if [ "$i" -lt "${#SCEN_LEAF_ACCOUNTS[@]}" ]; then
+            a=${SCEN_LEAF_ACCOUNTS[$i]}
+        else
+            a=${SCEN_LEAF_ACCOUNTS[$(rand 0 $((${#SCEN_LEAF_ACCOUNTS[@]} - 1)))]}
+        fi
+        i=$((i + 1))
+        s=$(rand 1 10)
+        sacctmgr -i add user "$u" Account="$a" Fairshare="$s" QOS=normal,high DefaultQOS=normal >/dev/null
+        SCEN_ASSOCS+=("$u $a")
+    done
+    # one user in two accounts: the first user also in another leaf account
+    for a in "${SCEN_LEAF_ACCOUNTS[@]}"; do
+        if [ "$a" != "${SCEN_ASSOCS[0]#* }" ]; then
+            sacctmgr -i add user "${SCEN_USERS[0]}" Account="$a" Fairshare=$(rand 1 10) QOS=normal,high >/dev/null
+            SCEN_ASSOCS+=("${SCEN_USERS[0]} $a")
+            break
+        fi
+    done
+    # an association priority on two associations (PriorityWeightAssoc)
+    read -r u a <<<"${SCEN_ASSOCS[1]}"
+    sacctmgr -i modify user "$u" where account="$a" set Priority=$(rand 10 100) >/dev/null
+    read -r u a <<<"${SCEN_ASSOCS[2]}"
+    sacctmgr -i modify user "$u" where account="$a" set Priority=$(rand 10 100) >/dev/null
+}
+
+# Short real jobs for usage: one or two per association, 1-8 CPUs, 3-20 s; then wait for them.
+# The decay thread charges usage from its second pass on (the first only records its instant),
+# so the jobs start after a pass.
+scenario_usage_jobs() {
+    local p u a k
+    slurm_next_pass >/dev/null
+    for p in "${SCEN_ASSOCS[@]}"; do
+        read -r u a <<<"$p"
+        for k in $(seq 1 "$(rand 1 2)"); do
+            as_user "$u" sbatch -Q -A "$a" -n "$(rand 1 8)" -t 5 --chdir=/tmp -o /dev/null \
+                -J "use$k" --wrap "sleep $(rand 3 20)" >/dev/null
+        done
+    done
+    # a job that fails and one with steps, for sacct's states and step lines
+    read -r u a <<<"${SCEN_ASSOCS[0]}"
+    as_user "$u" sbatch -Q -A "$a" -n 2 -t 5 --chdir=/tmp -o /dev/null -J fails --wrap "sleep 2; exit 3" >/dev/null
+    as_user "$u" sbatch -Q -A "$a" -n 2 -t 5 --chdir=/tmp -o /dev/null -J steps \
+        --wrap "srun -n 2 sleep 2; srun -n 1 true" >/dev/null
+    for _ in $(seq 1 300); do
+        [ -z "$(squeue -h -o %i)" ] && return 0
+        sleep 1
+    done
+    echo "usage jobs did not finish in 300 s" >&2
+    squeue >&2
+    return 1
+}
+
+# Jobs left pending: a job holding every CPU of the node, then per association one or two jobs
+# with various CPUs, partitions, QOS, time limits, a nice value, one in two partitions, one held.
+scenario_pending_jobs() {
+    local p u a k parts qos extra
+    read -r u a <<<"${SCEN_ASSOCS[0]}"
+    as_user "$u" sbatch -Q -A "$a" -n "$SLURM_NODE_CPUS" -t 30 --chdir=/tmp -o /dev/null -J blocker \
+        --wrap "sleep 1800" >/dev/null
+    slurm_wait 60 sh -c "squeue -h -t R -o %i | grep -q ."
+    for p in "${SCEN_ASSOCS[@]}"; do
+        read -r u a <<<"$p"
+        for k in $(seq 1 "$(rand 1 2)"); do
+            case $(rand 0 3) in 0) parts=low ;; 1) parts=main,low ;; *) parts=main ;; esac
+            case $(rand 0 2) in 0) qos=high ;; *) qos=normal ;; esac
+            extra=""
+            [ "$(rand 0 4)" = 0 ] && extra="--nice=$(rand 1 300)"
+            as_user "$u" sbatch -Q -A "$a" -p "$parts" -q "$qos" -n "$(rand 1 16)" \
+                -t "$(rand 5 120)" --mem="$(rand 100 4000)" $extra --chdir=/tmp -o /dev/null \
+                -J "pend$k" --wrap "sleep 10" >/dev/null
+        done
+    done
+    read -r u a <<<"${SCEN_ASSOCS[1]}"
+    as_user "$u" sbatch -Q -A "$a" -n 1 -t 10 --hold --chdir=/tmp -o /dev/null -J held --wrap "true" >/dev/null
+}
+
+# What SLURM prints, into DIR: the queue (after a pass), the tree, the config, the accounting.
+# SACCT_START: the start of the accounting window (sacct -S, sreport start=).
+scenario_snapshot() {
+    local d=$1 pass
+    mkdir -p "$d"
+    pass=$(slurm_last_pass)
+    echo "$pass" >"$d/last_pass.txt"
+    sprio -l >"$d/sprio_l.txt"
+    sprio -n -l >"$d/sprio_n_l.txt"
+    sprio -w >"$d/sprio_w.txt"
+    sprio >"$d/sprio.txt"
+    sprio -n -w >"$d/sprio_n_w.txt"
+    sshare -a -l -P >"$d/sshare_a_l_P.txt"
+    scontrol show job >"$d/scontrol_show_job.txt"
+    scontrol show -o job >"$d/scontrol_show_o_job.txt"
+    scontrol show partition >"$d/scontrol_show_partition.txt"
+    scontrol show -o partition >"$d/scontrol_show_o_partition.txt"
+    scontrol show node >"$d/scontrol_show_node.txt"
+    scontrol show config >"$d/scontrol_show_config.txt"
+    squeue -a -o '%i|%P|%u|%a|%q|%T|%Q|%p|%r' >"$d/squeue.txt"
+    sacctmgr show assoc -P >"$d/sacctmgr_show_assoc_P.txt"
+    sacctmgr show qos -P format=Name,Priority >"$d/sacctmgr_show_qos_P.txt"
+    [ "$(slurm_last_pass)" = "$pass" ] # no pass in between, or the caller takes it again
+}
+
+SACCT_FORMATS=(
+    "JobID,JobIDRaw,JobName,Partition,Account,User,Group,QOS,State,ExitCode,Submit,Eligible,Start,End,Elapsed,ElapsedRaw,Timelimit,NCPUS,NNodes,ReqMem,AllocTRES,ReqTRES,Cluster"
+    "JobID,User,Account,State,Start,End,AllocTRES"
+    "JobIDRaw,Partition,QOS,Submit,Eligible,ElapsedRaw,TimelimitRaw,NCPUS,ReqCPUS,ReqMem,ReqTRES,DerivedExitCode"
+)
+scenario_sacct() {
+    local d=$1 i=0 f
+    mkdir -p "$d"
+    for f in "${SACCT_FORMATS[@]}"; do
+        i=$((i + 1))
+        sacct -a -D --parsable2 -S "$SACCT_START" -E now --format="$f" >"$d/sacct_P_$i.txt"
+        sacct -a -D --parsable2 --noheader -S "$SACCT_START" -E now --format="$f" >"$d/sacct_P_noheader_$i.txt"
+        sacct -a -D --parsable2 --delimiter='^|^' -S "$SACCT_START" -E now --format="$f" >"$d/sacct_P_delim_$i.txt"
+    done
+    sacct -a -D --parsable2 -S "$SACCT_START" -E now \
+        --format="$(sacct -e | tr -s ' \n' ',' | sed 's/^,//; s/,$//')" >"$d/sacct_P_all.txt"
+    sacct -a -D --json -S "$SACCT_START" -E now >"$d/sacct_json.json"
+}
+
+SREPORTS=(
+    "cluster Utilization"
+    "cluster AccountUtilizationByUser"
+    "cluster UserUtilizationByAccount"
+    "job SizesByAccount"
+    "user TopUsage"
+)
+# sreport reads slurmdbd's hourly rollups: only whole hours before the last rollup are there
+# (sacctmgr roll runs a rollup now). SREPORT_START/SREPORT_END: whole hours.
+scenario_sreport() {
+    local d=$1 r f t
+    mkdir -p "$d"
+    sacctmgr -i roll >/dev/null
+    for r in "${SREPORTS[@]}"; do
+        f=$(echo "$r" | tr ' ' '_')
+        sreport $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_$f.txt"
+        sreport -P $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_P_$f.txt"
+        for t in Seconds Hours Percent; do
+            sreport -P -t "$t" $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_P_t${t}_$f.txt"
+        done
+    done
+}

@@ -171,6 +171,7 @@ edges(void)
 	    "UserId= must be a name, or a name and its id as name(id) at character 9.");
 	one("JobId=1 TimeLimit=5m", FS_ERR_SYNTAX,
 	    "TimeLimit= must be minutes or UNLIMITED at character 9.");
+	one("JobId= Name=a", FS_ERR_SYNTAX, "JobId= must be a whole number at character 1.");
 	one("JobId=x1", FS_ERR_SYNTAX, "JobId= must be a whole number at character 1.");
 	one("JobId=1 ArrayJobId=4", FS_ERR_SYNTAX,
 	    "ArrayJobId= and ArrayTaskId= come together at character 9.");

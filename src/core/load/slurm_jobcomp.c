@@ -100,16 +100,17 @@ put_header(fs_sb *sb)
 fs_status
 fs_slurm_jobcomp_init(fs_slurm_jobcomp *jc, const fs_allocator *a, fs_error *err)
 {
-	fs_sb h;
 	fs_status st;
 
-	fs_sb_init(&h, a, 256);
-	put_header(&h);
-	fs_sb_appendf(&h, DELIM "JobName");
-	st = fs_sacct_header_parse(h.data, h.len, DELIM, 1, a, &jc->h, err);
-	a->release(a->ctx, h.data);
+	fs_sb_init(&jc->text, a, 256);
+	put_header(&jc->text);
+	fs_sb_appendf(&jc->text, DELIM "JobName");
+	st = fs_sacct_header_parse(jc->text.data, jc->text.len, DELIM, 1, a, &jc->h, err);
 	if (st != FS_OK)
+	{
+		a->release(a->ctx, jc->text.data);
 		return st;
+	}
 	fs_sb_init(&jc->row, a, 512);
 	return FS_OK;
 }
@@ -118,8 +119,9 @@ void
 fs_slurm_jobcomp_free(fs_slurm_jobcomp *jc, const fs_allocator *a)
 {
 	fs_sacct_header_free(&jc->h, a);
+	a->release(a->ctx, jc->text.data);
 	a->release(a->ctx, jc->row.data);
-	jc->row.data = NULL;
+	jc->text.data = jc->row.data = NULL;
 }
 
 typedef struct pair
@@ -304,7 +306,7 @@ number(line_ctx *c, int k)
 {
 	int64_t n;
 
-	if (c->val[k].len > 0 && !fs_parse_digits(c->val[k].s, c->val[k].len, INT64_C(4294967295), &n))
+	if ((c->val[k].len > 0 || k == K_JOBID) && !fs_parse_digits(c->val[k].s, c->val[k].len, INT64_C(4294967295), &n))
 		return bad(c, c->at[k], "%s= must be a whole number", keys[k].key);
 	return FS_OK;
 }

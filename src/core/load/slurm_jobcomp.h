@@ -9,11 +9,12 @@
 
 #include "load/sacct.h"
 
-/* The header of the rows lines are written as, and the row being written. */
+/* The header of the rows lines are written as (its names point into text), and the row being
+ * written. */
 typedef struct fs_slurm_jobcomp
 {
 	fs_sacct_header h;
-	fs_sb row;
+	fs_sb text, row;
 } fs_slurm_jobcomp;
 
 /* Parse the header once; fs_slurm_jobcomp_free releases it. */

@@ -233,6 +233,16 @@ CREATE FUNCTION fairsched.sacct_json(doc jsonb)
 COMMENT ON FUNCTION fairsched.sacct_json(jsonb) IS 'the jobs and steps of a sacct --json document (every data parser since Slurm 21.08: dbv0.0.37, dbv0.0.38, v0.0.39 to v0.0.42), one fairsched.sacct_record per job and per step, as sacct_row reads the rows sacct --parsable2 prints for them; a value of the wrong type raises 22023 naming the job and the field';
 
 
+-- slurm_jobcomp: Slurm jobcomp/filetxt completion records
+CREATE FUNCTION fairsched.slurm_jobcomp(line text, tz text DEFAULT 'UTC')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'slurm_jobcomp' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_jobcomp(text, text) IS 'one line of the Slurm jobcomp/filetxt completion log (JobId=... UserId=name(uid) ... ExitCode=status:signal) as the fairsched.sacct_record sacct_row reads from the row sacct --parsable2 prints for the same job; dates are read in tz, elapsed_s is End - Start; a malformed line raises 22P02 naming the character';
+CREATE FUNCTION fairsched.slurm_jobcomp_try(line text, tz text DEFAULT 'UTC')
+    RETURNS fairsched.sacct_record
+    AS 'MODULE_PATHNAME', 'slurm_jobcomp_try' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_jobcomp_try(text, text) IS 'slurm_jobcomp for bulk loads: a malformed line gives NULL fields and the reason in error instead of raising';
+
 -- condor_history, condor_history_try: an anomalies column; an attribute set twice in an ad keeps
 -- its last value (HTCondor's rule) instead of failing the ad
 DROP FUNCTION fairsched.condor_history(text);

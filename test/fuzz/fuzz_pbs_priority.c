@@ -13,6 +13,7 @@
 #include "fuzz_alloc.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

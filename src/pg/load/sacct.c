@@ -112,8 +112,8 @@ check_utc_offset(const char *name, long gmtoff)
 }
 
 /* Time zone argument n (UTC when absent or NULL) and its name for messages. */
-static pg_tz *
-zone_arg(FunctionCallInfo fcinfo, int n, const char **name_out)
+pg_tz *
+fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char **name_out)
 {
 	char *name;
 	pg_tz *tz;
@@ -357,7 +357,7 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	text *line = PG_GETARG_TEXT_PP(0);
 	text *header = PG_GETARG_TEXT_PP(1);
 	const char *tzname;
-	pg_tz *tz = zone_arg(fcinfo, 2, &tzname);
+	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 2, &tzname);
 	text *delim = PG_NARGS() > 3 ? PG_GETARG_TEXT_PP(3) : NULL;
 	const fs_error *hfail;
 	const fs_sacct_header *h;

@@ -267,6 +267,11 @@ SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na||1|roo
 SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\n||1|root');
 SELECT * FROM sacctmgr_assoc(E'Account|User|Share|ParentName\nroot||1|\na|||root');
 SELECT * FROM sacctmgr_assoc(E'Account|User|Share\n  a||1');
+-- a flat listing (sacctmgr show assoc -P, no ParentName, no tree option) does not say where an
+-- account hangs: an error, not every account put under root
+SELECT * FROM sacctmgr_assoc(E'Account|User|Share\nroot||1\nbio||1\nbio_1||1\nbio_1|fsu3|1');
+-- the same accounts with the tree option's indentation
+SELECT path, shares FROM sacctmgr_assoc(E'Account|User|Share\nroot||1\n bio||1\n  bio_1||1\n  bio_1|fsu3|1');
 SELECT * FROM sacctmgr_assoc('');
 
 -- a header of 80,000 columns is read in linear time (the duplicate check was quadratic: 6 s,

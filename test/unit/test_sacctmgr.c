@@ -39,6 +39,8 @@ test_assoc(void)
 	                           "tux|A|||40|root\n"
 	                           "tux|B|||parent|A\n"
 	                           "tux|B|u1||3|\n";
+	static const char flat[] = "Account|User|Share\nroot||1\nbio||1\nbio_1||1\nbio_1|fsu3|1\n";
+	static const char tree[] = "Account|User|Share\nroot||1\n bio||1\n  bio_1||1\n  bio_1|fsu3|1\n";
 	fs_assoc_row *rows;
 	size_t n;
 	fs_error err;
@@ -67,6 +69,18 @@ test_assoc(void)
 	}
 	CHECK(fs_sacctmgr_assoc("Parent - 'x'\n", 13, &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
 	CHECK_STR(err.message, "invalid sacctmgr association data at line 1: \"Parent - 'x'\"");
+	/* with neither ParentName nor the tree option's indentation an account's parent is unknown;
+	 * indented, the same accounts nest */
+	CHECK(fs_sacctmgr_assoc(flat, strlen(flat), &unit_alloc, &rows, &n, &err) == FS_ERR_SYNTAX);
+	CHECK_STR(err.message, "invalid sacctmgr association data at line 3: \"bio||1\"");
+	if (CHECK(fs_sacctmgr_assoc(tree, strlen(tree), &unit_alloc, &rows, &n, &err) == FS_OK))
+	{
+		CHECK(n == 4);
+		assoc_path_text(rows, 3, &sb);
+		CHECK_STR(sb.data, "bio.bio_1.fsu3");
+		unit_alloc.release(NULL, sb.data);
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
+	}
 }
 
 /* "<prefix><i zero-padded to width>" into buf. */

@@ -466,9 +466,15 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 			         ? (fs_span_ieq(parent.s, parent.len, "root") ? root_row(s, cluster)
 			                                                      : map_get(s, cluster, parent))
 			         : root_row(s, cluster);
+		else if (depth == 0)
+			/* a tree listing indents every account but root: this is a flat listing, which
+			 * does not say where the account hangs (sacctmgr show assoc without tree) */
+			return assoc_fail(s, "the listing does not say which account is the parent",
+			                  "Without a ParentName column the tree comes from the indentation "
+			                  "of sacctmgr's tree option: list with format=...,ParentName or "
+			                  "with the tree option.");
 		else
-			pp = depth == 0 ? root_row(s, cluster)
-			                : (depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NO_ROW);
+			pp = depth - 1 < LIST_DEPTH_MAX ? stack[depth - 1] : NO_ROW;
 		if (pp == NO_ROW)
 			return assoc_fail(s, "the parent account is not listed on an earlier line",
 			                  lc->parent >= 0 ? NULL

@@ -28,6 +28,10 @@ typedef struct result
 	fs_error err;
 } result;
 
+/* NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION for run(): the tests before test_oversubscription
+ * pin the scaling mode */
+static bool oversub = false;
+
 static result
 run(const gspec *spec, size_t n, double pool, double none_demand, bool weights, bool autoregroup)
 {
@@ -50,6 +54,7 @@ run(const gspec *spec, size_t n, double pool, double none_demand, bool weights, 
 	opt.pool = pool;
 	opt.none_demand = none_demand;
 	opt.use_slot_weights = weights;
+	opt.allow_oversubscription = oversub;
 	r.st = fs_group_quotas(r.groups, n, &opt, &unit_alloc, &r.rows, &r.n, &r.err);
 	return r;
 }
@@ -457,6 +462,78 @@ test_whole_remainders(void)
 	}
 }
 
+/*
+ * NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION, HTCondor's default: the manual's 30-slot static
+ * example at 15 slots keeps physics 20 and chemistry 10, and each gets its demand in full
+ * though they add up to twice the pool; job_hgq_negfail_basic_van's tree (40 slots, dynamic
+ * halves, a and b not accepting surplus) gives a.a its 20 jobs in the first round, since a
+ * keeps its whole quota of 20 as its own and shares what it does not use with a.a.
+ */
+static void
+test_oversubscription(void)
+{
+	static const gspec g[] = {{"group_physics", 20, false, false, 60},
+	                          {"group_chemistry", 10, false, false, 60}};
+	static const gspec t[] = {{"a", 0.5, true, false, 0},   {"b", 0.5, true, false, 0},
+	                          {"a.a", 0.5, true, true, 20}, {"a.b", 0.5, true, true, 10},
+	                          {"b.a", 0.5, true, true, 10}, {"b.b", 0.5, true, true, 10}};
+	static const gspec h[] = {{"group_physics", 20, false, false, 0},
+	                          {"group_physics.hep", 15, false, true, 60},
+	                          {"group_physics.lep", 5, false, true, 2}};
+	result r;
+	int w;
+
+	oversub = true;
+	for (w = 0; w < 2; w++)
+	{
+		r = run(g, 2, 15, 0, w == 0, false);
+		CHECK(r.st == FS_OK);
+		CHECK_DBL(row(&r, "group_physics")->quota, 20, 0);
+		CHECK_DBL(row(&r, "group_chemistry")->quota, 10, 0);
+		CHECK_DBL(row(&r, "group_physics")->allocated, 20, 0);
+		CHECK_DBL(row(&r, "group_chemistry")->allocated, 10, 0);
+		/* <none> keeps the pool less its children's, at least 0 */
+		CHECK_DBL(row(&r, "<none>")->quota, 0, 0);
+		CHECK_DBL(row(&r, "<none>")->subtree_quota, 15, 0);
+		done(&r);
+	}
+	/* below the pool nothing changes: quotas are not scaled up */
+	r = run(g, 2, 60, 0, true, false);
+	CHECK_DBL(row(&r, "group_physics")->quota, 20, 0);
+	CHECK_DBL(row(&r, "<none>")->quota, 30, 0);
+	done(&r);
+	for (w = 0; w < 2; w++)
+	{
+		r = run(t, 6, 40, 0, w == 1, false);
+		CHECK(r.st == FS_OK);
+		CHECK_DBL(row(&r, "a")->quota, 20, 0);
+		CHECK_DBL(row(&r, "a")->subtree_quota, 20, 0);
+		CHECK_DBL(row(&r, "a.a")->quota, 10, 0);
+		CHECK_DBL(row(&r, "a.a")->allocated, 20, 0);
+		CHECK_DBL(row(&r, "a.a")->surplus, 10, 0);
+		CHECK_DBL(row(&r, "a.b")->allocated, 10, 0);
+		CHECK_DBL(row(&r, "b.a")->allocated, 10, 0);
+		CHECK_DBL(row(&r, "b.b")->allocated, 10, 0);
+		CHECK_DBL(row(&r, "<none>")->quota, 0, 0);
+		done(&r);
+	}
+	/* a group with subgroups keeps its whole quota: physics' 20 unused go to hep */
+	r = run(h, 3, 30, 0, true, false);
+	CHECK_DBL(row(&r, "group_physics")->quota, 20, 0);
+	CHECK_DBL(row(&r, "group_physics.hep")->allocated, 38, 0);
+	CHECK_DBL(row(&r, "group_physics.lep")->allocated, 2, 0);
+	done(&r);
+	oversub = false;
+	r = run(t, 6, 40, 0, true, false);
+	CHECK_DBL(row(&r, "a")->quota, 0, 0);
+	CHECK_DBL(row(&r, "a.a")->allocated, 10, 0);
+	done(&r);
+	r = run(h, 3, 30, 0, true, false);
+	CHECK_DBL(row(&r, "group_physics")->quota, 0, 0);
+	CHECK_DBL(row(&r, "group_physics.hep")->allocated, 18, 0);
+	done(&r);
+}
+
 void
 test_groupquota(void)
 {
@@ -469,4 +546,5 @@ test_groupquota(void)
 	test_autoregroup();
 	test_errors();
 	test_properties();
+	test_oversubscription();
 }

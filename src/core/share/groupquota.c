@@ -314,11 +314,13 @@ build(gq_ctx *c, const fs_gq_group *g, size_t n, const fs_gq_options *opt, fs_er
 
 /*
  * hgq_assign_quotas: static children first take their quotas, scaled down in proportion when
- * they add up past the parent's; dynamic children share what is left by their fractions, scaled
- * down when those add up past 1; the group keeps the rest. A subtree given nothing stays at 0.
+ * they add up past the parent's unless oversubscription is allowed; dynamic children share what
+ * is left by their fractions, scaled down when those add up past 1; the group keeps the rest,
+ * or with oversubscription its whole quota (<none> always keeps only the rest, at least 0). A
+ * subtree given nothing stays at 0.
  */
 static void
-assign_quotas(gq_ctx *c, uint32_t v, double q)
+assign_quotas(gq_ctx *c, uint32_t v, double q, bool oversub)
 {
 	gq_node *nd = &c->nodes[v];
 	double sqsum = 0, dqsum = 0, sqa, dqa, zs, zd, given = 0;
@@ -337,7 +339,7 @@ assign_quotas(gq_ctx *c, uint32_t v, double q)
 		else
 			dqsum += ch->config_quota;
 	}
-	sqa = sqsum < q ? sqsum : q;
+	sqa = oversub || sqsum < q ? sqsum : q;
 	dqa = q - sqa > 0 ? q - sqa : 0;
 	zs = sqsum > 0 ? sqsum : 1;
 	zd = dqsum > 1 ? dqsum : 1;
@@ -350,10 +352,13 @@ assign_quotas(gq_ctx *c, uint32_t v, double q)
 		FS_POLL(k);
 		if (cq < 0)
 			cq = 0;
-		assign_quotas(c, w, cq);
+		assign_quotas(c, w, cq, oversub);
 		given += cq;
 	}
-	nd->quota = q - given > 0 ? q - given : 0;
+	if (oversub && v != 0)
+		nd->quota = q;
+	else
+		nd->quota = q - given > 0 ? q - given : 0;
 }
 
 /* ---------------------------------------------------------------- surplus */
@@ -781,16 +786,18 @@ fs_group_quotas(const fs_gq_group *groups, size_t n, const fs_gq_options *opt,
 			a->release(a->ctx, c.nodes);
 		return st;
 	}
-	assign_quotas(&c, 0, opt->pool);
+	assign_quotas(&c, 0, opt->pool, opt->allow_oversubscription);
 	/* <none> keeps what its children leave of the pool, however they were scaled */
 	(void) fairshare(&c, 0);
 	if (!opt->use_slot_weights)
 	{
-		double left = slots_unallocated(&c, opt->pool);
+		/* oversubscribed allocations may already hold more than the pool: HTCondor then
+		 * hands out the remainders without regard to it */
+		double left = opt->allow_oversubscription ? HUGE_VAL : slots_unallocated(&c, opt->pool);
 
 		(void) recover_remainders(&c, 0, opt->pool, &left);
 		/* slots the remainders' error bound still missed go round from the top */
-		if (left >= 1)
+		if (left >= 1 && !opt->allow_oversubscription)
 			(void) round_robin(&c, 0, left);
 	}
 	for (i = 0; i < n; i++)

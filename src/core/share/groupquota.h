@@ -38,6 +38,14 @@ typedef struct fs_gq_options
 	 * are handed out again one slot at a time by round robin.
 	 */
 	bool use_slot_weights;
+	/*
+	 * NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (HTCondor's default: true). True: static quotas
+	 * are never scaled down to fit the parent's, and a group with subgroups keeps its whole
+	 * quota as its own (<none> keeps the pool less its children's, at least 0), so allocations
+	 * may add up past the pool. False: static quotas past the parent's are scaled down and a
+	 * group keeps what its children leave.
+	 */
+	bool allow_oversubscription;
 } fs_gq_options;
 
 /* One output row, in pre-order of the group tree (children in case-insensitive name order). */

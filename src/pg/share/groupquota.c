@@ -1,6 +1,7 @@
 /*
  * groupquota.c (glue): group_quotas(groups, quotas, dynamic, accept_surplus, demand, pool,
- * autoregroup, none_demand, use_slot_weights), HTCondor's hierarchical group quota allocation.
+ * autoregroup, none_demand, use_slot_weights, allow_quota_oversubscription), HTCondor's
+ * hierarchical group quota allocation.
  * The allocation is in src/core/share/groupquota.c.
  */
 #include "fs_pg.h"
@@ -101,6 +102,9 @@ group_quotas(PG_FUNCTION_ARGS)
 	opt.pool = PG_GETARG_FLOAT8(5);
 	opt.none_demand = PG_GETARG_FLOAT8(7);
 	opt.use_slot_weights = PG_GETARG_BOOL(8);
+	/* the 0.1.0 declaration, before ALTER EXTENSION UPDATE, has no tenth argument: it keeps
+	 * 0.1.0's behaviour (static quotas scaled down to fit) */
+	opt.allow_oversubscription = PG_NARGS() > 9 ? PG_GETARG_BOOL(9) : false;
 	fs_pg_check(fs_group_quotas(groups, (size_t) n, &opt, &fs_pg_alloc, &rows, &nrows, &err), &err);
 	for (k = 0; k < nrows; k++)
 	{

@@ -12,12 +12,20 @@ SET search_path = fairsched, public;
 SELECT * FROM group_quotas(ARRAY['group_physics', 'group_chemistry'], ARRAY[20, 10],
                            ARRAY[false, false], ARRAY[false, false], ARRAY[60, 60], 30);
 -- "If a power failure removed half of the original 30, leaving fifteen slots, physics would be
--- scaled back to a quota of ten, and chemistry to five." And with 60 slots "physics would still
--- be limited to 20 slots, and chemistry would be limited to 10": <none> keeps the other 30.
-SELECT p.pool, g.grp, g.quota, g.subtree_quota
-FROM (VALUES (15), (60)) AS p(pool),
+-- scaled back to a quota of ten, and chemistry to five. This scaling can be disabled by setting
+-- NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION to True", its default: with it (o true) physics keeps
+-- 20 and chemistry 10, and both get their quota in full, 30 allocated from a pool of 15;
+-- <none> keeps max(0, 15 - 30). With 60 slots "physics would still be limited to 20 slots, and
+-- chemistry would be limited to 10" either way: <none> keeps the other 30.
+SELECT o.o, p.pool, g.grp, g.quota, g.allocated, g.subtree_quota
+FROM (VALUES (false), (true)) AS o(o), (VALUES (15), (60)) AS p(pool),
      group_quotas(ARRAY['group_physics', 'group_chemistry'], ARRAY[20, 10],
-                  ARRAY[false, false], ARRAY[false, false], ARRAY[60, 60], p.pool) AS g;
+                  ARRAY[false, false], ARRAY[false, false], ARRAY[60, 60], p.pool,
+                  allow_quota_oversubscription => o.o) AS g;
+-- the 0.1.0 call with nine arguments takes HTCondor's default, oversubscription
+SELECT grp, quota FROM group_quotas(ARRAY['group_physics', 'group_chemistry'], ARRAY[20, 10],
+                                    ARRAY[false, false], ARRAY[false, false], ARRAY[60, 60], 15,
+                                    NULL, 0, true);
 
 -- The manual's dynamic example: GROUP_QUOTA_DYNAMIC_group_chemistry = 0.33 and
 -- GROUP_QUOTA_DYNAMIC_group_physics = 0.66 of 30 slots: 9.9 and 19.8 (they sum to 0.99, so
@@ -30,7 +38,8 @@ FROM group_quotas(ARRAY['group_physics', 'group_chemistry'], ARRAY[0.66, 0.33],
 -- physics.lep 0.25 of physics. The top-level fractions sum to 1.00001 > 1 and are scaled down:
 -- physics gets 0.66667 / 1.00001 x 30 = 19.99990000, chemistry 0.33334 / 1.00001 x 30 =
 -- 10.00010000; hep 75 % of physics, 14.99992500 ("the same 15 machines as specified in the
--- static quota example"), lep 4.99997500. physics keeps nothing of its own.
+-- static quota example"), lep 4.99997500. With oversubscription (the default) physics also
+-- keeps its whole 19.99990000 as its own quota; without, it keeps what hep and lep leave: 0.
 SELECT grp, round(quota::numeric, 8) AS quota, round(subtree_quota::numeric, 8) AS subtree_quota
 FROM group_quotas(ARRAY['group_physics', 'group_physics.hep', 'group_physics.lep', 'group_chemistry'],
                   ARRAY[0.66667, 0.75, 0.25, 0.33334], ARRAY[true, true, true, true],
@@ -42,11 +51,40 @@ FROM group_quotas(ARRAY['group_physics', 'group_physics.hep', 'group_physics.lep
 -- chemistry none: lep's 3 unused slots go to hep (15 + 3 = 18); chemistry's 10 reach <none>,
 -- where no group accepting surplus asks for them, so they stay unallocated. "If the
 -- group_physics had GROUP_ACCEPT_SURPLUS set to True", chemistry's 10 would reach hep too: 28.
+-- The manual's numbers hold without oversubscription.
 SELECT a.physics_accepts, g.*
 FROM (VALUES (false), (true)) AS a(physics_accepts),
      group_quotas(ARRAY['group_physics', 'group_physics.hep', 'group_physics.lep', 'group_chemistry'],
                   ARRAY[20, 15, 5, 10], ARRAY[false, false, false, false],
+                  ARRAY[a.physics_accepts, true, true, false], ARRAY[0, 60, 2, 0], 30,
+                  allow_quota_oversubscription => false) AS g;
+-- With NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (the default) a group keeps its whole quota as
+-- its own (hgq_assign_quotas: quota = the subtree's): physics' own 20, unused, is surplus on
+-- physics' level with lep's 3, and hep takes all 23: 38 (48 when physics accepts surplus and
+-- chemistry's 10 come down too).
+SELECT a.physics_accepts, g.grp, g.quota, g.surplus, g.allocated
+FROM (VALUES (false), (true)) AS a(physics_accepts),
+     group_quotas(ARRAY['group_physics', 'group_physics.hep', 'group_physics.lep', 'group_chemistry'],
+                  ARRAY[20, 15, 5, 10], ARRAY[false, false, false, false],
                   ARRAY[a.physics_accepts, true, true, false], ARRAY[0, 60, 2, 0], 30) AS g;
+-- job_hgq_negfail_basic_van (HTCondor's test): 40 slots, a, b, a.a, a.b, b.a, b.b each
+-- GROUP_QUOTA_DYNAMIC 0.5, GROUP_ACCEPT_SURPLUS true but false for a and b; a.a has 20 jobs,
+-- a.b, b.a and b.b 10 each. With the default a keeps its 20 as its own and gives them to a.a,
+-- which is allocated its 20 jobs in the first round (the test then sees 20 a.a jobs running);
+-- the allocations add up to 50 on a pool of 40. Without oversubscription a.a gets its quota, 10.
+SELECT o.o, g.grp, g.quota, g.surplus, g.allocated
+FROM (VALUES (true), (false)) AS o(o),
+     group_quotas(ARRAY['a', 'b', 'a.a', 'a.b', 'b.a', 'b.b'], ARRAY[0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+                  ARRAY[true, true, true, true, true, true], ARRAY[false, false, true, true, true, true],
+                  ARRAY[0, 0, 20, 10, 10, 10], 40, allow_quota_oversubscription => o.o) AS g;
+-- whole slots (NEGOTIATOR_USE_SLOT_WEIGHTS = False, as in that test) give the same
+SELECT grp, allocated
+FROM group_quotas(ARRAY['a', 'b', 'a.a', 'a.b', 'b.a', 'b.b'], ARRAY[0.5, 0.5, 0.5, 0.5, 0.5, 0.5],
+                  ARRAY[true, true, true, true, true, true], ARRAY[false, false, true, true, true, true],
+                  ARRAY[0, 0, 20, 10, 10, 10], 40, use_slot_weights => false);
+-- NULL allow_quota_oversubscription: no rows, as a strict function
+SELECT count(*) FROM group_quotas(ARRAY['a'], ARRAY[1], ARRAY[false], ARRAY[false], ARRAY[1], 10,
+                                  allow_quota_oversubscription => NULL);
 
 -- Surplus is shared in proportion to quota, then what is left equally among groups with zero
 -- quota (hgq_allocate_surplus). c (60 slots, not accepting surplus, no jobs) leaves 60: a
@@ -95,7 +133,7 @@ FROM (VALUES (NULL::boolean[]), (ARRAY[false]), (ARRAY[true])) AS a(autoregroup)
                   a.autoregroup) AS g;
 
 -- names compare case-insensitively: Physics.HEP is a subgroup of physics, and siblings sort
--- case-insensitively (Alpha, beta, GAMMA)
+-- case-insensitively (Alpha, beta, GAMMA); physics keeps its whole 10 (oversubscription)
 SELECT grp, quota FROM group_quotas(ARRAY['physics', 'Physics.HEP', 'GAMMA', 'beta', 'Alpha'],
                                     ARRAY[10, 4, 1, 1, 1], ARRAY[false, false, false, false, false],
                                     ARRAY[false, false, false, false, false], ARRAY[0, 0, 0, 0, 0], 20);
@@ -104,10 +142,12 @@ SELECT * FROM group_quotas('{}', '{}', '{}', '{}', '{}', 8, none_demand => 3);
 SELECT count(*) FROM group_quotas(ARRAY['a'], ARRAY[1], ARRAY[false], ARRAY[false], ARRAY[1], NULL);
 SELECT count(*) FROM group_quotas(NULL, ARRAY[1], ARRAY[false], ARRAY[false], ARRAY[1], 5);
 
--- every allocation stays within the pool on a generated tree of 300 groups
-SELECT count(*) AS groups, sum(allocated) <= 1000 AS within_pool,
+-- every allocation stays within the pool on a generated tree of 300 groups without
+-- oversubscription, and within the demand with it
+SELECT o.o, count(*) AS groups, sum(allocated) <= 1000 AS within_pool,
        bool_and(allocated <= requested OR grp = '<none>') AS within_demand
-FROM group_quotas((SELECT array_agg(CASE WHEN i % 3 = 0 OR i < 10 THEN 'g' || i
+FROM (VALUES (false), (true)) AS o(o),
+     group_quotas((SELECT array_agg(CASE WHEN i % 3 = 0 OR i < 10 THEN 'g' || i
                                          ELSE 'g' || (i % 10) || '.s' || i END ORDER BY i)
                    FROM generate_series(0, 299) AS i),
                   (SELECT array_agg(CASE WHEN i % 4 = 0 THEN 0.1 ELSE (i % 17)::float8 END ORDER BY i)
@@ -115,7 +155,8 @@ FROM group_quotas((SELECT array_agg(CASE WHEN i % 3 = 0 OR i < 10 THEN 'g' || i
                   (SELECT array_agg(i % 4 = 0 ORDER BY i) FROM generate_series(0, 299) AS i),
                   (SELECT array_agg(i % 5 <> 0 ORDER BY i) FROM generate_series(0, 299) AS i),
                   (SELECT array_agg((i * 7 % 23)::float8 ORDER BY i) FROM generate_series(0, 299) AS i),
-                  1000);
+                  1000, allow_quota_oversubscription => o.o) AS g
+GROUP BY o.o ORDER BY o.o;
 
 -- errors
 SELECT * FROM group_quotas(ARRAY['a.b'], ARRAY[1], ARRAY[false], ARRAY[false], ARRAY[1], 10);

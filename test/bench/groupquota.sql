@@ -25,13 +25,14 @@ SELECT bench_assert(NOT EXISTS (SELECT FROM gq_groups c WHERE c.parent IS NOT NU
                                                 WHERE p.n = c.n AND p.name = c.parent)),
                     'every subgroup has its parent');
 
--- a row per group and the root, and never more than the pool
+-- a row per group and the root, and never more than the pool without oversubscription
 SELECT bench_assert((SELECT count(*) = 10001 AND sum(allocated) <= 20000 * (1 + 1e-12)
                      FROM (SELECT array_agg(name) AS g, array_agg(quota) AS q,
                                   array_agg(dynamic) AS d, array_agg(accept) AS a,
                                   array_agg(demand) AS m
                            FROM gq_groups WHERE n = 10000) AS t,
-                          group_quotas(g, q, d, a, m, 20000) AS r),
+                          group_quotas(g, q, d, a, m, 20000,
+                                       allow_quota_oversubscription => false) AS r),
                     'group_quotas gives a row per group and stays within the pool');
 
 SELECT bench_record('group_quotas, 3 levels, slot weights', n,

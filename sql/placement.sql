@@ -385,6 +385,35 @@ SELECT get_byte(vnodepool_send(pool), 0) AS version_without_pointers FROM small_
 SELECT (SELECT vnode_pool(v, a::resvec, NULL, NULL)::text FROM (VALUES ('x', 'ncpus=2,mem=1gb')) t(v, a))
      = (SELECT vnode_pool(v, a, NULL, NULL)::text FROM (VALUES ('x', 'ncpus=2,mem=1gb')) t(v, a)) AS same;
 
+-- ties (eval_simple_selspec goes through the set's vnodes in order and takes the first that
+-- holds the chunk): when several vnodes hold a chunk, it goes to the first in the set's order
+-- (name order), not to the one with the most free or the tightest fit. n1 has 2 of its 8 CPUs
+-- free, n2 and n3 all 8: a 2-CPU chunk goes to n1, and a second one to n2; the same across
+-- hosts (the host of the set's first such vnode: h2, through a) and within a host (m[0], though
+-- m[1] is emptier), where a chunk that one vnode holds whole is not split.
+WITH pool AS (
+    SELECT vnode_pool(v, a::resvec, s::resvec, l::jsonb) AS pool
+    FROM (VALUES ('n1', 'ncpus=8', 'ncpus=6', NULL), ('n2', 'ncpus=8', NULL, NULL),
+                 ('n3', 'ncpus=8', NULL, NULL)) AS t(v, a, s, l))
+SELECT sel, p.chunk, p.vnode, p.amounts
+FROM pool, (VALUES ('1:ncpus=2'), ('2:ncpus=2'), ('1:ncpus=3')) AS q(sel),
+     LATERAL place_select(pool, '{}', sel) AS p ORDER BY sel, p.chunk;
+WITH pool AS (
+    SELECT vnode_pool(v, a::resvec, s::resvec, l::jsonb) AS pool
+    FROM (VALUES ('c', 'ncpus=4', NULL, '{"host": "h1"}'), ('a', 'ncpus=4', NULL, '{"host": "h2"}'),
+                 ('b', 'ncpus=4', NULL, '{"host": "h1"}'),
+                 ('m[0]', 'ncpus=4', 'ncpus=2', '{"host": "m"}'),
+                 ('m[1]', 'ncpus=4', NULL, '{"host": "m"}')) AS t(v, a, s, l))
+SELECT place, p.chunk, p.vnode, p.amounts
+FROM pool, unnest(ARRAY['free', 'scatter', 'vscatter']) AS place,
+     LATERAL place_select(pool, '{}', '1:ncpus=2', place) AS p
+UNION ALL
+SELECT 'host m', p.chunk, p.vnode, p.amounts
+FROM (SELECT vnode_pool(v, a::resvec, s::resvec, l::jsonb) AS pool
+      FROM (VALUES ('m[0]', 'ncpus=4', 'ncpus=2', '{"host": "m"}'),
+                   ('m[1]', 'ncpus=4', NULL, '{"host": "m"}')) AS t(v, a, s, l)) AS pm,
+     LATERAL place_select(pool, '{}', '1:ncpus=2') AS p;
+
 -- NULL arguments: no rows
 SELECT count(*) FROM job_pool, place_select(pool, ARRAY['rack'], NULL);
 SELECT count(*) FROM job_pool, place_select(pool, NULL, '1:ncpus=1');

@@ -100,7 +100,9 @@ SELECT * FROM resource_group('erin 16 root -5');
 SELECT * FROM resource_group('h 15 root 99999999999');
 SELECT * FROM resource_group('g 2147483648 root 1');
 SELECT * FROM resource_group('x 1 root 1');
-SELECT * FROM resource_group(E'chem 20 root 40\nroot 20 root 5');
+-- an id shared with a group that has children, whichever line comes first
+SELECT * FROM resource_group(E'chem 20 root 40\nroot 20 root 5\nc 21 chem 1');
+SELECT * FROM resource_group(E'alice 20 root 40\nchem 20 root 5\nc 21 chem 1');
 SELECT * FROM resource_group('frank 17 chem');
 SELECT * FROM resource_group('unknown 18 root 10');
 SELECT * FROM resource_group('TREEROOT 18 root 10');
@@ -144,3 +146,14 @@ FROM deep d, resource_group(d.doc) r;
 -- about 2 kB, a thousand times the line)
 SELECT count(*) AS rows, count(DISTINCT error) AS reasons, min(error) AS reason
 FROM resource_group_try(repeat(E'x\n', 30000)) WHERE line > 0;
+
+-- leaves may share an id (PBS reads an id only as the resource group of a group's children):
+-- a site script gives every user id 502 (sql/data/wild/); leaf c under phys shares 20 with
+-- leaves alice and bob, and so do "root" and ann with chem while chem has no children; only an
+-- entity with children needs an id of its own (chem with child x is refused, and so x)
+\set rg502 `cat sql/data/wild/resource_group_recipe_getent_502.txt`
+SELECT line, name, id, parent, shares, path, error FROM resource_group_try(:'rg502') ORDER BY line;
+SELECT * FROM resource_group(E'chem 20 root 40\nroot 20 root 5\nann 20 root 5');
+SELECT line, name, id, path, error
+FROM resource_group_try(E'alice 20 root 1\nbob 20 root 1\nphys 30 root 2\nc 20 phys 1\nchem 20 root 2\nx 31 chem 1')
+ORDER BY line;

@@ -443,3 +443,28 @@ FROM sacct_row('1.batch|11|', 'JobIDRaw|ElapsedRaw|TimelimitRaw') r;
 SELECT r.timelimit_s FROM sacct_row('1|UNLIMITED', 'JobIDRaw|TimelimitRaw') r;
 SELECT r.elapsed_s FROM sacct_row('1|00:00:12|11', 'JobIDRaw|Elapsed|ElapsedRaw') r;
 SELECT sacct_row('1|1x', 'JobIDRaw|ElapsedRaw');
+
+-- per-partition associations of one user: Berkeley Savio's sacctmgr -p show associations
+-- user=paciorek (sql/data/wild/), 23 associations in 12 and 11 partitions under two accounts.
+-- As Slurm keeps them, each is its own association, a sibling under its account labelled
+-- user@partition (a plain "user" is the association without a partition).
+\set savio `cat sql/data/wild/sacctmgr_savio_show_assoc_p.txt`
+-- as written, the listing is refused: its header lacks the Priority column its rows have
+SELECT count(*) FROM sacctmgr_assoc(:'savio');
+-- a user= listing names no account rows: give them, with the five columns the tree needs
+CREATE TEMP TABLE savio AS
+SELECT E'Cluster|Account|User|Partition|Share|ParentName\nbrc|root|||1|\nbrc|fc_paciorek|||1|root\nbrc|co_stat|||1|root\n'
+       || string_agg(array_to_string((string_to_array(l, '|'))[1:5], '|') || '|', E'\n' ORDER BY n)
+       || E'\nbrc|co_stat|paciorek||4|' AS doc
+FROM regexp_split_to_table(:'savio', E'\n') WITH ORDINALITY AS t(l, n) WHERE n > 1 AND l <> '';
+SELECT line, account, "user", partition, path, shares FROM savio, sacctmgr_assoc(doc) ORDER BY line;
+-- siblings: 12 under fc_paciorek (12 partitions), 12 under co_stat (11 and the partition-less one),
+-- each its own node of the share tree
+SELECT parent(path) AS account, count(*) AS associations, count(DISTINCT path) AS nodes
+FROM savio, sacctmgr_assoc(doc) WHERE "user" IS NOT NULL GROUP BY 1 ORDER BY 1;
+-- the old merge (one node per user and account), where a site wants it: drop the partition
+SELECT DISTINCT CASE WHEN partition IS NULL THEN path ELSE parent(path) || "user" END AS merged
+FROM savio, sacctmgr_assoc(doc) WHERE "user" IS NOT NULL ORDER BY 1;
+-- a joined label over 255 bytes is refused, naming its line
+SELECT * FROM sacctmgr_assoc(E'Cluster|Account|User|Partition|Share|ParentName\nc|root|||1|\nc|a|||1|root\nc|a|'
+                             || repeat('u', 200) || '|' || repeat('p', 60) || '|1|');

@@ -56,6 +56,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fs_sacctmgr_assoc_path(rows, i, sp);
 			if (rows[i].pathlen != fs_sp_size(sp) || fs_sp_nlevel(sp) != rows[i].depth)
 				abort();
+			/* a user's association in a partition ends in the label "user@partition" */
+			if (rows[i].label_partition.len > 0)
+			{
+				const fs_str u = rows[i].label, q = rows[i].label_partition;
+				size_t full = u.len + 1 + q.len, at = rows[i].pathlen - full;
+
+				if (sp[at - 1] != full || memcmp(sp + at, u.s, u.len) != 0 ||
+				    sp[at + u.len] != '@' || memcmp(sp + at + u.len + 1, q.s, q.len) != 0 ||
+				    rows[i].user.s != u.s || rows[i].partition.s != q.s)
+					abort();
+			}
 			free(sp);
 		}
 		fs_sacctmgr_assoc_free(rows, nrows, &fz);

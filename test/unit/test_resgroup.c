@@ -129,7 +129,8 @@ test_sample_edges(void)
 	check_bad(&p, 9, 14, FS_ERR_VALUE, "Group \"unknown\" is predefined by PBS");
 	check_ok(&p, 10, 15, "guest", 19, 1, "unknown.guest");
 	check_bad(&p, 11, 16, FS_ERR_SYNTAX, "The shares field \"30\" ends in a carriage return");
-	check_bad(&p, 12, 17, FS_ERR_VALUE, "Id 20 is already used by group \"chem\" on line 6");
+	check_bad(&p, 12, 17, FS_ERR_VALUE,
+	          "Group \"chem\" on line 6, which has children, already uses id 20");
 	check_ok(&p, 13, 18, "henry", 22, 5, "henry");
 	release(&p);
 }
@@ -284,11 +285,77 @@ test_deep_paths(void)
 	free(doc.data);
 }
 
+/*
+ * Ids: leaves may share one (PBS reads an id only as the resource group of an entity's
+ * children); an id shared with an entity that has children is refused, whichever line is first.
+ */
+static void
+test_shared_ids(void)
+{
+	parsed p;
+
+	/* a site script's shape: every user id 502 under root */
+	p = parse("alice 502 root 10\nbob 502 root 10\ncarol 502 root 10\n");
+	CHECK(p.n == 3);
+	check_ok(&p, 0, 1, "alice", 502, 10, "alice");
+	check_ok(&p, 1, 2, "bob", 502, 10, "bob");
+	check_ok(&p, 2, 3, "carol", 502, 10, "carol");
+	CHECK(!p.e[0].has_children && !p.e[2].has_children);
+	release(&p);
+
+	/*
+	 * leaves x, y share 7 (one under a group); group g (id 7) has children after the leaves;
+	 * group h's id is a leaf's from above; leaf z takes group k's id; m and n are groups
+	 * sharing 40; a later leaf shares the refused g's id with the leaves again.
+	 */
+	p = parse("x 7 root 1\n"
+	          "k 30 root 1\n"
+	          "y 7 k 1\n"
+	          "g 7 root 1\n"
+	          "gc 31 g 1\n"
+	          "h 30 root 1\n"
+	          "hc 32 h 1\n"
+	          "z 30 root 1\n"
+	          "m 40 root 1\n"
+	          "n 40 root 1\n"
+	          "mc 41 m 1\n"
+	          "nc 42 n 1\n"
+	          "w 7 root 2\n");
+	CHECK(p.n == 13);
+	check_ok(&p, 0, 1, "x", 7, 1, "x");
+	check_ok(&p, 1, 2, "k", 30, 1, "k");
+	CHECK(p.e[1].has_children && !p.e[0].has_children);
+	check_ok(&p, 2, 3, "y", 7, 1, "k.y");
+	check_bad(&p, 3, 4, FS_ERR_VALUE,
+	          "This group has children, and \"x\" on line 1 already uses its id 7 at character 3");
+	check_bad(&p, 4, 5, FS_ERR_VALUE,
+	          "Parent group \"g\" is not defined (its line 4 has an error)");
+	check_bad(&p, 5, 6, FS_ERR_VALUE,
+	          "This group has children, and \"k\" on line 2 already uses its id 30");
+	check_bad(&p, 6, 7, FS_ERR_VALUE, "Parent group \"h\" is not defined");
+	check_bad(&p, 7, 8, FS_ERR_VALUE,
+	          "Group \"k\" on line 2, which has children, already uses id 30");
+	check_ok(&p, 8, 9, "m", 40, 1, "m");
+	check_bad(&p, 9, 10, FS_ERR_VALUE,
+	          "This group has children, and \"m\" on line 9 already uses its id 40");
+	check_ok(&p, 10, 11, "mc", 41, 1, "m.mc");
+	check_ok(&p, 12, 13, "w", 7, 2, "w");
+	release(&p);
+
+	/* a line that names itself as its parent does not give itself children */
+	p = parse("s 8 root 1\nt 8 t 1\nu 8 root 1\n");
+	check_ok(&p, 0, 1, "s", 8, 1, "s");
+	check_bad(&p, 1, 2, FS_ERR_VALUE, "names itself as its parent");
+	check_ok(&p, 2, 3, "u", 8, 1, "u");
+	release(&p);
+}
+
 void
 test_resgroup(void)
 {
 	test_sample_edges();
 	test_order_and_limits();
+	test_shared_ids();
 	test_nul();
 	test_deep_paths();
 }

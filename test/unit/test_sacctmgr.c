@@ -176,9 +176,76 @@ test_assoc_deep(void)
 	free(doc.data);
 }
 
+/*
+ * A user's per-partition associations are siblings under the account, as in Slurm (sshare prints
+ * each as its own line): "user" for the partition-less one, "user@partition" for the others.
+ */
+static void
+test_assoc_partitions(void)
+{
+	static const char list[] = "Cluster|Account|User|Partition|Share|ParentName\n"
+	                           "brc|root|||1|\n"
+	                           "brc|fc_p|||1|root\n"
+	                           "brc|fc_p|pac|savio3_gpu|1|\n"
+	                           "brc|fc_p|pac|savio3|2|\n"
+	                           "brc|fc_p|pac||3|\n";
+	static const char dump[] = "Cluster - 'tux':Fairshare=1\n"
+	                           "Parent - 'root'\n"
+	                           "Account - 'a':Fairshare=5\n"
+	                           "Parent - 'a'\n"
+	                           "User - 'u':Partition='gpu':Fairshare=2\n"
+	                           "User - 'u':Fairshare=1\n";
+	static const char *want[] = {"fc_p.pac@savio3_gpu", "fc_p.pac@savio3", "fc_p.pac"};
+	char *longdoc;
+	fs_assoc_row *rows;
+	size_t n, i;
+	fs_error err;
+	fs_sb sb;
+
+	if (CHECK(fs_sacctmgr_assoc(list, strlen(list), &unit_alloc, &rows, &n, &err) == FS_OK) &&
+	    CHECK(n == 5))
+	{
+		for (i = 0; i < 3; i++)
+		{
+			assoc_path_text(rows, 2 + i, &sb);
+			CHECK_STR(sb.data, want[i]);
+			CHECK(rows[2 + i].parent == 1 && rows[2 + i].depth == 2);
+			CHECK(rows[2 + i].shares == (double) (i + 1));
+			unit_alloc.release(NULL, sb.data);
+		}
+		CHECK_STR(unit_cstr(rows[2].partition), "savio3_gpu");
+		CHECK_STR(unit_cstr(rows[2].user), "pac");
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
+	}
+	if (CHECK(fs_sacctmgr_assoc(dump, strlen(dump), &unit_alloc, &rows, &n, &err) == FS_OK) &&
+	    CHECK(n == 4))
+	{
+		assoc_path_text(rows, 2, &sb);
+		CHECK_STR(sb.data, "a.u@gpu");
+		unit_alloc.release(NULL, sb.data);
+		assoc_path_text(rows, 3, &sb);
+		CHECK_STR(sb.data, "a.u");
+		unit_alloc.release(NULL, sb.data);
+		fs_sacctmgr_assoc_free(rows, n, &unit_alloc);
+	}
+	/* user and partition of 128 bytes each: the joined label (257 bytes) is too long */
+	longdoc = malloc(1024);
+	snprintf(longdoc, 1024,
+	         "Cluster|Account|User|Partition|Share|ParentName\nc|root|||1|\n"
+	         "c|a|||1|root\nc|a|%0128d|%0128d|1|\n",
+	         1, 2);
+	CHECK(fs_sacctmgr_assoc(longdoc, strlen(longdoc), &unit_alloc, &rows, &n, &err) ==
+	      FS_ERR_SYNTAX);
+	CHECK(strstr(err.message, "line 4") != NULL);
+	if (!CHECK(strstr(err.detail, "257 bytes long; at most 255") != NULL))
+		printf("     %s / %s\n", err.message, err.detail);
+	free(longdoc);
+}
+
 void
 test_sacctmgr(void)
 {
+	test_assoc_partitions();
 	test_assoc();
 	test_assoc_deep();
 }

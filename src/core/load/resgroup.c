@@ -309,15 +309,32 @@ numbers_ok(const fs_allocator *a, fs_rg_entry *e, const span *tok, int64_t *shar
 	return true;
 }
 
-/* Define group e (its name at `slot` of t) unless its id is taken or it nests too deep. */
+/* Whether some line names e's name as its parent: the flag is kept on the name's first line. */
+static bool
+has_children(const name_table *first, const fs_rg_entry *all, const fs_rg_entry *e)
+{
+	size_t slot;
+	int32_t j = table_find(first, all, e->name, e->namelen, &slot);
+
+	return j >= 0 && all[j].has_children;
+}
+
+/*
+ * Define group e (its name at `slot` of t) unless its id is taken or it nests too deep. An id
+ * only matters to a group with children: PBS's parse_group() stores it as the resource group of
+ * the entity's children (each child's resgroup is its parent's id) and never checks it, so
+ * leaves may share an id (site scripts give every user the same one), while an id shared with a
+ * group that has children would merge resource groups. ids holds the first entity of each id.
+ */
 static void
-define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok, name_table *t,
-             size_t slot, name_table *ids, int64_t id, int64_t shares)
+define_group(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_rg_entry *e,
+             span idtok, name_table *t, size_t slot, name_table *ids, int64_t id, int64_t shares)
 {
 	size_t i = (size_t) fs_hash(&id, sizeof(id)) & ids->mask;
+	bool taken = false;
 	char shown[80];
 
-	/* probe the ids: a taken one is an error, else i ends on the free slot that will hold it */
+	/* probe the ids: i ends on the id's first holder or on the free slot that will hold it */
 	for (;;)
 	{
 		int32_t v = ids->slots[i];
@@ -326,13 +343,21 @@ define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok
 			break;
 		if (all[v - 1].id == (int32_t) id)
 		{
+			const fs_rg_entry *o = &all[v - 1];
+			bool mine = has_children(first, all, e);
+
+			taken = true;
+			if (!mine && !has_children(first, all, o))
+				break; /* two leaves: PBS never reads a leaf's id */
 			show_token(shown, sizeof(shown), idtok);
-			line_error(a, e, FS_ERR_VALUE, (size_t) (idtok.p - e->text),
-			           "Give every group its own id: PBS does not check this, but an id "
-			           "names the resource group of the group's children.",
-			           "Id %s is already used by group \"%.*s\" on line %d", shown,
-			           (int) (all[v - 1].namelen > 60 ? 60 : all[v - 1].namelen), all[v - 1].name,
-			           (int) all[v - 1].line);
+			line_error(
+			    a, e, FS_ERR_VALUE, (size_t) (idtok.p - e->text),
+			    "Give every group with children its own id: PBS does not check ids, "
+			    "but a group's id names the resource group of its children (leaves "
+			    "may share one).",
+			    mine ? "This group has children, and \"%.*s\" on line %d already uses its id %s"
+			         : "Group \"%.*s\" on line %d, which has children, already uses id %s",
+			    (int) (o->namelen > 60 ? 60 : o->namelen), o->name, (int) o->line, shown);
 			return;
 		}
 		i = (i + 1) & ids->mask;
@@ -354,7 +379,8 @@ define_group(const fs_allocator *a, fs_rg_entry *all, fs_rg_entry *e, span idtok
 	}
 	e->id = (int32_t) id;
 	e->shares = (double) shares;
-	ids->slots[i] = (int32_t) (e - all) + 1;
+	if (!taken)
+		ids->slots[i] = (int32_t) (e - all) + 1;
 	t->slots[slot] = (int32_t) (e - all) + 1;
 }
 
@@ -416,7 +442,7 @@ read_entry(const fs_allocator *a, fs_rg_entry *all, const name_table *first, fs_
 		}
 	}
 	if (numbers_ok(a, e, tok, &shares, &id))
-		define_group(a, all, e, tok[1], t, slot, ids, id, shares);
+		define_group(a, all, first, e, tok[1], t, slot, ids, id, shares);
 }
 
 /* Blank or a comment: the first non-blank is '#' or '*' (skip_line() skips isspace()). */
@@ -497,9 +523,26 @@ fs_rg_parse(const char *doc, size_t len, const fs_allocator *a, fs_rg_entry **en
 		{
 			e[i].name = tok[0].p;
 			e[i].namelen = tok[0].len;
+			e[i].parent = tok[2].p;
+			e[i].parentlen = tok[2].len;
 			if (table_find(&first, e, e[i].name, e[i].namelen, &slot) < 0)
 				first.slots[slot] = (int32_t) i + 1;
 		}
+	}
+	/* which names have children: a line names them as its parent ("root" and kin are not names) */
+	for (i = 0; i < count; i++)
+	{
+		size_t slot;
+		int32_t j;
+
+		FS_POLL(i);
+		if (e[i].parent == NULL || fs_span_eq(e[i].parent, e[i].parentlen, "root") ||
+		    fs_span_eq(e[i].parent, e[i].parentlen, "TREEROOT") ||
+		    fs_span_eq(e[i].parent, e[i].parentlen, "unknown"))
+			continue;
+		j = table_find(&first, e, e[i].parent, e[i].parentlen, &slot);
+		if (j >= 0 && (size_t) j != i)
+			e[j].has_children = true;
 	}
 	for (i = 0; i < count; i++)
 	{

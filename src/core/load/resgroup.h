@@ -35,6 +35,8 @@ typedef struct fs_rg_entry
 	int32_t parent_index; /* entry index, FS_RG_PARENT_ROOT or FS_RG_PARENT_UNKNOWN */
 	uint32_t depth;       /* labels in the path */
 	size_t pathlen;       /* bytes of the encoded path */
+	/* some line of the file names this name as its parent (set on the first line of a name) */
+	bool has_children;
 	/*
 	 * NULL when the line defines a group; else why PBS would skip it (the DETAIL, allocator
 	 * memory), with its status and hint: a few dozen bytes per bad line, not a whole fs_error,

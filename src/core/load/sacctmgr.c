@@ -141,10 +141,13 @@ static const fs_str root_name = {"root", 4};
 
 /*
  * Add a row whose path is the path of row `parent` (a row index or FS_ASSOC_ROOT) and `label`,
- * or the root when label is NULL. Only the label is kept: the path is written when emitted.
+ * or the root when label is NULL. A user's association in one partition (part.s != NULL, not
+ * empty) is its own node, as in Slurm, labelled "user@partition". Only the label's pieces are
+ * kept: the path is written when emitted.
  */
 static fs_status
-add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_assoc_row **out)
+add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_str part,
+        fs_assoc_row **out)
 {
 	fs_assoc_row *r;
 
@@ -169,10 +172,24 @@ add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_a
 	{
 		const fs_assoc_row *p = parent >= 0 ? &s->rows[parent] : NULL;
 		uint32_t depth = (p ? p->depth : 0) + 1;
+		size_t full = labellen + (part.len > 0 ? 1 + part.len : 0);
 		fs_status st = fs_sp_check_depth(depth, s->err);
 
 		if (st == FS_OK)
 			st = fs_sp_check_label(label, labellen, depth - 1, s->err);
+		if (st == FS_OK && part.len > 0)
+			st = fs_sp_check_label(part.s, part.len, depth - 1, s->err);
+		if (st == FS_OK && full > FS_SP_LABEL_MAX)
+		{
+			char msg[FS_MSG_LEN];
+
+			snprintf(msg, sizeof(msg),
+			         "the label \"user@partition\" is %zu bytes long; at most %d are allowed", full,
+			         FS_SP_LABEL_MAX);
+			return assoc_fail(s, msg,
+			                  "A user's association in a partition is the sharepath label "
+			                  "user@partition: shorten the user or the partition name.");
+		}
 		if (st != FS_OK)
 		{
 			char msg[FS_MSG_LEN];
@@ -183,8 +200,10 @@ add_row(assoc_state *s, int32_t parent, const char *label, size_t labellen, fs_a
 		r->parent = parent;
 		r->label.s = label;
 		r->label.len = labellen;
+		if (part.len > 0)
+			r->label_partition = part;
 		r->depth = depth;
-		r->pathlen = (p ? p->pathlen : ROOT_PATH_BYTES) + 1 + labellen;
+		r->pathlen = (p ? p->pathlen : ROOT_PATH_BYTES) + 1 + full;
 	}
 	s->nrows++;
 	*out = r;
@@ -317,7 +336,7 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_str *cluster, int32_t *p
 	if (kind == K_CLUSTER)
 	{
 		*cluster = name;
-		st = add_row(s, NO_ROW, NULL, 0, &r);
+		st = add_row(s, NO_ROW, NULL, 0, fs_str_of(NULL, 0), &r);
 		if (st != FS_OK)
 			return st;
 		r->account = root_name;
@@ -329,7 +348,8 @@ dump_line(assoc_state *s, const char *p, size_t len, fs_str *cluster, int32_t *p
 	{
 		if (kind == K_ACCOUNT && map_get(s, *cluster, name) != NO_ROW)
 			return assoc_fail(s, "the account is defined twice", NULL);
-		st = add_row(s, *parent != NO_ROW ? *parent : root_row(s, *cluster), name.s, name.len, &r);
+		st = add_row(s, *parent != NO_ROW ? *parent : root_row(s, *cluster), name.s, name.len,
+		             kind == K_USER ? dump_option(p, len, "Partition") : fs_str_of(NULL, 0), &r);
 		if (st != FS_OK)
 			return st;
 		if (kind == K_ACCOUNT)
@@ -455,10 +475,11 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 		pp = map_get(s, cluster, account);
 		if (pp == NO_ROW)
 			return assoc_fail(s, "the user's account is not listed on an earlier line", NULL);
-		rs = add_row(s, pp, user.s, user.len, &r);
+		rs = add_row(s, pp, user.s, user.len,
+		             lc->partition >= 0 ? f[lc->partition] : fs_str_of(NULL, 0), &r);
 	}
 	else if (fs_span_ieq(account.s, account.len, "root") && parent.s == NULL && depth == 0)
-		rs = add_row(s, NO_ROW, NULL, 0, &r);
+		rs = add_row(s, NO_ROW, NULL, 0, fs_str_of(NULL, 0), &r);
 	else
 	{
 		if (lc->parent >= 0)
@@ -482,7 +503,7 @@ list_line(assoc_state *s, const list_cols *lc, const char *p, size_t len,
 			                                    "the indentation of sacctmgr's tree option.");
 		if (map_get(s, cluster, account) != NO_ROW)
 			return assoc_fail(s, "the account is listed twice", NULL);
-		rs = add_row(s, pp, account.s, account.len, &r);
+		rs = add_row(s, pp, account.s, account.len, fs_str_of(NULL, 0), &r);
 	}
 	if (rs != FS_OK)
 		return rs;
@@ -586,7 +607,20 @@ fs_sacctmgr_assoc_path(const fs_assoc_row *rows, size_t i, uint8_t *out)
 	fs_sp_set_nlevel(out, r->depth);
 	while (r->label.s != NULL)
 	{
-		fs_sp_put_label_before(out, &pos, r->label.s, r->label.len);
+		if (r->label_partition.len > 0)
+		{
+			/* "user@partition": the pieces before pos, then the label's length byte */
+			size_t len = r->label.len + 1 + r->label_partition.len;
+
+			pos -= r->label_partition.len;
+			memcpy(out + pos, r->label_partition.s, r->label_partition.len);
+			out[--pos] = '@';
+			pos -= r->label.len;
+			memcpy(out + pos, r->label.s, r->label.len);
+			out[--pos] = (uint8_t) len;
+		}
+		else
+			fs_sp_put_label_before(out, &pos, r->label.s, r->label.len);
 		if (r->parent == FS_ASSOC_ROOT)
 			break;
 		r = &rows[r->parent];

@@ -24,8 +24,9 @@ typedef struct fs_assoc_row
 	fs_str cluster, account, user, partition; /* spans into the document */
 	int32_t parent;                           /* row index, or FS_ASSOC_ROOT */
 	fs_str label;                             /* the last label; p == NULL for the root */
-	uint32_t depth;                           /* labels in the path */
-	size_t pathlen;                           /* bytes of the encoded path */
+	fs_str label_partition; /* a user's partition: the label is "label@partition"; else len 0 */
+	uint32_t depth;         /* labels in the path */
+	size_t pathlen;         /* bytes of the encoded path */
 	bool has_shares;
 	double shares;
 	bool from_parent;

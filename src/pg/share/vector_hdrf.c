@@ -89,9 +89,10 @@ weight_field(const fs_pg_row_reader *rd, int f, const char *arr, int row)
 }
 
 /* An element that cannot be below its parent. */
+static FS_NORETURN_BEFORE void bad_child(const uint8_t *parent, const uint8_t *child,
+                                         const char *fmt, const char *hint) FS_NORETURN_AFTER;
 static void
-pg_attribute_noreturn()
-    bad_child(const uint8_t *parent, const uint8_t *child, const char *fmt, const char *hint)
+bad_child(const uint8_t *parent, const uint8_t *child, const char *fmt, const char *hint)
 {
 	fs_path_text pt, pu;
 

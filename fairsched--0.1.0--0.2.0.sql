@@ -727,3 +727,9 @@ BEGIN
 END
 $f$;
 COMMENT ON FUNCTION fairsched.load_new_lines(text, text, regclass) IS 'the lines of a file copied into staging (columns n, numbering the lines in file order, and line) that were not loaded before from this source, with their line numbers in the file, recorded in fairsched.load_log in the same transaction: all of a new file, only the new lines of a file that grew, none of a file loaded already (or of an older, shorter copy of it); a file whose last loaded line changed is refused; loaders of one source run one at a time';
+
+-- pbs_qstat_json: qstat -f -F json documents as pbs_record rows
+CREATE FUNCTION fairsched.pbs_qstat_json(doc jsonb, tz text DEFAULT 'UTC')
+    RETURNS SETOF fairsched.pbs_record
+    AS 'MODULE_PATHNAME', 'pbs_qstat_json' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION fairsched.pbs_qstat_json(jsonb, text) IS 'the jobs of a qstat -f -F json (or qstat -x -f -F json) document as the records pbs_acct gives for the accounting line of their state (E finished, S running, Q waiting); its dates are read in zone tz, the server''s; a value of the wrong type raises 22023 naming the job and the attribute';

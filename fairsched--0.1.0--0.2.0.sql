@@ -741,3 +741,9 @@ CREATE FUNCTION fairsched.group_quotas(groups text[], quotas float8[], dynamic b
                   requested float8)
     AS 'MODULE_PATHNAME', 'group_quotas' LANGUAGE C IMMUTABLE CALLED ON NULL INPUT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.group_quotas(text[], float8[], boolean[], boolean[], float8[], float8, boolean[], float8, boolean, boolean) IS 'HTCondor hierarchical group quotas: each group''s quota, surplus received and allocation for a negotiation cycle, from GROUP_NAMES (dotted names), GROUP_QUOTA[_DYNAMIC], GROUP_ACCEPT_SURPLUS, GROUP_AUTOREGROUP, NEGOTIATOR_USE_SLOT_WEIGHTS, NEGOTIATOR_ALLOW_QUOTA_OVERSUBSCRIPTION (true by default, as in HTCondor), the demand and the pool size; the root <none> first, then the tree in pre-order';
+
+-- pbs_qstat_json: qstat -f -F json documents as pbs_record rows
+CREATE FUNCTION fairsched.pbs_qstat_json(doc jsonb, tz text DEFAULT 'UTC')
+    RETURNS SETOF fairsched.pbs_record
+    AS 'MODULE_PATHNAME', 'pbs_qstat_json' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION fairsched.pbs_qstat_json(jsonb, text) IS 'the jobs of a qstat -f -F json (or qstat -x -f -F json) document as the records pbs_acct gives for the accounting line of their state (E finished, S running, Q waiting); its dates are read in zone tz, the server''s; a value of the wrong type raises 22023 naming the job and the attribute';

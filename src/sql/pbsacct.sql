@@ -52,3 +52,8 @@ COMMENT ON FUNCTION fairsched.pbs_acct_attrs(text) IS 'the key=value pairs of a 
 CREATE FUNCTION fairsched.pbs_usage(formula text, used fairsched.resvec) RETURNS float8
     AS 'MODULE_PATHNAME', 'pbs_usage' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.pbs_usage(text, fairsched.resvec) IS 'PBS fairshare_usage_res: the formula (numbers, resource names, + - * / **, parentheses, ceil floor trunc fabs abs sqrt exp log log10 log2 pow fmod min max round, pi, e) over the amounts in PBS units: sizes in kb rounded up, durations in seconds, counts as they are, a missing resource 0';
+
+CREATE FUNCTION fairsched.pbs_qstat_json(doc jsonb, tz text DEFAULT 'UTC')
+    RETURNS SETOF fairsched.pbs_record
+    AS 'MODULE_PATHNAME', 'pbs_qstat_json' LANGUAGE C STABLE STRICT PARALLEL SAFE COST 1000;
+COMMENT ON FUNCTION fairsched.pbs_qstat_json(jsonb, text) IS 'the jobs of a qstat -f -F json (or qstat -x -f -F json) document as the records pbs_acct gives for the accounting line of their state (E finished, S running, Q waiting); its dates are read in zone tz, the server''s; a value of the wrong type raises 22023 naming the job and the attribute';

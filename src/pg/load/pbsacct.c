@@ -1,6 +1,6 @@
 /*
- * pbsacct.c (glue): pbs_acct, pbs_acct_try and pbs_acct_attrs. The reading of the line is in
- * src/core/load/pbsacct.c; this maps a record onto the fairsched.pbs_record composite.
+ * pbsacct.c (glue): pbs_acct, pbs_acct_try, pbs_acct_attrs and pbs_qstat_json. The reading of the
+ * line is in src/core/load/pbsacct.c; this maps a record onto the fairsched.pbs_record composite.
  */
 #include "fs_pg.h"
 
@@ -12,8 +12,13 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/jsonb.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
+#include "load/json_glue.h"
+#include "load/pbs_glue.h"
+#include "load/pbs_qstat_json.h"
+#include "load/sacct_glue.h"
 #include "load/pbsacct.h"
 #include "types/resvec.h"
 
@@ -108,20 +113,17 @@ stamp_timestamp(const fs_pbs_record *rec)
 }
 
 /*
- * rec as a fairsched.pbs_record; with err instead (a syntax error for pbs_acct_try), a record of
- * the error alone. A CPU count of exec_host that is unknown or beyond int4 is NULL.
+ * rec as a fairsched.pbs_record (pbs_qstat_json shares it); with err instead (a syntax error for
+ * pbs_acct_try), a record of the error alone. A CPU count of exec_host that is unknown or beyond
+ * int4 is NULL.
  */
-static Datum
-record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *err)
+HeapTuple
+fs_pg_pbs_tuple(TupleDesc desc, const fs_pbs_record *rec, const fs_error *err)
 {
-	TupleDesc desc;
 	Datum values[NCOLS];
 	bool nulls[NCOLS];
 	int i;
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "pbs_acct must return a composite type");
-	desc = BlessTupleDesc(desc);
 	if (desc->natts != NCOLS)
 		elog(ERROR, "fairsched.pbs_record has %d columns, expected %d", desc->natts, NCOLS);
 	for (i = 0; i < NCOLS; i++)
@@ -133,7 +135,7 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 	{
 		values[COL_ERROR] = CStringGetTextDatum(err->detail[0] ? err->detail : err->message);
 		nulls[COL_ERROR] = false;
-		return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+		return heap_form_tuple(desc, values, nulls);
 	}
 
 #define SET(col, val) (values[(col)] = (val), nulls[(col)] = false)
@@ -217,7 +219,17 @@ record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *
 		                                                   false, TYPALIGN_INT)));
 	}
 #undef SET
-	return HeapTupleGetDatum(heap_form_tuple(desc, values, nulls));
+	return heap_form_tuple(desc, values, nulls);
+}
+
+static Datum
+record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *err)
+{
+	TupleDesc desc;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "pbs_acct must return a composite type");
+	return HeapTupleGetDatum(fs_pg_pbs_tuple(BlessTupleDesc(desc), rec, err));
 }
 
 static Datum
@@ -287,5 +299,72 @@ pbs_acct_attrs(PG_FUNCTION_ARGS)
 		values[2] = span_text(rec.line, p->val_off, p->val_len);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	return (Datum) 0;
+}
+
+typedef struct qstat_ctx
+{
+	ReturnSetInfo *rsinfo;
+	MemoryContext per_row;
+	pg_tz *tz;
+	const char *tzname;
+} qstat_ctx;
+
+/* A qstat date (local time in the zone argument) as Unix seconds, by PostgreSQL's rules. */
+static fs_status
+qstat_epoch(void *vctx, const fs_qstat_time *t, int64_t *epoch, fs_error *err)
+{
+	qstat_ctx *c = vctx;
+	struct pg_tm tm;
+	int offset;
+
+	(void) err;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = t->year;
+	tm.tm_mon = t->mon;
+	tm.tm_mday = t->mday;
+	tm.tm_hour = t->hour;
+	tm.tm_min = t->min;
+	tm.tm_sec = t->sec;
+	offset = DetermineTimeZoneOffset(&tm, c->tz);
+	/* PostgreSQL's offsets count seconds west of UTC */
+	*epoch = fs_days_from_civil(t->year, t->mon, t->mday) * SECS_PER_DAY + t->hour * SECS_PER_HOUR +
+	         t->min * SECS_PER_MINUTE + t->sec + offset;
+	return FS_OK;
+}
+
+static int
+qstat_row(void *vctx, const fs_pbs_record *rec)
+{
+	qstat_ctx *c = vctx;
+	MemoryContext old = MemoryContextSwitchTo(c->per_row);
+
+	tuplestore_puttuple(c->rsinfo->setResult, fs_pg_pbs_tuple(c->rsinfo->setDesc, rec, NULL));
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(c->per_row);
+	return 0;
+}
+
+PG_FUNCTION_INFO_V1(pbs_qstat_json);
+Datum
+pbs_qstat_json(PG_FUNCTION_ARGS)
+{
+	Jsonb *jb = PG_GETARG_JSONB_P(0);
+	fs_json doc;
+	qstat_ctx c;
+	fs_error err;
+	MemoryContext work, old;
+
+	InitMaterializedSRF(fcinfo, 0);
+	c.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	c.tz = fs_pg_sacct_zone(fcinfo, 1, "the PBS server", &c.tzname);
+	work = AllocSetContextCreate(CurrentMemoryContext, "pbs_qstat_json", ALLOCSET_DEFAULT_SIZES);
+	c.per_row = AllocSetContextCreate(work, "pbs_qstat_json row", ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	fs_pg_jsonb_tree(jb, &doc);
+	fs_pg_check(fs_pbs_qstat_json_doc(&doc, &fs_pg_alloc, qstat_epoch, &c, qstat_row, &c, &err),
+	            &err);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(work);
 	return (Datum) 0;
 }

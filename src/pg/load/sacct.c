@@ -111,9 +111,10 @@ check_utc_offset(const char *name, long gmtoff)
 	             MAX_TZDISP_HOUR)));
 }
 
-/* Time zone argument n (UTC when absent or NULL) and its name for messages. */
+/* Time zone argument n (UTC when absent or NULL) and its name for messages; `writer` names what
+ * wrote the dates, for the hint. */
 pg_tz *
-fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char **name_out)
+fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char *writer, const char **name_out)
 {
 	char *name;
 	pg_tz *tz;
@@ -127,8 +128,9 @@ fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char **name_out)
 	if (tz == NULL)
 		ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 		                errmsg("time zone \"%s\" not recognized", name),
-		                errhint("Give the zone of the machine that ran sacct as a name from "
-		                        "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.")));
+		                errhint("Give the zone of the machine that ran %s as a name from "
+		                        "pg_timezone_names, such as 'UTC' or 'Europe/Helsinki'.",
+		                        writer)));
 	/* a fixed offset is checked here, whether or not the row has a date; a zone with rules
 	 * (a POSIX string with a DST part) at each date it converts */
 	if (pg_get_timezone_offset(tz, &gmtoff))
@@ -357,7 +359,7 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	text *line = PG_GETARG_TEXT_PP(0);
 	text *header = PG_GETARG_TEXT_PP(1);
 	const char *tzname;
-	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 2, &tzname);
+	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 2, "sacct", &tzname);
 	text *delim = PG_NARGS() > 3 ? PG_GETARG_TEXT_PP(3) : NULL;
 	const fs_error *hfail;
 	const fs_sacct_header *h;

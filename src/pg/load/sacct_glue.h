@@ -18,7 +18,8 @@ void fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname,
                         Datum *v, bool *n);
 
 /* Time zone argument n (UTC when absent or NULL) and its name for messages; an unknown zone or
- * one PostgreSQL cannot offset raises. */
-pg_tz *fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char **name_out);
+ * one PostgreSQL cannot offset raises, its hint naming `writer` (what wrote the dates: "sacct",
+ * "the PBS server"). pbs_qstat_json shares it. */
+pg_tz *fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char *writer, const char **name_out);
 
 #endif

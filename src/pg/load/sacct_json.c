@@ -2,11 +2,11 @@
  * sacct_json.c (glue): sacct_json, the jobs and steps of a `sacct --json` document as
  * fairsched.sacct_record rows. The jsonb value is turned into the core's JSON tree with
  * JsonbIterator (strings point into the detoasted value, numbers are their numeric text); the
- * mapping is in src/core/load/sacct_json.c.
+ * mapping is in src/core/load/sacct_json.c. pbs_qstat_json shares the tree (fs_pg_jsonb_tree).
  */
 #include "fs_pg.h"
 
-#include "load/json.h"
+#include "load/json_glue.h"
 #include "load/sacct_glue.h"
 #include "load/sacct_json.h"
 
@@ -93,6 +93,16 @@ container(JsonbIterator **it, JsonbValue *v, JsonbIteratorToken tok, fs_json *ou
 		*out = out->items[0]; /* a scalar document: jsonb wraps it in a one-element array */
 }
 
+void
+fs_pg_jsonb_tree(Jsonb *jb, fs_json *out)
+{
+	JsonbIterator *it = JsonbIteratorInit(&jb->root);
+	JsonbValue v;
+	JsonbIteratorToken tok = JsonbIteratorNext(&it, &v, false);
+
+	container(&it, &v, tok, out);
+}
+
 typedef struct emit_ctx
 {
 	ReturnSetInfo *rsinfo;
@@ -121,9 +131,6 @@ Datum
 sacct_json(PG_FUNCTION_ARGS)
 {
 	Jsonb *jb = PG_GETARG_JSONB_P(0);
-	JsonbIterator *it;
-	JsonbValue v;
-	JsonbIteratorToken tok;
 	fs_json doc;
 	emit_ctx c;
 	fs_error err;
@@ -138,9 +145,7 @@ sacct_json(PG_FUNCTION_ARGS)
 	work = AllocSetContextCreate(CurrentMemoryContext, "sacct_json", ALLOCSET_DEFAULT_SIZES);
 	c.per_row = AllocSetContextCreate(work, "sacct_json row", ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(work);
-	it = JsonbIteratorInit(&jb->root);
-	tok = JsonbIteratorNext(&it, &v, false);
-	container(&it, &v, tok, &doc);
+	fs_pg_jsonb_tree(jb, &doc);
 	fs_pg_check(fs_sacct_json_doc(&doc, &fs_pg_alloc, emit_row, &c, &err), &err);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(work);

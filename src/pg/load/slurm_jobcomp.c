@@ -20,7 +20,7 @@ slurm_jobcomp_common(FunctionCallInfo fcinfo, bool try_only)
 {
 	text *line = PG_GETARG_TEXT_PP(0);
 	const char *tzname;
-	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 1, &tzname);
+	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 1, "sacct", &tzname);
 	fs_slurm_jobcomp *jc = fcinfo->flinfo->fn_extra;
 	TupleDesc desc;
 	Datum v[SACCT_NATTS];

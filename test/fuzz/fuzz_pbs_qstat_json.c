@@ -25,8 +25,8 @@ utc(void *ctx, const fs_qstat_time *t, int64_t *epoch, fs_error *err)
 {
 	(void) ctx;
 	(void) err;
-	*epoch = fs_days_from_civil(t->year, t->mon, t->mday) * 86400 + t->hour * 3600 +
-	         t->min * 60 + t->sec;
+	*epoch = fs_days_from_civil(t->year, t->mon, t->mday) * 86400 + t->hour * 3600 + t->min * 60 +
+	         t->sec;
 	return FS_OK;
 }
 

@@ -16,8 +16,8 @@ fixed_zone(void *ctx, const fs_qstat_time *t, int64_t *epoch, fs_error *err)
 
 	if (east < 0)
 		return fs_fail(err, FS_ERR_VALUE, "zone refused");
-	*epoch = fs_days_from_civil(t->year, t->mon, t->mday) * 86400 + t->hour * 3600 +
-	         t->min * 60 + t->sec - east;
+	*epoch = fs_days_from_civil(t->year, t->mon, t->mday) * 86400 + t->hour * 3600 + t->min * 60 +
+	         t->sec - east;
 	return FS_OK;
 }
 
@@ -112,8 +112,7 @@ test_time(void)
 	fs_qstat_time t;
 
 	CHECK(fs_qstat_parse_time("Tue Dec  1 10:00:00 2026", 24, &t));
-	CHECK(t.year == 2026 && t.mon == 12 && t.mday == 1 && t.hour == 10 && t.min == 0 &&
-	      t.sec == 0);
+	CHECK(t.year == 2026 && t.mon == 12 && t.mday == 1 && t.hour == 10 && t.min == 0 && t.sec == 0);
 	CHECK(fs_qstat_parse_time("Thu Jan 29 23:59:59 2026", 24, &t));
 	CHECK(t.mon == 1 && t.mday == 29 && t.hour == 23 && t.min == 59 && t.sec == 59);
 	CHECK(fs_qstat_parse_time("Tue Feb 29 00:00:00 2028", 24, &t)); /* a leap year */
@@ -240,8 +239,8 @@ test_errors(void)
 	error_is("{\"Jobs\":{\"1.s\":{\"ctime\":\"yesterday\"}}}", 0, "\"ctime\" must be a date");
 	error_is("{\"Jobs\":{\"1.s\":{\"ctime\":\"Tue Dec  1 10:00:00 2026\",\"queue\":true}}}", 0,
 	         "\"queue\" must be a string or a number");
-	error_is("{\"Jobs\":{\"1.s\":{\"ctime\":\"Tue Dec  1 10:00:00 2026\",\"queue\":\"a\\rb\"}}}",
-	         0, "one line");
+	error_is("{\"Jobs\":{\"1.s\":{\"ctime\":\"Tue Dec  1 10:00:00 2026\",\"queue\":\"a\\rb\"}}}", 0,
+	         "one line");
 	error_is("{\"Jobs\":{\"1.s\":{\"ctime\":\"Tue Dec  1 10:00:00 2026\","
 	         "\"resources_used\":[1]}}}",
 	         0, "\"resources_used\" must be an object");

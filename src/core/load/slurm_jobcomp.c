@@ -306,7 +306,8 @@ number(line_ctx *c, int k)
 {
 	int64_t n;
 
-	if ((c->val[k].len > 0 || k == K_JOBID) && !fs_parse_digits(c->val[k].s, c->val[k].len, INT64_C(4294967295), &n))
+	if ((c->val[k].len > 0 || k == K_JOBID) &&
+	    !fs_parse_digits(c->val[k].s, c->val[k].len, INT64_C(4294967295), &n))
 		return bad(c, c->at[k], "%s= must be a whole number", keys[k].key);
 	return FS_OK;
 }

@@ -31,8 +31,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (done)
 			break;
-		/* an error of a -json document as a whole ends it (the glue raises it) */
-		if (st != FS_OK && ad.ad == 0 && r.form == FS_CH_JSON)
+		/* an error of a -json document as a whole ends it, and so does a limit (nesting) in any
+		 * JSON form (the glue raises both) */
+		if (st != FS_OK && ad.ad == 0 && (r.form == FS_CH_JSON || st == FS_ERR_LIMIT))
 		{
 			if (err.status == FS_OK || err.message[0] == '\0')
 				abort();

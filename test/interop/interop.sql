@@ -12,12 +12,11 @@ CREATE FUNCTION interop.lines(s text, n text) RETURNS TABLE(ln int, line text) L
     WHERE o.snap = s AND o.name = n AND o.body <> ''
 $$;
 
--- scontrol show -o: one record per line, Key=Value words (values have no blanks in what we read)
--- TODO: scontrol_show(doc) is the loader for this once it is in the extension.
+-- scontrol show -o: one record per line, read by fairsched's own scontrol_show
 CREATE FUNCTION interop.records(s text, n text) RETURNS TABLE(rec int, attrs jsonb) LANGUAGE sql STABLE AS $$
-    SELECT l.ln, (SELECT jsonb_object_agg(m[1], m[2])
-                  FROM regexp_matches(l.line, '(?:^| )([A-Za-z][A-Za-z0-9/:_]*)=(\S*)', 'g') AS m)
-    FROM interop.lines(s, n) l
+    SELECT r.record, r.attrs
+    FROM interop.out o, fairsched.scontrol_show(o.body) r
+    WHERE o.snap = s AND o.name = n AND o.body <> ''
 $$;
 
 -- sshare -a -l -P with each row's path, from the indentation (one blank per level below root)

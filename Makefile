@@ -61,7 +61,8 @@ $(EXTENSION)--$(EXTVERSION).sql: $(SQL_PIECES)
 # ---- the README's commands, and the pieces they are made of -----------------------------
 .PHONY: test demo bench unit fuzz deps deb dist interop
 
-# PG=17 or PG=18: against that PostgreSQL, built from Debian's source package (scripts/pg.sh)
+# PG=17 or PG=18: against that PostgreSQL, built from Debian's source package (scripts/pg.sh;
+# when the archive does not serve it, Debian's binary packages in a Debian root)
 test:
 	@PG=$(PG) scripts/test.sh
 

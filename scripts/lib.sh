@@ -6,8 +6,9 @@
 # root), and is stopped and removed on exit, also when a step fails.
 
 # PostgreSQL 15 from Debian's packages, or (PG=17, PG=18: `make test PG=18`) the server that
-# scripts/pg.sh builds from Debian's source package into a cache; fs_pg_select picks it, and the
-# test scripts it runs inherit the choice through FS_PG_BIN.
+# scripts/pg.sh builds from Debian's source package into a cache (or, when the source cannot be
+# fetched, Debian's binary packages in a Debian root there, run through wrappers); fs_pg_select
+# picks it, and the test scripts it runs inherit the choice through FS_PG_BIN.
 PG_BIN=${FS_PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_CONFIG=$PG_BIN/pg_config
 export PG_CONFIG
@@ -21,8 +22,12 @@ fs_pg_select() {
     FS_PG_BIN=$(dirname "$pgc")
     PG_BIN=$FS_PG_BIN
     PG_CONFIG=$pgc
-    export FS_PG_BIN PG_CONFIG
+    # a server in a Debian root (scripts/pg.sh's fallback): its wrappers show it this checkout
+    FS_CHECKOUT=$(pwd)
+    export FS_PG_BIN PG_CONFIG FS_CHECKOUT
 }
+# true when the version under test runs in a Debian root through wrappers (scripts/pg_root.sh)
+fs_pg_in_root() { [ -f "$PG_BIN/.fs-root-exec" ]; }
 # true when the version under test is Debian's package of 15
 fs_pg_is_debian() { [ -z "${FS_PG_BIN:-}" ]; }
 
@@ -71,9 +76,10 @@ fs_build_install() {
     fi
 }
 
-# Run a command as the cluster owner.
+# Run a command as the cluster owner. The wrappers of a server in a Debian root run initdb,
+# pg_ctl and postgres as the root's postgres user themselves, and need root to enter it.
 fs_as_owner() {
-    if [ "$(id -u)" = 0 ]; then
+    if [ "$(id -u)" = 0 ] && ! fs_pg_in_root; then
         runuser -u postgres -- "$@"
     else
         "$@"
@@ -123,8 +129,11 @@ fs_cluster_start() {
 
 # The extension is installed system-wide, and other checkouts on the machine may install theirs:
 # hold this lock from the install until the last test that uses the installed files is done.
+# One lock per installation: Debian's 15, or a PostgreSQL of scripts/pg.sh's cache (its bindir).
 FS_INSTALL_LOCK=/tmp/fairsched-install.lock
 fs_install_lock() {
+    fs_pg_is_debian \
+        || FS_INSTALL_LOCK=/tmp/fairsched-install-$(printf '%s' "$FS_PG_BIN" | cksum | cut -d' ' -f1).lock
     exec 9>"$FS_INSTALL_LOCK"
     flock 9
     export FS_INSTALL_LOCKED=1

@@ -8,6 +8,11 @@
 # (no build dependency is installed from those suites; the few Debian 12 packages the build
 # needs are).
 #
+# When the archive lists the source package but does not serve its files (trixie's 17 in 2026),
+# Debian's binary packages of the same suite are used instead, in a Debian root that debootstrap
+# makes in the same cache (pg_root_fallback below, scripts/pg_root.sh); when that fails too, it
+# exits 3, its last line saying why.
+#
 # The build goes into a cache outside the checkout, keyed on the source package's version:
 #     ${FS_PG_CACHE:-/var/cache/fairsched}/pg-VERSION/SOURCE-VERSION/{bin,lib,include,share}
 # (its build tree in pg-VERSION/build-SOURCE-VERSION, kept so that what a later recipe adds
@@ -37,10 +42,15 @@ TOP=$CACHE/pg-$VERSION
 
 # what is built (the list below): a build of an older recipe is built again
 RECIPE=2
-if [ -z "${FS_PG_REFRESH:-}" ] && [ -x "$TOP/current/bin/pg_config" ] \
-    && [ "$(cat "$TOP/current/recipe" 2>/dev/null)" = "$RECIPE" ]; then
-    echo "$(readlink -f "$TOP/current")/bin/pg_config"
-    exit 0
+# the fallback's (below): its number, and the wrapper it copies, written again when either changes
+ROOT_RECIPE="root-1-$(sha1sum scripts/pg_root.sh | cut -c1-12)"
+if [ -z "${FS_PG_REFRESH:-}" ] && [ -x "$TOP/current/bin/pg_config" ]; then
+    case $(cat "$TOP/current/recipe" 2>/dev/null) in
+        "$RECIPE" | "$ROOT_RECIPE")
+            echo "$(readlink -f "$TOP/current")/bin/pg_config"
+            exit 0
+            ;;
+    esac
 fi
 
 if [ "$(id -u)" != 0 ] && ! mkdir -p "$TOP" 2>/dev/null; then
@@ -96,6 +106,131 @@ if ! [ -s "$apt_dir/sources.list" ]; then
 fi
 APT=(apt-get -q -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=$apt_dir/parts"
     -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Sandbox::User=root")
+# The fallback, for a version whose source package the archive lists but does not serve while it
+# serves the binary packages (trixie's 17 in 2026): those are built for a newer Debian than this
+# machine's, so they run in a Debian $SUITE root of their own, made with debootstrap from the
+# mirror of the first deb-src line above (its URI and keyring) into $TOP/root-$SUITE, with
+# postgresql-$VERSION and postgresql-server-dev-$VERSION installed by the root's own apt. The
+# host sees it through $TOP/binary-PACKAGEVERSION/, the PG_BIN of `make test PG=$VERSION`:
+#   bin/psql, bin/pg_ctl, ...  a wrapper per program of the root's bindir: scripts/pg_root.sh
+#                              (copied as bin/.fs-root-exec) runs it in the root, with /tmp and
+#                              the checkout at their host paths (private mount namespace)
+#   bin/pg_config              the root's answers, its paths as the host reaches them (under the
+#                              root), but --bindir (these wrappers) and --pgxs (below): the
+#                              extension is compiled by the host's gcc against the root's headers
+#                              (the .so needs only libc, which the root's newer glibc runs) and
+#                              `make install` writes into the root's pkglibdir and sharedir
+#   pgxs/                      a copy of the root's lib/pgxs, without LLVM bitcode (the root's
+#                              clang is not the host's) and with pg_regress a wrapper that gives
+#                              the root's pg_regress the root's bindir
+# Once made, the root stays; FS_PG_REFRESH=1 asks the archive again (the source first) and
+# upgrades the root's packages.
+pg_root_unavailable() {
+    echo "scripts/pg.sh: PostgreSQL $VERSION: the source package cannot be fetched, and $*" >&2
+    exit 3
+}
+pg_root_fallback() {
+    local root=$TOP/root-$SUITE line uri keyring ver prefix tmp p start
+    start=$(date +%s)
+    fs_log "the source of postgresql-$VERSION cannot be fetched: Debian $SUITE's binary packages in a root ($root)"
+    if [ "$(id -u)" != 0 ]; then
+        echo "scripts/pg.sh: a Debian root (debootstrap, chroot) needs root; run it as root once" >&2
+        exit 1
+    fi
+    # shellcheck disable=SC2034 # fs_deps reads it
+    FS_PACKAGES="debootstrap"
+    fs_deps
+    line=$(head -n 1 "$apt_dir/sources.list")
+    uri=$(sed -E 's/^deb-src[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+).*/\2/' <<<"$line")
+    keyring=$(sed -nE 's/^deb-src[[:space:]]+\[([^]]*[[:space:]])?signed-by=([^][:space:]]+).*/\2/p' <<<"$line")
+    if ! [ -f "$root/.fairsched-root" ]; then
+        rm -rf "$root.partial"
+        fs_log "debootstrap $SUITE from $uri into $root"
+        debootstrap --variant=minbase ${keyring:+--keyring="$keyring"} "$SUITE" "$root.partial" "$uri" \
+            >"$TOP/debootstrap.log" 2>&1 || {
+            tail -n 5 "$TOP/debootstrap.log" >&2
+            pg_root_unavailable "debootstrap $SUITE from $uri failed (log: $TOP/debootstrap.log)"
+        }
+        # no service is started in the root and no default cluster is created
+        printf '#!/bin/sh\nexit 101\n' >"$root.partial/usr/sbin/policy-rc.d"
+        chmod 755 "$root.partial/usr/sbin/policy-rc.d"
+        mkdir -p "$root.partial/etc/postgresql-common/createcluster.d"
+        echo 'create_main_cluster = false' >"$root.partial/etc/postgresql-common/createcluster.d/fairsched.conf"
+        # the root's postgres user is the host's (same uid and gid: both own the clusters in /tmp)
+        if id postgres >/dev/null 2>&1; then
+            chroot "$root.partial" groupadd --system --gid "$(id -g postgres)" postgres
+            chroot "$root.partial" useradd --system --uid "$(id -u postgres)" --gid postgres \
+                --home-dir /var/lib/postgresql --shell /bin/bash postgres
+        fi
+        touch "$root.partial/.fairsched-root"
+        mv "$root.partial" "$root"
+    fi
+    fs_log "installing postgresql-$VERSION and postgresql-server-dev-$VERSION with the root's apt"
+    if ! {
+        DEBIAN_FRONTEND=noninteractive scripts/pg_root.sh "$root" /usr/bin/apt-get -q update \
+            && DEBIAN_FRONTEND=noninteractive scripts/pg_root.sh "$root" /usr/bin/apt-get -q install \
+                -y --no-install-recommends "postgresql-$VERSION" "postgresql-server-dev-$VERSION"
+    } >"$TOP/root-apt.log" 2>&1; then
+        tail -n 5 "$TOP/root-apt.log" >&2
+        pg_root_unavailable "the root's apt-get could not install postgresql-$VERSION (log: $TOP/root-apt.log)"
+    fi
+    ver=$(chroot "$root" dpkg-query -W -f='${Version}' "postgresql-$VERSION")
+    prefix=$TOP/binary-$ver
+    if ! [ -x "$prefix/bin/pg_config" ] || [ "$(cat "$prefix/recipe" 2>/dev/null)" != "$ROOT_RECIPE" ]; then
+        tmp=$prefix.partial
+        rm -rf "$tmp" && mkdir -p "$tmp/bin"
+        cp scripts/pg_root.sh "$tmp/bin/.fs-root-exec"
+        for p in "$root/usr/lib/postgresql/$VERSION/bin"/*; do
+            p=${p##*/}
+            [ "$p" = pg_config ] && continue
+            printf '#!/bin/sh\nexec %s %s %s "$@"\n' "$prefix/bin/.fs-root-exec" "$root" \
+                "/usr/lib/postgresql/$VERSION/bin/$p" >"$tmp/bin/$p"
+        done
+        # pg_config: the root's answers (NAME = value), its paths under the root
+        chroot "$root" "/usr/lib/postgresql/$VERSION/bin/pg_config" | awk -v root="$root" -v prefix="$prefix" '
+            {
+                name = substr($0, 1, index($0, " = ") - 1); value = substr($0, index($0, " = ") + 3)
+                if (name == "BINDIR") value = prefix "/bin"
+                else if (name == "PGXS") value = prefix "/pgxs/src/makefiles/pgxs.mk"
+                else if (name ~ /DIR(-SERVER)?$/) value = root value
+                print name " = " value
+            }' >"$tmp/pg_config.txt"
+        {
+            echo '#!/bin/sh'
+            echo "# pg_config of Debian $SUITE's PostgreSQL $ver in $root, as the host sees it (scripts/pg.sh)"
+            echo "f=$prefix/pg_config.txt"
+            # shellcheck disable=SC2016
+            echo '[ $# -gt 0 ] || exec cat "$f"
+for a; do
+    n=$(printf "%s" "$a" | sed "s/^--//" | tr a-z A-Z)
+    awk -v n="$n" '\''index($0, n " = ") == 1 { print substr($0, length(n) + 4); found = 1 }
+        END { exit !found }'\'' "$f" || { echo "pg_config: invalid argument: $a" >&2; exit 1; }
+done'
+        } >"$tmp/bin/pg_config"
+        cp -a "$root/usr/lib/postgresql/$VERSION/lib/pgxs" "$tmp/pgxs"
+        sed -i -E 's/^with_llvm([[:space:]]*)=.*/with_llvm\1= no/' "$tmp/pgxs/src/Makefile.global"
+        {
+            echo '#!/usr/bin/env bash'
+            echo "# the root's pg_regress, given the root's bindir (scripts/pg.sh)"
+            echo 'args=()'
+            echo 'for a; do'
+            echo "    case \$a in --bindir=*) a=--bindir=/usr/lib/postgresql/$VERSION/bin ;; esac"
+            echo '    args+=("$a")'
+            echo 'done'
+            echo "exec $prefix/bin/.fs-root-exec $root /usr/lib/postgresql/$VERSION/lib/pgxs/src/test/regress/pg_regress \"\${args[@]}\""
+        } >"$tmp/pgxs/src/test/regress/pg_regress"
+        chmod 755 "$tmp"/bin/* "$tmp/bin/.fs-root-exec" "$tmp/pgxs/src/test/regress/pg_regress"
+        echo "$ROOT_RECIPE" >"$tmp/recipe"
+        rm -rf "$prefix" && mv "$tmp" "$prefix"
+    fi
+    # the wrappers work: the root's psql runs, and pg_config answers as the root's does
+    "$prefix/bin/psql" --version >/dev/null
+    [ "$("$prefix/bin/pg_config" --version)" = "$(chroot "$root" "/usr/lib/postgresql/$VERSION/bin/pg_config" --version)" ]
+    ln -sfn "binary-$ver" "$TOP/current"
+    fs_log "PostgreSQL $ver from Debian $SUITE's packages in $root, ready in $(($(date +%s) - start))s"
+    echo "$prefix/bin/pg_config"
+}
+
 fs_log "deb-src for $SUITE: $(tr '\n' ' ' <"$apt_dir/sources.list")"
 "${APT[@]}" update >"$TOP/apt-update.log" 2>&1 || { cat "$TOP/apt-update.log" >&2; exit 1; }
 
@@ -103,9 +238,14 @@ dl=$TOP/download
 rm -rf "$dl" && mkdir -p "$dl"
 if ! (cd "$dl" && "${APT[@]}" source --download-only "postgresql-$VERSION" >"$TOP/apt-source.log" 2>&1); then
     cat "$TOP/apt-source.log" >&2
-    # the archive lists the package but does not serve its files: 3, which .ci/run reports
-    # as a version not tested rather than a failure
-    grep -q '404' "$TOP/apt-source.log" && exit 3
+    # the archive lists the package but does not serve its files: Debian's binary packages of
+    # the same suite, in a root of their own (below); when those cannot be had either, 3, which
+    # .ci/run reports as a version not tested rather than a failure
+    if grep -q '404' "$TOP/apt-source.log"; then
+        rm -rf "$dl"
+        pg_root_fallback
+        exit 0
+    fi
     exit 1
 fi
 dsc=$(ls "$dl"/postgresql-"$VERSION"_*.dsc)

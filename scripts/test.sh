@@ -7,7 +7,9 @@
 # "N passed, N failed" over every suite; the exit status is non-zero on any failure.
 #
 # PG=17 or PG=18 (`make test PG=18`): the same against that PostgreSQL, built by scripts/pg.sh from
-# Debian's source package into a cache. What needs no server (the layer rule, unit tests, fuzzing,
+# Debian's source package into a cache (or Debian's binary packages in a Debian root there, when
+# the source cannot be fetched: then also a check that the server runs in the root and that its
+# bind mounts are not the host's). What needs no server (the layer rule, unit tests, fuzzing,
 # the zip) ran with 15 and is not repeated; the Debian package steps are 15's only, because
 # pg_buildext builds for the Debian packages of PostgreSQL it finds (debian/pgversions: 15+), and
 # a server built from source is not one.
@@ -157,6 +159,25 @@ suite test/load_test.sh
 # last: removing the package removes the installed extension (it installs the build again)
 if fs_pg_is_debian; then
     suite test/deb_test.sh
+fi
+# a server in a Debian root (scripts/pg.sh's fallback): it runs in the root, in a mount namespace
+# of its own, and the host's mount table holds none of the bind mounts its wrappers made
+root_private() {
+    local top root pid
+    top=$(readlink -f "$PG_BIN/../..")
+    root=$(readlink -f "$("$PG_CONFIG" --sharedir)/../../../..")
+    pid=$(head -n 1 "$FS_CLUSTER_DIR/data/postmaster.pid")
+    echo "server $pid: root $(readlink "/proc/$pid/root"), mount namespace $(readlink "/proc/$pid/ns/mnt")"
+    echo "this shell: mount namespace $(readlink /proc/self/ns/mnt)"
+    [ "$(readlink "/proc/$pid/root")" = "$root" ]
+    [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/self/ns/mnt)" ]
+    ! awk -v top="$top" '$5 == top || index($5, top "/") == 1 { print "host mount: " $5; bad = 1 }
+        END { exit !bad }' /proc/self/mountinfo
+}
+if fs_pg_in_root; then
+    fs_log "the server in its Debian root, its mounts its own"
+    fs_check root_private root_private
+    count "$FS_PASSED" "$FS_FAILED"
 fi
 
 fs_cluster_stop

@@ -371,14 +371,15 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 	{
 		fs_vh_result *o = &out[i];
 
-		o->demand = vec(a, k);
-		o->usage = vec(a, k);
-		o->limits = vec(a, k);
-		o->strong = vec(a, k);
-		o->fair_share = vec(a, k);
-		o->strong_part = vec(a, k);
-		o->integral_part = vec(a, k);
-		o->weight_part = vec(a, k);
+		/* the eight vectors in one block (o->demand owns it) */
+		o->demand = vec(a, 8 * k);
+		o->usage = o->demand + k;
+		o->limits = o->usage + k;
+		o->strong = o->limits + k;
+		o->fair_share = o->strong + k;
+		o->strong_part = o->fair_share + k;
+		o->integral_part = o->strong_part + k;
+		o->weight_part = o->integral_part + k;
 		o->fifo_index = i > 0 && nodes[nodes[i].parent].fifo ? (int64_t) t.pos[i] : -1;
 		o->effective_fifo_index = -1;
 	}
@@ -602,13 +603,5 @@ fs_vh_result_free(fs_vh_result *out, size_t n, const fs_allocator *a)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-	{
-		double *v[8] = {out[i].demand,        out[i].usage,      out[i].limits,
-		                out[i].strong,        out[i].fair_share, out[i].strong_part,
-		                out[i].integral_part, out[i].weight_part};
-		int j;
-
-		for (j = 0; j < 8; j++)
-			a->release(a->ctx, v[j]);
-	}
+		a->release(a->ctx, out[i].demand); /* the block of all eight */
 }

@@ -502,6 +502,7 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		fs_vh_fn_free(&fsbff, a);
 		if (st != FS_OK)
 			return st;
+		fs_vh_fn_shrink(&t.fsbs[i], a); /* kept to the end: n of them */
 	}
 
 	/* the top-down pass from suggestion 1 at the root */

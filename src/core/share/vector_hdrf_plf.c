@@ -36,6 +36,32 @@ fs_vh_fn_free(fs_vh_fn *fn, const fs_allocator *a)
 	fn->n = fn->cap = 0;
 }
 
+void
+fs_vh_fn_shrink(fs_vh_fn *fn, const fs_allocator *a)
+{
+	size_t n = fn->n ? fn->n : 1, k = fn->k ? fn->k : 1;
+	double *x, *v, *f = NULL;
+
+	if (fn->cap <= n)
+		return;
+	x = a->alloc(a->ctx, n * sizeof(double));
+	v = a->alloc(a->ctx, n * k * sizeof(double));
+	memcpy(x, fn->x, fn->n * sizeof(double));
+	memcpy(v, fn->v, fn->n * fn->k * sizeof(double));
+	if (fn->f)
+	{
+		f = a->alloc(a->ctx, n * sizeof(double));
+		memcpy(f, fn->f, fn->n * sizeof(double));
+		a->release(a->ctx, fn->f);
+	}
+	a->release(a->ctx, fn->x);
+	a->release(a->ctx, fn->v);
+	fn->x = x;
+	fn->v = v;
+	fn->f = f;
+	fn->cap = n;
+}
+
 static void *
 grow(void *old, size_t oldbytes, size_t newbytes, const fs_allocator *a)
 {

@@ -32,6 +32,8 @@ typedef struct fs_vh_fn
 fs_status fs_vh_fn_init(fs_vh_fn *fn, size_t k, size_t cap, bool with_f, const fs_allocator *a,
                         fs_error *err);
 void fs_vh_fn_free(fs_vh_fn *fn, const fs_allocator *a);
+/* Give back the unused capacity (functions kept for the top-down pass). O(n k). */
+void fs_vh_fn_shrink(fs_vh_fn *fn, const fs_allocator *a);
 /* Append a point (copying k values); grows the arrays. */
 fs_status fs_vh_fn_push(fs_vh_fn *fn, double x, const double *v, double f, const fs_allocator *a,
                         fs_error *err);

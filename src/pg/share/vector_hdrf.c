@@ -268,14 +268,14 @@ push_elem(vh_elem **el, size_t *n, size_t *cap, const vh_elem *e)
  * weight 1) and the root added, parents set. O(n depth) after the sort.
  */
 static vh_elem *
-with_ancestors(vh_elem *given, size_t ng, size_t *np)
+with_ancestors(const vh_elem *given, const vh_sortkey *keys, size_t ng, size_t *np)
 {
 	size_t cap = ng + 16, n = 0, depth = 0, j;
 	vh_elem *el = palloc(sizeof(vh_elem) * cap);
 	size_t *stack = palloc(sizeof(size_t) * (FS_SP_DEPTH_MAX + 2));
 
 	/* the root, when no row names it (a pool with the empty path) */
-	if (ng == 0 || fs_sp_nlevel(given[0].path) > 0)
+	if (ng == 0 || fs_sp_nlevel(keys[0].path) > 0)
 	{
 		vh_elem e;
 		size_t len;
@@ -290,11 +290,12 @@ with_ancestors(vh_elem *given, size_t ng, size_t *np)
 	}
 	for (j = 0; j < ng; j++)
 	{
-		const uint8_t *path = given[j].path;
+		const vh_elem *g = &given[keys[j].idx];
+		const uint8_t *path = g->path;
 		uint32_t lv = fs_sp_nlevel(path), d;
 
 		CHECK_FOR_INTERRUPTS();
-		if (j > 0 && fs_sp_cmp(given[j - 1].path, path) == 0)
+		if (j > 0 && fs_sp_cmp(keys[j - 1].path, path) == 0)
 		{
 			fs_path_text pt;
 
@@ -324,7 +325,6 @@ with_ancestors(vh_elem *given, size_t ng, size_t *np)
 			push_elem(&el, &n, &cap, &e);
 			stack[depth++] = n - 1;
 		}
-		given[j].node.parent = depth > 0 ? (int64_t) stack[depth - 1] : -1;
 		if (depth > 0)
 		{
 			const vh_elem *p = &el[stack[depth - 1]];
@@ -332,11 +332,12 @@ with_ancestors(vh_elem *given, size_t ng, size_t *np)
 			if (p->is_op)
 				bad_child(p->path, path, "operation \"%s\" has \"%s\" below it",
 				          "Operations are leaves: put them inside pools.");
-			if (p->node.fifo && !given[j].is_op)
+			if (p->node.fifo && !g->is_op)
 				bad_child(p->path, path, "FIFO pool \"%s\" has pool \"%s\" below it",
 				          "A FIFO pool holds operations only, as in YTsaurus.");
 		}
-		push_elem(&el, &n, &cap, &given[j]);
+		push_elem(&el, &n, &cap, g);
+		el[n - 1].node.parent = depth > 0 ? (int64_t) stack[depth - 1] : -1;
 		stack[depth++] = n - 1;
 	}
 	*np = n;
@@ -454,7 +455,6 @@ vector_fair_share(PG_FUNCTION_ARGS)
 	/* pre-order is path order: sort, then add the ancestors that no row names and the root */
 	{
 		vh_sortkey *keys = palloc(sizeof(vh_sortkey) * (ng ? ng : 1));
-		vh_elem *sorted = palloc(sizeof(vh_elem) * (ng ? ng : 1));
 
 		for (j = 0; j < ng; j++)
 		{
@@ -463,11 +463,9 @@ vector_fair_share(PG_FUNCTION_ARGS)
 			keys[j].idx = j;
 		}
 		fs_sort(keys, ng, sizeof(vh_sortkey), cmp_key, NULL, &fs_pg_alloc);
-		for (j = 0; j < ng; j++)
-			sorted[j] = given[keys[j].idx];
+		el = with_ancestors(given, keys, ng, &n);
 		pfree(keys);
 		pfree(given);
-		el = with_ancestors(sorted, ng, &n);
 	}
 	if (PG_NARGS() > 6)
 		mark_reordering(PG_GETARG_ARRAYTYPE_P(6), el, n);

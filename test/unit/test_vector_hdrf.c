@@ -434,6 +434,30 @@ test_improved(void)
 		run_improved(t, 5, total100, true, false, out);
 		CHECK(out[1].fair_share[1] == 0 && out[3].fair_share[1] == 0);
 	}
+	/*
+	 * two gangs of 0.4 in a pool beside an operation of the whole cluster: in the standard mode the
+	 * pool jumps by 0.8 at suggestion 0.8, which the root cannot give beside the operation's 0.8:
+	 * the pool 0, the operation 0.8; the improved mode's pool jumps by one gang at 0.4 and by the
+	 * other at 0.8, so the root stops at 0.6: the pool 0.4 (its first gang), the operation 0.6
+	 */
+	{
+		double g4[5] = {40, 40, 0, 400, 0}, all[5] = {100, 100, 0, 1000, 0};
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 1, false},
+		                   {0, true, false, 1, all, zero, NULL, NULL, false, 2, false}};
+
+		run_improved(t, 5, total100, true, false, out);
+		CHECK(out[1].fair_share[1] == 0);
+		CHECK_DBL(out[4].fair_share[1], 0.8, 1e-12);
+		run_improved(t, 5, total100, true, true, out);
+		CHECK_DBL(out[1].fair_share[1], 0.4, 1e-12);
+		CHECK_DBL(out[2].fair_share[1], 0.4, 1e-12);
+		CHECK(out[3].fair_share[1] == 0);
+		CHECK_DBL(out[4].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[0].fair_share[1], 1.0, 1e-12);
+	}
 	/* TestGangOperationsWithSkewedResources: one gang, the other demands nothing */
 	{
 		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
@@ -523,6 +547,135 @@ test_fifo_reorder(void)
 	last_n = 0;
 }
 
+/* A small deterministic generator for the generated trees. */
+static uint64_t rng_state;
+
+static double
+rnd(void)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double) (rng_state >> 11) / 9007199254740992.0;
+}
+
+/*
+ * Generated trees (pools, FIFO pools, gangs, usage, limits, guarantees), in both modes, with and
+ * without reordering: a pool's children never get more than it (1e-9 a child, as YTsaurus's
+ * check allows), nobody more than its demand or limits, and the root at most the cluster.
+ */
+static void
+test_generated(void)
+{
+	enum
+	{
+		N = 40,
+		K = 3
+	};
+	static double dem[N][K], use[N][K], lim[N][K], strong[N][K];
+	static const double total[K] = {100, 50, 1000};
+	fs_vh_node t[N];
+	fs_vh_result out[N];
+	int tree, i, r, mode, reordered = 0, differ = 0;
+	static double standard[N][K];
+	bool ok = true;
+
+	rng_state = 42;
+	for (tree = 0; tree < 300; tree++)
+		for (mode = 0; mode < 4; mode++)
+		{
+			size_t n = N;
+			fs_vh_options o = {0, true, mode & 1};
+			fs_error err;
+
+			rng_state = 1000 + (uint64_t) tree;
+			memset(t, 0, sizeof(t));
+			t[0].parent = -1;
+			t[0].weight = 1;
+			for (i = 1; i < N; i++)
+			{
+				int64_t p;
+
+				/* a parent among the pools before it */
+				do
+					p = (int64_t) (rnd() * i);
+				while (t[p].is_operation);
+				t[i].parent = p;
+				t[i].weight = rnd() < 0.5 ? 1 : 0.5 + 3 * rnd();
+				t[i].is_operation = t[p].fifo || rnd() < 0.6;
+				t[i].order = i;
+				for (r = 0; r < K; r++)
+				{
+					dem[i][r] = rnd() < 0.2 ? 0 : total[r] * rnd() * 0.6;
+					use[i][r] = rnd() < 0.5 ? 0 : dem[i][r] * rnd();
+					lim[i][r] = rnd() < 0.8 ? INFINITY : total[r] * rnd();
+					strong[i][r] = rnd() < 0.7 ? NAN : total[r] * rnd() * 0.3;
+				}
+				if (t[i].is_operation)
+				{
+					t[i].demand = dem[i];
+					t[i].usage = use[i];
+					t[i].gang = rnd() < 0.4;
+					/* gangs of a few sizes, so that siblings jump together */
+					for (r = 0; t[i].gang && r < K; r++)
+					{
+						dem[i][r] = total[r] * (rnd() < 0.5 ? 0.2 : 0.35);
+						use[i][r] = rnd() < 0.7 ? 0 : dem[i][r] / 2;
+					}
+				}
+				else
+				{
+					t[i].strong = strong[i];
+					t[i].fifo = rnd() < 0.3;
+					t[i].fifo_reorder = (mode & 2) != 0;
+				}
+				t[i].limits = rnd() < 0.3 ? lim[i] : NULL;
+			}
+			/* a FIFO pool with a pool below it is not a tree: make such pools fair-share ones */
+			for (i = 1; i < N; i++)
+				if (!t[i].is_operation)
+					t[t[i].parent].fifo = false;
+			CHECK(fs_vh_compute(t, n, total, K, &o, &unit_alloc, out, &err) == FS_OK);
+			for (i = 0; i < N; i++)
+				if (out[i].effective_fifo_index >= 0)
+					reordered++;
+			for (i = 0; i < N; i++)
+			{
+				double sum[K] = {0};
+				int c, kids = 0;
+
+				for (c = 1; c < N; c++)
+					if (t[c].parent == i)
+					{
+						kids++;
+						for (r = 0; r < K; r++)
+							sum[r] += out[c].fair_share[r];
+					}
+				for (r = 0; r < K; r++)
+				{
+					if (kids && sum[r] > out[i].fair_share[r] + kids * 1e-9)
+						ok = false;
+					if (out[i].fair_share[r] > out[i].demand[r] + 1e-9 ||
+					    out[i].fair_share[r] > out[i].limits[r] + 1e-9 || out[i].fair_share[r] < 0)
+						ok = false;
+				}
+			}
+			for (r = 0; r < K; r++)
+				if (out[0].fair_share[r] > 1 + 1e-9)
+					ok = false;
+			for (i = 0; i < N; i++)
+				for (r = 0; r < K; r++)
+				{
+					if (mode == 0)
+						standard[i][r] = out[i].fair_share[r];
+					else if (mode == 1 && fabs(out[i].fair_share[r] - standard[i][r]) > 1e-9)
+						differ++;
+				}
+			fs_vh_result_free(out, n, &unit_alloc);
+		}
+	CHECK(ok);
+	CHECK(reordered > 0); /* the generated trees exercise the reordering */
+	CHECK(differ > 0);    /* and simultaneous jumps, where the improved mode differs */
+}
+
 void
 test_vector_hdrf(void)
 {
@@ -534,4 +687,5 @@ test_vector_hdrf(void)
 	test_right_and_stretch();
 	test_improved();
 	test_fifo_reorder();
+	test_generated();
 }

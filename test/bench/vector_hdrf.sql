@@ -1,6 +1,7 @@
 -- vector_fair_share benchmark: a pool tree of 10^4 pools (100 top pools of 100 sub-pools, with
 -- guarantees) and 10^5 operations (10 per sub-pool) over 5 resources, next to fair_share's
--- classic scalar division of the same pools (the fastest thing a user has today).
+-- classic scalar division of the same pools (the fastest thing a user has today); and the improved
+-- fit factor mode next to the standard one.
 SET search_path = public, fairsched;
 SET max_parallel_workers_per_gather = 0;
 
@@ -29,3 +30,11 @@ SELECT bench_record('vector_fair_share(), 5 resources', n,
                     'floor: unnesting the pools and operations',
                     format('SELECT (SELECT count(*) FROM unnest(pools)) + (SELECT count(*) FROM unnest(ops)) FROM vh_inst WHERE n = %s', n))
 FROM vh_inst ORDER BY n;
+
+-- the improved fit factor mode on the same tree (its gangs jump together in places), against the
+-- standard mode in the same run
+SELECT bench_record('vector_fair_share(), 5 resources, improved_fit_factor', n,
+                    format('SELECT count(*) FROM vh_inst, vector_fair_share(pools, ops, total, improved_fit_factor => true) WHERE n = %s', n),
+                    'the standard mode',
+                    format('SELECT count(*) FROM vh_inst, vector_fair_share(pools, ops, total) WHERE n = %s', n))
+FROM vh_inst WHERE n = 100000;

@@ -178,7 +178,7 @@ static size_t last_n;
 static void
 run(fs_vh_node *nodes, size_t n, const double *total, size_t k, bool step, fs_vh_result *out)
 {
-	fs_vh_options o = {1, step};
+	fs_vh_options o = {1, step, false};
 	fs_error err;
 
 	fs_vh_result_free(out, last_n, &unit_alloc);
@@ -200,10 +200,10 @@ test_trees(void)
 
 	/* TestOneLargeOperation: the op is bound by memory: (0.5, 0.5, 0, 1, 0) */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0, false}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[3].fair_share[0], 0.5, 1e-7);
@@ -216,9 +216,9 @@ test_trees(void)
 	}
 	/* complementary demands: equal dominant shares, 2/3 each */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0},
-		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0, false},
+		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0, false}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 2.0 / 3, 1e-7);
@@ -231,13 +231,13 @@ test_trees(void)
 	 * first one 10 % and nothing: the guarantee adds to the weight part: 0.5 = 0.3 + 0.2.
 	 */
 	{
-		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
-		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0},
-		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0},
-		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0},
-		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0}};
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false},
+		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0, false},
+		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0, false},
+		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false},
+		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0, false}};
 
 		run(t, 7, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
@@ -252,9 +252,9 @@ test_trees(void)
 	}
 	/* guarantees of 70 + 60 at the root are scaled by one factor to fit: 70/130, 60/130 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0, false}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].strong[1], 70.0 / 130, 1e-12);
@@ -263,10 +263,10 @@ test_trees(void)
 	}
 	/* children exceeding their parent: 60 + 60 in a pool of 50 become 25 + 25 */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0, false},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[2].strong[1], 0.25, 1e-12);
@@ -274,9 +274,9 @@ test_trees(void)
 	}
 	/* TestGangOperations: two gangs of 60 % that both cannot fit: both resolve to 0 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0},
-		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK(out[1].dominant_fair_share < 1e-9);
@@ -289,14 +289,14 @@ test_trees(void)
 	/* a FIFO pool: the operation first in its order takes 0.7, the next one the rest */
 	{
 		double d7[5] = {70, 70, 0, 700, 0};
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
-		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1},
-		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0}};
-		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0},
-		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
-		fs_vh_options o = {1, true};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1, false},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
+		fs_vh_options o = {1, true, false};
 		fs_error err;
 
 		run(t, 4, total100, 5, true, out);
@@ -312,11 +312,11 @@ test_trees(void)
 	}
 	/* an empty tree, and a bad one */
 	{
-		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
-		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0},
-		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0}};
-		fs_vh_options o = {1, true};
+		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
+		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
+		fs_vh_options o = {1, true, false};
 		fs_error err;
 
 		run(t, 2, total100, 5, true, out);
@@ -330,6 +330,352 @@ test_trees(void)
 	}
 }
 
+/* Run a tree in the improved fit factor mode (or not), with the gang step function. */
+static void
+run_improved(fs_vh_node *nodes, size_t n, const double *total, bool step, bool improved,
+             fs_vh_result *out)
+{
+	fs_vh_options o = {1, step, improved};
+	fs_error err;
+
+	fs_vh_result_free(out, last_n, &unit_alloc);
+	last_n = n;
+	CHECK(fs_vh_compute(nodes, n, total, 5, &o, &unit_alloc, out, &err) == FS_OK);
+}
+
+static void
+test_right_and_stretch(void)
+{
+	double u[1] = {0}, d[1] = {0.6}, v[1], f;
+	fs_vh_fn fn, sum;
+	const fs_vh_fn *kids[3];
+	double ratio[3] = {1, 1, 1};
+	fs_vh_stretch st;
+	size_t point;
+	fs_error err;
+
+	/* a gang: 0 up to f = 1, D after; at the jump the left value, or the right limit */
+	fs_vh_operation_fsbff(u, d, 1, true, &unit_alloc, &fn, &err);
+	fs_vh_fn_eval(&fn, 1, v);
+	CHECK(v[0] == 0);
+	fs_vh_fn_eval_right(&fn, 1, v);
+	CHECK(v[0] == 0.6);
+	fs_vh_fn_eval_right(&fn, 0.5, v);
+	CHECK(v[0] == 0);
+	fs_vh_fn_eval_right(&fn, 3, v);
+	CHECK(v[0] == 0.6);
+	fs_vh_fn_free(&fn, &unit_alloc);
+	/*
+	 * three children that jump from 0 to 0.6 at s = 0.5 together: the serialised sum takes them
+	 * one after another at stretched fit factors 0.5, 1.5 and 2.5 (flat in between) on [0, 3]
+	 */
+	fs_vh_fn_init(&fn, 1, 4, false, &unit_alloc, &err);
+	v[0] = 0;
+	fs_vh_fn_push(&fn, 0, v, 0, &unit_alloc, &err);
+	fs_vh_fn_push(&fn, 0.5, v, 0, &unit_alloc, &err);
+	v[0] = 0.6;
+	fs_vh_fn_push(&fn, 0.5, v, 0, &unit_alloc, &err);
+	fs_vh_fn_push(&fn, 1, v, 0, &unit_alloc, &err);
+	kids[0] = kids[1] = kids[2] = &fn;
+	CHECK(fs_vh_sum_children_serial(kids, ratio, 3, 1, 1000, &unit_alloc, &sum, &st, &err) ==
+	      FS_OK);
+	CHECK(st.n == 1 && st.x[0] == 0.5 && st.t[0] == 0.5);
+	CHECK(st.start[1] - st.start[0] == 3 && st.kids[0] == 0 && st.kids[2] == 2);
+	CHECK(sum.x[sum.n - 1] == 3);
+	fs_vh_fn_eval(&sum, 0.5, v);
+	CHECK(v[0] == 0);
+	fs_vh_fn_eval(&sum, 1.5, v);
+	CHECK_DBL(v[0], 0.6, 1e-15); /* the second jump is at 1.5: its left value */
+	fs_vh_fn_eval(&sum, 1.6, v);
+	CHECK_DBL(v[0], 1.2, 1e-15);
+	fs_vh_fn_eval(&sum, 2.6, v);
+	CHECK_DBL(v[0], 1.8, 1e-15);
+	/* back to the children's fit factor */
+	f = fs_vh_stretch_locate(&st, 0.25, &point);
+	CHECK(f == 0.25 && point == SIZE_MAX);
+	f = fs_vh_stretch_locate(&st, 1.5, &point);
+	CHECK(f == 0.5 && point == 0);
+	f = fs_vh_stretch_locate(&st, 2.75, &point);
+	CHECK(f == 0.75 && point == SIZE_MAX);
+	fs_vh_stretch_free(&st, &unit_alloc);
+	fs_vh_fn_free(&sum, &unit_alloc);
+	/* the standard sum jumps once, by all three */
+	CHECK(fs_vh_sum_children(kids, ratio, 3, 1, 1000, &unit_alloc, &sum, &err) == FS_OK);
+	CHECK(sum.x[sum.n - 1] == 1);
+	fs_vh_fn_eval_right(&sum, 0.5, v);
+	CHECK_DBL(v[0], 1.8, 1e-15);
+	fs_vh_fn_free(&sum, &unit_alloc);
+	fs_vh_fn_free(&fn, &unit_alloc);
+}
+
+static void
+test_improved(void)
+{
+	static const double zero[5] = {0};
+	double gang[5] = {60, 60, 0, 600, 0}, g3[5] = {30, 30, 0, 300, 0};
+	double skew[5] = {50, 60, 0, 100, 0};
+	fs_vh_result out[8];
+
+	/* TestGangOperationsWithImprovedFairShareByFitFactorComputation: the first gang 0.6 */
+	{
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, gang, zero, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {3, true, true, 1, gang, zero, NULL, NULL, false, 0, false}};
+
+		run_improved(t, 5, total100, true, true, out);
+		CHECK_DBL(out[0].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[1].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[2].fair_share[3], 0.6, 1e-12);
+		CHECK(out[3].fair_share[1] == 0 && out[4].fair_share[1] == 0);
+		CHECK(out[4].bound == FS_VH_BOUND_GANG);
+		/* the standard mode: both 0 */
+		run_improved(t, 5, total100, true, false, out);
+		CHECK(out[1].fair_share[1] == 0 && out[3].fair_share[1] == 0);
+	}
+	/*
+	 * two gangs of 0.4 in a pool beside an operation of the whole cluster: in the standard mode the
+	 * pool jumps by 0.8 at suggestion 0.8, which the root cannot give beside the operation's 0.8:
+	 * the pool 0, the operation 0.8; the improved mode's pool jumps by one gang at 0.4 and by the
+	 * other at 0.8, so the root stops at 0.6: the pool 0.4 (its first gang), the operation 0.6
+	 */
+	{
+		double g4[5] = {40, 40, 0, 400, 0}, all[5] = {100, 100, 0, 1000, 0};
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 1, false},
+		                   {0, true, false, 1, all, zero, NULL, NULL, false, 2, false}};
+
+		run_improved(t, 5, total100, true, false, out);
+		CHECK(out[1].fair_share[1] == 0);
+		CHECK_DBL(out[4].fair_share[1], 0.8, 1e-12);
+		run_improved(t, 5, total100, true, true, out);
+		CHECK_DBL(out[1].fair_share[1], 0.4, 1e-12);
+		CHECK_DBL(out[2].fair_share[1], 0.4, 1e-12);
+		CHECK(out[3].fair_share[1] == 0);
+		CHECK_DBL(out[4].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[0].fair_share[1], 1.0, 1e-12);
+	}
+	/* TestGangOperationsWithSkewedResources: one gang, the other demands nothing */
+	{
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, skew, zero, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {3, true, true, 1, zero, zero, NULL, NULL, false, 0, false}};
+
+		run_improved(t, 5, total100, true, true, out);
+		CHECK_DBL(out[0].fair_share[0], 0.5, 1e-12);
+		CHECK_DBL(out[1].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[1].fair_share[3], 0.1, 1e-12);
+		CHECK(out[3].fair_share[1] == 0);
+	}
+	/* TestMultipleGangOperations: two FIFO pools of two gangs of 0.3 */
+	{
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
+		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 0, false},
+		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 1, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
+		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 2, false},
+		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 3, false}};
+
+		run_improved(t, 7, total100, true, true, out);
+		CHECK_DBL(out[0].fair_share[1], 0.9, 1e-12);
+		CHECK_DBL(out[1].fair_share[1], 0.6, 1e-12);
+		CHECK_DBL(out[4].fair_share[1], 0.3, 1e-12);
+		CHECK_DBL(out[2].fair_share[1], 0.3, 1e-12);
+		CHECK_DBL(out[3].fair_share[1], 0.3, 1e-12);
+		CHECK_DBL(out[5].fair_share[1], 0.3, 1e-12);
+		CHECK(out[6].fair_share[1] == 0);
+		CHECK(out[2].fifo_index == 0 && out[3].fifo_index == 1 && out[1].fifo_index == -1);
+	}
+	fs_vh_result_free(out, last_n, &unit_alloc);
+	last_n = 0;
+}
+
+static void
+test_fifo_reorder(void)
+{
+	static const double zero[5] = {0};
+	double g60[5] = {NAN, 60, NAN, NAN, NAN}, g40[5] = {NAN, 40, NAN, NAN, NAN};
+	double d7[5] = {70, 70, 0, 700, 0}, d3[5] = {30, 30, 0, 300, 0}, d31[5] = {31, 31, 0, 310, 0};
+	double all[5] = {100, 100, 0, 1000, 0};
+	fs_vh_result out[8];
+	int improved;
+
+	/*
+	 * TestFifoChildrenReorderingForGuaranteeUtilization: the head gang (0.7) cannot fit the
+	 * pool's guarantee of 0.6, the two behind it (0.3 each) can: they go first, 0.3 each
+	 */
+	for (improved = 0; improved < 2; improved++)
+	{
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, true, 0, true},
+		                   {1, true, true, 3, d7, zero, NULL, NULL, false, 0, false},
+		                   {1, true, true, 2, d3, zero, NULL, NULL, false, 1, false},
+		                   {1, true, true, 1, d3, zero, NULL, NULL, false, 2, false},
+		                   {0, false, false, 1, NULL, NULL, NULL, g40, false, 0, false},
+		                   {5, true, false, 1, all, zero, NULL, NULL, false, 3, false}};
+
+		run_improved(t, 7, total100, true, improved, out);
+		CHECK_DBL(out[1].fair_share[1], 0.6, 1e-7);
+		CHECK(out[2].fair_share[1] < 1e-9);
+		CHECK_DBL(out[3].fair_share[3], 0.3, 1e-7);
+		CHECK_DBL(out[4].fair_share[1], 0.3, 1e-7);
+		CHECK(out[2].fifo_index == 0 && out[3].fifo_index == 1 && out[4].fifo_index == 2);
+		CHECK(out[2].effective_fifo_index == 2 && out[3].effective_fifo_index == 0 &&
+		      out[4].effective_fifo_index == 1);
+		/* off for the pool, or without the step function: the order stays */
+		t[1].fifo_reorder = false;
+		run_improved(t, 7, total100, true, improved, out);
+		CHECK(out[1].fair_share[1] < 1e-9 && out[3].effective_fifo_index == -1);
+		t[1].fifo_reorder = true;
+		run_improved(t, 7, total100, false, improved, out);
+		CHECK_DBL(out[2].fair_share[1], 0.6, 1e-7);
+		CHECK(out[3].fair_share[1] < 1e-9 && out[3].effective_fifo_index == -1);
+		/* RejectsOvershoot: 0.31 does not fit what the 0.3 leaves */
+		t[4].demand = d31;
+		run_improved(t, 7, total100, true, improved, out);
+		CHECK_DBL(out[1].fair_share[1], 0.3, 1e-7);
+		CHECK(out[4].fair_share[1] < 1e-9 && out[4].effective_fifo_index == 2);
+		t[4].demand = d3;
+	}
+	fs_vh_result_free(out, last_n, &unit_alloc);
+	last_n = 0;
+}
+
+/* A small deterministic generator for the generated trees. */
+static uint64_t rng_state;
+
+static double
+rnd(void)
+{
+	rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double) (rng_state >> 11) / 9007199254740992.0;
+}
+
+/*
+ * Generated trees (pools, FIFO pools, gangs, usage, limits, guarantees), in both modes, with and
+ * without reordering: a pool's children never get more than it (1e-9 a child, as YTsaurus's
+ * check allows), nobody more than its demand or limits, and the root at most the cluster.
+ */
+static void
+test_generated(void)
+{
+	enum
+	{
+		N = 40,
+		K = 3
+	};
+	static double dem[N][K], use[N][K], lim[N][K], strong[N][K];
+	static const double total[K] = {100, 50, 1000};
+	fs_vh_node t[N];
+	fs_vh_result out[N];
+	int tree, i, r, mode, reordered = 0, differ = 0;
+	static double standard[N][K];
+	bool ok = true;
+
+	rng_state = 42;
+	for (tree = 0; tree < 300; tree++)
+		for (mode = 0; mode < 4; mode++)
+		{
+			size_t n = N;
+			fs_vh_options o = {0, true, mode & 1};
+			fs_error err;
+
+			rng_state = 1000 + (uint64_t) tree;
+			memset(t, 0, sizeof(t));
+			t[0].parent = -1;
+			t[0].weight = 1;
+			for (i = 1; i < N; i++)
+			{
+				int64_t p;
+
+				/* a parent among the pools before it */
+				do
+					p = (int64_t) (rnd() * i);
+				while (t[p].is_operation);
+				t[i].parent = p;
+				t[i].weight = rnd() < 0.5 ? 1 : 0.5 + 3 * rnd();
+				t[i].is_operation = t[p].fifo || rnd() < 0.6;
+				t[i].order = i;
+				for (r = 0; r < K; r++)
+				{
+					dem[i][r] = rnd() < 0.2 ? 0 : total[r] * rnd() * 0.6;
+					use[i][r] = rnd() < 0.5 ? 0 : dem[i][r] * rnd();
+					lim[i][r] = rnd() < 0.8 ? INFINITY : total[r] * rnd();
+					strong[i][r] = rnd() < 0.7 ? NAN : total[r] * rnd() * 0.3;
+				}
+				if (t[i].is_operation)
+				{
+					t[i].demand = dem[i];
+					t[i].usage = use[i];
+					t[i].gang = rnd() < 0.4;
+					/* gangs of a few sizes, so that siblings jump together */
+					for (r = 0; t[i].gang && r < K; r++)
+					{
+						dem[i][r] = total[r] * (rnd() < 0.5 ? 0.2 : 0.35);
+						use[i][r] = rnd() < 0.7 ? 0 : dem[i][r] / 2;
+					}
+				}
+				else
+				{
+					t[i].strong = strong[i];
+					t[i].fifo = rnd() < 0.3;
+					t[i].fifo_reorder = (mode & 2) != 0;
+				}
+				t[i].limits = rnd() < 0.3 ? lim[i] : NULL;
+			}
+			/* a FIFO pool with a pool below it is not a tree: make such pools fair-share ones */
+			for (i = 1; i < N; i++)
+				if (!t[i].is_operation)
+					t[t[i].parent].fifo = false;
+			CHECK(fs_vh_compute(t, n, total, K, &o, &unit_alloc, out, &err) == FS_OK);
+			for (i = 0; i < N; i++)
+				if (out[i].effective_fifo_index >= 0)
+					reordered++;
+			for (i = 0; i < N; i++)
+			{
+				double sum[K] = {0};
+				int c, kids = 0;
+
+				for (c = 1; c < N; c++)
+					if (t[c].parent == i)
+					{
+						kids++;
+						for (r = 0; r < K; r++)
+							sum[r] += out[c].fair_share[r];
+					}
+				for (r = 0; r < K; r++)
+				{
+					if (kids && sum[r] > out[i].fair_share[r] + kids * 1e-9)
+						ok = false;
+					if (out[i].fair_share[r] > out[i].demand[r] + 1e-9 ||
+					    out[i].fair_share[r] > out[i].limits[r] + 1e-9 || out[i].fair_share[r] < 0)
+						ok = false;
+				}
+			}
+			for (r = 0; r < K; r++)
+				if (out[0].fair_share[r] > 1 + 1e-9)
+					ok = false;
+			for (i = 0; i < N; i++)
+				for (r = 0; r < K; r++)
+				{
+					if (mode == 0)
+						standard[i][r] = out[i].fair_share[r];
+					else if (mode == 1 && fabs(out[i].fair_share[r] - standard[i][r]) > 1e-9)
+						differ++;
+				}
+			fs_vh_result_free(out, n, &unit_alloc);
+		}
+	CHECK(ok);
+	CHECK(reordered > 0); /* the generated trees exercise the reordering */
+	CHECK(differ > 0);    /* and simultaneous jumps, where the improved mode differs */
+}
+
 void
 test_vector_hdrf(void)
 {
@@ -338,4 +684,8 @@ test_vector_hdrf(void)
 	test_fsbs();
 	test_compress();
 	test_trees();
+	test_right_and_stretch();
+	test_improved();
+	test_fifo_reorder();
+	test_generated();
 }

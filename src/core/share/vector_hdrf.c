@@ -2,7 +2,7 @@
  * vector_hdrf.c: YTsaurus's vector HDRF over a pool tree (see vector_hdrf.h): the shares, the
  * strong guarantees and their adjustment, the functions bottom-up and the top-down pass.
  */
-#include "share/vector_hdrf.h"
+#include "share/vector_hdrf_int.h"
 
 #include <float.h>
 #include <math.h>
@@ -16,19 +16,6 @@ fs_vh_bound_name(fs_vh_bound b)
 	return bound_names[b];
 }
 
-/* The tree in index form: children lists in input order. */
-typedef struct vh_tree
-{
-	size_t n, k;
-	const fs_vh_node *nodes;
-	size_t *first, *count, *kids; /* the children of i: kids[first[i] .. first[i] + count[i]) */
-	size_t *pos;                  /* a child's place among its siblings (a FIFO pool's order) */
-	fs_vh_fn *fsbs;
-	double *sg; /* n * k strong guarantee shares */
-	const fs_vh_options *opt;
-	const fs_allocator *a;
-} vh_tree;
-
 static double *
 vec(const fs_allocator *a, size_t k)
 {
@@ -38,8 +25,8 @@ vec(const fs_allocator *a, size_t k)
 	return v;
 }
 
-static bool
-dominates(const double *a, const double *b, double eps, size_t k)
+bool
+fs_vh_dominates(const double *a, const double *b, double eps, size_t k)
 {
 	size_t r;
 
@@ -73,7 +60,7 @@ fit_pred(double x, void *ctx)
 		for (r = 0; r < k; r++)
 			c->sum[r] += t->sg[ch * k + r] * x;
 	}
-	return dominates(c->max, c->sum, 0, k);
+	return fs_vh_dominates(c->max, c->sum, 0, k);
 }
 
 /*
@@ -207,11 +194,11 @@ pass_pred(double f, void *ctx)
 		for (r = 0; r < k; r++)
 			p->sum[r] += p->tmp[r];
 	}
-	return dominates(p->fs, p->sum, FS_VH_EPSILON, k);
+	return fs_vh_dominates(p->fs, p->sum, FS_VH_EPSILON, k);
 }
 
-static double
-min_child_weight(const vh_tree *t, size_t i)
+double
+fs_vh_min_child_weight(const vh_tree *t, size_t i)
 {
 	double m = DBL_MAX;
 	size_t j;
@@ -384,14 +371,22 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 	{
 		fs_vh_result *o = &out[i];
 
-		o->demand = vec(a, k);
-		o->usage = vec(a, k);
-		o->limits = vec(a, k);
-		o->strong = vec(a, k);
-		o->fair_share = vec(a, k);
-		o->strong_part = vec(a, k);
-		o->integral_part = vec(a, k);
-		o->weight_part = vec(a, k);
+		/* the eight vectors in one block (o->demand owns it) */
+		o->demand = vec(a, 8 * k);
+		o->usage = o->demand + k;
+		o->limits = o->usage + k;
+		o->strong = o->limits + k;
+		o->fair_share = o->strong + k;
+		o->strong_part = o->fair_share + k;
+		o->integral_part = o->strong_part + k;
+		o->weight_part = o->integral_part + k;
+		o->fifo_index = i > 0 && nodes[nodes[i].parent].fifo ? (int64_t) t.pos[i] : -1;
+		o->effective_fifo_index = -1;
+	}
+	if (opt->improved)
+	{
+		t.stretch = a->alloc(a->ctx, n * sizeof(fs_vh_stretch));
+		memset(t.stretch, 0, n * sizeof(fs_vh_stretch));
 	}
 	infer_guarantees(&t, total, eff);
 
@@ -431,7 +426,7 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 			t.sg[r] += t.sg[t.kids[j] * k + r];
 	for (r = 0; r < k; r++)
 		one[r] = total[r] > 0 ? 1 : 0;
-	if (!dominates(one, t.sg, 0, k))
+	if (!fs_vh_dominates(one, t.sg, 0, k))
 	{
 		vh_scale c = {t.sg, one, k};
 		double x = fs_vh_bisect(0, 1, scale_pred, &c);
@@ -449,7 +444,7 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		for (j = 0; j < t.count[i]; j++)
 			for (r = 0; r < k; r++)
 				tmp[r] += t.sg[t.kids[t.first[i] + j] * k + r];
-		if (!dominates(t.sg + i * k, tmp, 0, k))
+		if (!fs_vh_dominates(t.sg + i * k, tmp, 0, k))
 		{
 			double *sum = vec(a, k);
 			vh_fit c = {&t, i, t.sg + i * k, sum};
@@ -478,7 +473,10 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		{
 			const fs_vh_fn **kids = a->alloc(a->ctx, (t.count[i] + 1) * sizeof(fs_vh_fn *));
 			double *ratio = a->alloc(a->ctx, (t.count[i] + 1) * sizeof(double));
-			double minw = min_child_weight(&t, i);
+			double minw = fs_vh_min_child_weight(&t, i);
+
+			if (nodes[i].fifo && nodes[i].fifo_reorder && opt->gang_step)
+				fs_vh_fifo_reorder(&t, i, out);
 
 			for (j = 0; j < t.count[i]; j++)
 			{
@@ -487,10 +485,14 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 				kids[j] = &t.fsbs[c];
 				ratio[j] = minw < DBL_MAX ? nodes[c].weight / minw : 0;
 			}
-			st = nodes[i].fifo
-			         ? fs_vh_fifo_fsbff(kids, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff, err)
-			         : fs_vh_sum_children(kids, ratio, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff,
-			                              err);
+			if (nodes[i].fifo)
+				st = fs_vh_fifo_fsbff(kids, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff, err);
+			else if (opt->improved)
+				st = fs_vh_sum_children_serial(kids, ratio, t.count[i], k, FS_VH_POINTS_MAX, a,
+				                               &fsbff, &t.stretch[i], err);
+			else
+				st = fs_vh_sum_children(kids, ratio, t.count[i], k, FS_VH_POINTS_MAX, a, &fsbff,
+				                        err);
 			a->release(a->ctx, kids);
 			a->release(a->ctx, ratio);
 		}
@@ -500,11 +502,14 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		fs_vh_fn_free(&fsbff, a);
 		if (st != FS_OK)
 			return st;
+		fs_vh_fn_shrink(&t.fsbs[i], a); /* kept to the end: n of them */
 	}
 
 	/* the top-down pass from suggestion 1 at the root */
 	out[0].suggestion = 1;
-	for (i = 0; i < n; i++)
+	if (opt->improved)
+		fs_vh_improved_pass(&t, out);
+	for (i = 0; i < n && !opt->improved; i++)
 	{
 		fs_vh_result *o = &out[i];
 		double f;
@@ -514,7 +519,7 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		if (!nodes[i].is_operation && t.count[i] > 0)
 		{
 			double *sum = vec(a, k), *tv = vec(a, k);
-			vh_pass p = {&t, i, min_child_weight(&t, i), o->fair_share, sum, tv};
+			vh_pass p = {&t, i, fs_vh_min_child_weight(&t, i), o->fair_share, sum, tv};
 
 			if (!pass_pred(f, &p))
 				f = fs_vh_bisect(0, f, pass_pred, &p);
@@ -577,7 +582,13 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 		explain(&t, i, o);
 	}
 	for (i = 0; i < n; i++)
+	{
 		fs_vh_fn_free(&t.fsbs[i], a);
+		if (t.stretch)
+			fs_vh_stretch_free(&t.stretch[i], a);
+	}
+	if (t.stretch)
+		a->release(a->ctx, t.stretch);
 	a->release(a->ctx, t.fsbs);
 	a->release(a->ctx, t.sg);
 	a->release(a->ctx, eff);
@@ -593,13 +604,5 @@ fs_vh_result_free(fs_vh_result *out, size_t n, const fs_allocator *a)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-	{
-		double *v[8] = {out[i].demand,        out[i].usage,      out[i].limits,
-		                out[i].strong,        out[i].fair_share, out[i].strong_part,
-		                out[i].integral_part, out[i].weight_part};
-		int j;
-
-		for (j = 0; j < 8; j++)
-			a->release(a->ctx, v[j]);
-	}
+		a->release(a->ctx, out[i].demand); /* the block of all eight */
 }

@@ -3,8 +3,9 @@
  * (docs/fair-share-division.md, "Vector HDRF"): strong guarantees (inferred for unconfigured
  * resources, clipped to limits, scaled when children or the root overcommit), each element's
  * three piecewise-linear functions (vector_hdrf_plf.h), and the top-down pass from suggestion 1
- * at the root, over fair-share and FIFO pools. No integral guarantees, FIFO reordering for
- * guarantee utilisation, or improved fit factor mode.
+ * at the root, over fair-share and FIFO pools; the improved fit factor mode (simultaneous child
+ * jumps serialised, vector suggestions top-down) and FIFO pools reordered for guarantee
+ * utilisation (vector_hdrf_fit.c). No integral guarantees.
  */
 #ifndef FS_VECTOR_HDRF_H
 #define FS_VECTOR_HDRF_H
@@ -29,12 +30,14 @@ typedef struct fs_vh_node
 	const double *strong; /* k amounts, NAN where not configured; NULL: none (pools) */
 	bool fifo;            /* a FIFO pool: its operations one after another, by `order` */
 	int64_t order;        /* an operation's place in a FIFO pool (its start order) */
+	bool fifo_reorder;    /* a FIFO pool that reorders its gangs to use its guarantee */
 } fs_vh_node;
 
 typedef struct fs_vh_options
 {
 	int64_t main_resource; /* index of the resource that infers the others (cpu), -1: none */
 	bool gang_step;        /* gangs get the step function (EnableStepFunctionForGangOperations) */
+	bool improved;         /* EnableImprovedFairShareByFitFactorComputation */
 } fs_vh_options;
 
 /* What held an element's fair share where it is (the explanation). */
@@ -62,7 +65,9 @@ typedef struct fs_vh_result
 	int64_t dominant;           /* the dominant resource of usage (else demand), -1: none */
 	double dominant_fair_share; /* the largest component of the fair share */
 	fs_vh_bound bound;
-	int64_t bound_resource; /* the resource of the bound, -1: none */
+	int64_t bound_resource;       /* the resource of the bound, -1: none */
+	int64_t fifo_index;           /* an operation's place in its FIFO pool's order, -1: none */
+	int64_t effective_fifo_index; /* its place in the order the pass used, -1: not reordered */
 } fs_vh_result;
 
 /*

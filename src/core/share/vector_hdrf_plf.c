@@ -36,6 +36,32 @@ fs_vh_fn_free(fs_vh_fn *fn, const fs_allocator *a)
 	fn->n = fn->cap = 0;
 }
 
+void
+fs_vh_fn_shrink(fs_vh_fn *fn, const fs_allocator *a)
+{
+	size_t n = fn->n ? fn->n : 1, k = fn->k ? fn->k : 1;
+	double *x, *v, *f = NULL;
+
+	if (fn->cap <= n)
+		return;
+	x = a->alloc(a->ctx, n * sizeof(double));
+	v = a->alloc(a->ctx, n * k * sizeof(double));
+	memcpy(x, fn->x, fn->n * sizeof(double));
+	memcpy(v, fn->v, fn->n * fn->k * sizeof(double));
+	if (fn->f)
+	{
+		f = a->alloc(a->ctx, n * sizeof(double));
+		memcpy(f, fn->f, fn->n * sizeof(double));
+		a->release(a->ctx, fn->f);
+	}
+	a->release(a->ctx, fn->x);
+	a->release(a->ctx, fn->v);
+	fn->x = x;
+	fn->v = v;
+	fn->f = f;
+	fn->cap = n;
+}
+
 static void *
 grow(void *old, size_t oldbytes, size_t newbytes, const fs_allocator *a)
 {
@@ -107,6 +133,34 @@ fs_vh_fn_eval(const fs_vh_fn *fn, double x, double *out)
 	for (r = 0; r < k; r++)
 		out[r] = fn->v[j * k + r] + t * (fn->v[lo * k + r] - fn->v[j * k + r]);
 	return fn->f ? fn->f[j] + t * (fn->f[lo] - fn->f[j]) : 0;
+}
+
+double
+fs_vh_fn_eval_right(const fs_vh_fn *fn, double x, double *out)
+{
+	size_t k = fn->k, lo = 0, hi = fn->n;
+
+	if (fn->n == 0)
+	{
+		memset(out, 0, k * sizeof(double));
+		return 0;
+	}
+	/* the first point with argument > x; the one before it is the last at x, if any */
+	while (lo < hi)
+	{
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fn->x[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && fn->x[lo - 1] == x)
+	{
+		memcpy(out, fn->v + (lo - 1) * k, k * sizeof(double));
+		return fn->f ? fn->f[lo - 1] : 0;
+	}
+	return fs_vh_fn_eval(fn, x, out);
 }
 
 /* The limit on a pool's breakpoints. */
@@ -233,14 +287,162 @@ scale_child(const fs_vh_fn *c, double ratio, size_t k, const fs_allocator *a, vh
 	s->n++;
 }
 
+/* Record one serialised point: at fit factor x, stretched position t, the children kids[0..m). */
+static void
+stretch_add(fs_vh_stretch *st, double x, double t, const uint32_t *kids, size_t m,
+            const fs_allocator *a)
+{
+	size_t j;
+
+	if (st->n + 1 >= st->cap)
+	{
+		size_t nc = st->cap ? st->cap * 2 : 8;
+
+		st->x = grow(st->x, st->n * sizeof(double), nc * sizeof(double), a);
+		st->t = grow(st->t, st->n * sizeof(double), nc * sizeof(double), a);
+		st->start = grow(st->start, (st->n + 1) * sizeof(size_t), (nc + 1) * sizeof(size_t), a);
+		st->cap = nc;
+	}
+	if (st->nkids + m > st->kcap)
+	{
+		size_t nc = st->kcap ? st->kcap * 2 : 16;
+
+		while (nc < st->nkids + m)
+			nc *= 2;
+		st->kids = grow(st->kids, st->nkids * sizeof(uint32_t), nc * sizeof(uint32_t), a);
+		st->kcap = nc;
+	}
+	if (st->n == 0)
+		st->start[0] = 0;
+	st->x[st->n] = x;
+	st->t[st->n] = t;
+	for (j = 0; j < m; j++)
+		st->kids[st->nkids++] = kids[j];
+	st->start[++st->n] = st->nkids;
+}
+
+void
+fs_vh_stretch_free(fs_vh_stretch *st, const fs_allocator *a)
+{
+	void *p[4] = {st->x, st->t, st->start, st->kids};
+	int j;
+
+	for (j = 0; j < 4; j++)
+		if (p[j])
+			a->release(a->ctx, p[j]);
+	memset(st, 0, sizeof(*st));
+}
+
+double
+fs_vh_stretch_locate(const fs_vh_stretch *st, double t, size_t *point)
+{
+	size_t lo = 0, hi = st->n, j, m;
+	double end, f;
+
+	*point = SIZE_MAX;
+	/* the last serialised point at or before t */
+	while (lo < hi)
+	{
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->t[mid] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return t;
+	j = lo - 1;
+	m = st->start[j + 1] - st->start[j];
+	end = st->t[j] + (double) (m - 1);
+	if (t <= end)
+	{
+		*point = j;
+		return st->x[j];
+	}
+	f = st->x[j] + (t - end);
+	if (j + 1 < st->n && f > st->x[j + 1])
+		f = st->x[j + 1];
+	return f < st->x[j] ? st->x[j] : f;
+}
+
+static fs_status sum_children(const fs_vh_fn *const *children, const double *ratio,
+                              size_t nchildren, size_t k, size_t max_points, const fs_allocator *a,
+                              fs_vh_fn *out, fs_vh_stretch *st, fs_error *err);
+
 fs_status
 fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t nchildren, size_t k,
                    size_t max_points, const fs_allocator *a, fs_vh_fn *out, fs_error *err)
 {
+	return sum_children(children, ratio, nchildren, k, max_points, a, out, NULL, err);
+}
+
+fs_status
+fs_vh_sum_children_serial(const fs_vh_fn *const *children, const double *ratio, size_t nchildren,
+                          size_t k, size_t max_points, const fs_allocator *a, fs_vh_fn *out,
+                          fs_vh_stretch *st, fs_error *err)
+{
+	memset(st, 0, sizeof(*st));
+	return sum_children(children, ratio, nchildren, k, max_points, a, out, st, err);
+}
+
+/* The children that jump at one fit factor, one after another in child order (improved mode). */
+static void
+serial_jumps(const vh_event *ev, size_t e, size_t e2, const vh_scaled *sc, size_t k, double at,
+             double *val, uint32_t *who, const fs_allocator *a, fs_vh_fn *out, fs_vh_stretch *st,
+             double x, double *offset, fs_error *err)
+{
+	size_t m = 0, q, r, i;
+
+	/* the children with a jump here (events are in child order: the sort is stable) */
+	for (i = e; i < e2; i++)
+		if (ev[i].what == 1 && (m == 0 || who[m - 1] != ev[i].child))
+		{
+			const vh_scaled *s = &sc[ev[i].child];
+			size_t g = ev[i].seg;
+
+			for (r = 0; r < k; r++)
+				if (s->v[(g + 1) * k + r] > s->v[g * k + r])
+					break;
+			if (r < k)
+				who[m++] = ev[i].child;
+		}
+	if (m == 0)
+		return;
+	for (q = 0; q < m; q++)
+	{
+		/* child q jumps at at + q, after a flat stretch from the jump before it */
+		if (q > 0)
+			fs_vh_fn_push(out, at + (double) q, val, 0, a, err);
+		for (i = e; i < e2; i++)
+			if (ev[i].what == 1 && ev[i].child == who[q])
+			{
+				const vh_scaled *s = &sc[ev[i].child];
+				size_t g = ev[i].seg;
+
+				for (r = 0; r < k; r++)
+					if (s->v[(g + 1) * k + r] > s->v[g * k + r])
+						val[r] += s->v[(g + 1) * k + r] - s->v[g * k + r];
+			}
+		fs_vh_fn_push(out, at + (double) q, val, 0, a, err);
+	}
+	if (m > 1)
+	{
+		stretch_add(st, x, at, who, m, a);
+		*offset += (double) (m - 1);
+	}
+}
+
+static fs_status
+sum_children(const fs_vh_fn *const *children, const double *ratio, size_t nchildren, size_t k,
+             size_t max_points, const fs_allocator *a, fs_vh_fn *out, fs_vh_stretch *st,
+             fs_error *err)
+{
 	vh_scaled *sc = a->alloc(a->ctx, (nchildren ? nchildren : 1) * sizeof(vh_scaled));
 	size_t total = 0, ne = 0, i, j, r, e;
 	vh_event *ev;
-	double *val, *slope, *jump, *last, x;
+	double *val, *slope, *jump, *last, x, offset = 0;
+	uint32_t *who;
 
 	for (i = 0; i < nchildren; i++)
 	{
@@ -291,6 +493,7 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 	fs_vh_fn_push(out, 0, val, 0, a, err);
 	memcpy(last, val, k * sizeof(double));
 	x = 0;
+	who = st ? a->alloc(a->ctx, (nchildren ? nchildren : 1) * sizeof(uint32_t)) : NULL;
 	/* sweep the breakpoints in order: the value moves by the summed slopes, then jumps */
 	for (e = 0; e < ne;)
 	{
@@ -326,10 +529,15 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 			}
 			FS_POLL(e2);
 		}
-		if (x > out->x[out->n - 1])
-			fs_vh_fn_push(out, x, val, 0, a, err);
+		if (x + offset > out->x[out->n - 1])
+			fs_vh_fn_push(out, x + offset, val, 0, a, err);
 		memcpy(last, val, k * sizeof(double));
-		if (jumped)
+		if (jumped && st)
+		{
+			serial_jumps(ev, e, e2, sc, k, x + offset, val, who, a, out, st, x, &offset, err);
+			memcpy(last, val, k * sizeof(double));
+		}
+		else if (jumped)
 		{
 			bool any = false;
 
@@ -345,8 +553,8 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 		}
 		e = e2;
 	}
-	if (out->x[out->n - 1] < 1)
-		fs_vh_fn_push(out, 1, val, 0, a, err);
+	if (out->x[out->n - 1] < 1 + offset)
+		fs_vh_fn_push(out, 1 + offset, val, 0, a, err);
 	for (i = 0; i < nchildren; i++)
 	{
 		a->release(a->ctx, sc[i].x);
@@ -354,6 +562,8 @@ fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t 
 	}
 	a->release(a->ctx, sc);
 	a->release(a->ctx, ev);
+	if (who)
+		a->release(a->ctx, who);
 	a->release(a->ctx, val);
 	fs_vh_fn_compress(out, FS_VH_COMPRESS_EPSILON);
 	return FS_OK;

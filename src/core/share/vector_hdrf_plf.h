@@ -32,6 +32,8 @@ typedef struct fs_vh_fn
 fs_status fs_vh_fn_init(fs_vh_fn *fn, size_t k, size_t cap, bool with_f, const fs_allocator *a,
                         fs_error *err);
 void fs_vh_fn_free(fs_vh_fn *fn, const fs_allocator *a);
+/* Give back the unused capacity (functions kept for the top-down pass). O(n k). */
+void fs_vh_fn_shrink(fs_vh_fn *fn, const fs_allocator *a);
 /* Append a point (copying k values); grows the arrays. */
 fs_status fs_vh_fn_push(fs_vh_fn *fn, double x, const double *v, double f, const fs_allocator *a,
                         fs_error *err);
@@ -41,6 +43,11 @@ fs_status fs_vh_fn_push(fs_vh_fn *fn, double x, const double *v, double f, const
  * factor at x when fn->f is set (else 0). O(log n).
  */
 double fs_vh_fn_eval(const fs_vh_fn *fn, double x, double *out);
+
+/*
+ * The right limit at x: at a jump the last (right) value, elsewhere as fs_vh_fn_eval. O(log n).
+ */
+double fs_vh_fn_eval_right(const fs_vh_fn *fn, double x, double *out);
 
 /*
  * An operation's fair share by fit factor on [0, 2]: on [0, 1] it is re-given its usage, equally
@@ -58,6 +65,39 @@ fs_status fs_vh_operation_fsbff(const double *usage, const double *demand, size_
 fs_status fs_vh_sum_children(const fs_vh_fn *const *children, const double *ratio, size_t nchildren,
                              size_t k, size_t max_points, const fs_allocator *a, fs_vh_fn *out,
                              fs_error *err);
+
+/*
+ * The improved mode's record of a pool's serialised jumps (EnableImprovedFairShareByFitFactor-
+ * Computation): where m >= 2 children jump at one fit factor x, the pool's function takes them one
+ * after another, in child order, at stretched fit factors t, t + 1, ..., t + m - 1 (flat in
+ * between), and every later fit factor moves up by m - 1.
+ */
+typedef struct fs_vh_stretch
+{
+	size_t n, cap;
+	double *x;     /* n fit factors of the children's own scale */
+	double *t;     /* n stretched fit factors of the first jump at each */
+	size_t *start; /* n + 1: the jumping children of point j are kids[start[j] .. start[j + 1]) */
+	uint32_t *kids;
+	size_t nkids, kcap;
+} fs_vh_stretch;
+
+/*
+ * fs_vh_sum_children with the children's simultaneous jumps serialised (the improved mode): the
+ * function's domain is [0, 1 + sum (m - 1)], and `st` records where each serialised point is.
+ */
+fs_status fs_vh_sum_children_serial(const fs_vh_fn *const *children, const double *ratio,
+                                    size_t nchildren, size_t k, size_t max_points,
+                                    const fs_allocator *a, fs_vh_fn *out, fs_vh_stretch *st,
+                                    fs_error *err);
+void fs_vh_stretch_free(fs_vh_stretch *st, const fs_allocator *a);
+
+/*
+ * The children's fit factor at stretched fit factor t; when t lies on serialised point j (within
+ * [t_j, t_j + m - 1]), *point is j (the children kids[start[j] + q] with t_j + q < t have jumped),
+ * else SIZE_MAX. O(log n).
+ */
+double fs_vh_stretch_locate(const fs_vh_stretch *st, double t, size_t *point);
 
 /*
  * A FIFO pool's fair share by fit factor on [0, n]: child k (in the pool's order) takes f in

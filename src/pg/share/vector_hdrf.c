@@ -24,25 +24,89 @@ typedef struct vh_elem
 	fs_vh_node node;
 } vh_elem;
 
-static int
-cmp_elem(const void *a, const void *b, void *ctx)
+/* What the elements are sorted by (small, so that the sort moves little). */
+typedef struct vh_sortkey
 {
-	const vh_elem *p = a, *q = b;
+	uint64_t key; /* the path's order-preserving prefix (fs_sp_prefix_key) */
+	const uint8_t *path;
+	size_t idx;
+} vh_sortkey;
+
+static int
+cmp_key(const void *a, const void *b, void *ctx)
+{
+	const vh_sortkey *p = a, *q = b;
 
 	(void) ctx;
+	if (p->key != q->key)
+		return p->key < q->key ? -1 : 1;
 	return fs_sp_cmp(p->path, q->path);
 }
 
-/* k amounts of a resvec on the cluster's resources; unnamed ones get `missing`. */
+/*
+ * The cluster's resources: the total's entries in their (name) order, their names as text,
+ * and an encoded resvec of them all (kind count) whose amounts the output fills in.
+ */
+typedef struct vh_total
+{
+	int k;
+	fs_rv_item *items;
+	Datum *names;
+	uint8_t *tmpl; /* VARHDRSZ + the encoded form */
+	size_t tmpl_len;
+	size_t *off; /* byte offset of each amount in tmpl */
+} vh_total;
+
+static void
+total_open(vh_total *t, const uint8_t *total)
+{
+	fs_rv_iter it;
+	fs_rv_item y;
+	size_t len = sizeof(uint32_t);
+	uint32_t count;
+	uint8_t *p;
+	int r;
+
+	t->k = (int) fs_rv_count(total);
+	t->items = palloc(sizeof(fs_rv_item) * (t->k ? t->k : 1));
+	t->names = palloc(sizeof(Datum) * (t->k ? t->k : 1));
+	t->off = palloc(sizeof(size_t) * (t->k ? t->k : 1));
+	fs_rv_iter_init(&it, total);
+	for (r = 0; fs_rv_next(&it, &y); r++)
+	{
+		t->items[r] = y;
+		t->names[r] = PointerGetDatum(cstring_to_text_with_len(y.name, (int) y.namelen));
+		len += 2 + y.namelen + sizeof(double);
+	}
+	/* the layout of resvec.h: count, then kind, name length, name, amount per entry */
+	t->tmpl_len = len;
+	t->tmpl = palloc0(VARHDRSZ + len);
+	SET_VARSIZE(t->tmpl, VARHDRSZ + len);
+	p = t->tmpl + VARHDRSZ;
+	count = (uint32_t) t->k;
+	memcpy(p, &count, sizeof(count));
+	p += sizeof(count);
+	for (r = 0; r < t->k; r++)
+	{
+		*p++ = FS_KIND_COUNT;
+		*p++ = (uint8_t) t->items[r].namelen;
+		memcpy(p, t->items[r].name, t->items[r].namelen);
+		p += t->items[r].namelen;
+		t->off[r] = (size_t) (p - t->tmpl);
+		p += sizeof(double);
+	}
+}
+
+/* k amounts of a resvec on the cluster's resources (a merge: both are in name order). */
 static double *
-amounts(Datum d, bool isnull, const uint8_t *total, int k, double missing, const char *what,
+amounts(Datum d, bool isnull, const vh_total *tot, double missing, const char *what,
         const char *arr, int row)
 {
+	int k = tot->k, r = 0;
 	double *out = palloc(sizeof(double) * (k ? k : 1));
 	const uint8_t *rv;
-	fs_rv_iter it, tt;
-	fs_rv_item x, y;
-	int r = 0;
+	fs_rv_iter it;
+	fs_rv_item x;
 
 	for (r = 0; r < k; r++)
 		out[r] = missing;
@@ -50,25 +114,31 @@ amounts(Datum d, bool isnull, const uint8_t *total, int k, double missing, const
 		return out;
 	rv = (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
 	fs_rv_iter_init(&it, rv);
+	r = 0;
 	while (fs_rv_next(&it, &x))
 	{
+		int c = 1;
+
 		if (x.amount < 0)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			                errmsg("%s[%d] has a negative %s: \"%.*s\"", arr, row, what,
 			                       (int) x.namelen, x.name),
 			                errhint("Amounts must not be negative.")));
-		fs_rv_iter_init(&tt, total);
-		for (r = 0; fs_rv_next(&tt, &y); r++)
-			if (fs_rv_name_cmp(x.name, x.namelen, y.name, y.namelen) == 0)
-			{
-				if (x.kind != y.kind)
-					ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
-					                errmsg("%s[%d] has %s \"%.*s\" as a %s, the total as a %s", arr,
-					                       row, what, (int) x.namelen, x.name, fs_kind_name(x.kind),
-					                       fs_kind_name(y.kind)),
-					                errhint("Give each resource in one kind everywhere.")));
-				out[r] = x.amount;
-			}
+		while (r < k && (c = fs_rv_name_cmp(tot->items[r].name, tot->items[r].namelen, x.name,
+		                                    x.namelen)) < 0)
+			r++;
+		if (r < k && c == 0)
+		{
+			const fs_rv_item *y = &tot->items[r];
+
+			if (x.kind != y->kind)
+				ereport(ERROR, (errcode(ERRCODE_DATATYPE_MISMATCH),
+				                errmsg("%s[%d] has %s \"%.*s\" as a %s, the total as a %s", arr,
+				                       row, what, (int) x.namelen, x.name, fs_kind_name(x.kind),
+				                       fs_kind_name(y->kind)),
+				                errhint("Give each resource in one kind everywhere.")));
+			out[r++] = x.amount;
+		}
 	}
 	return out;
 }
@@ -128,44 +198,150 @@ path_field(const fs_pg_row_reader *rd, int f, const char *arr, int row)
 	return (uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(rd->values[f]));
 }
 
+/* A vector of shares as a resvec on the cluster's resources, in buf (reused row after row). */
 static Datum
-share_vec(const double *v, const uint8_t *total, int k)
+share_vec(const double *v, const vh_total *tot, uint8_t *buf)
 {
-	fs_rv_item *items = palloc(sizeof(fs_rv_item) * (k ? k : 1));
-	fs_rv_iter it;
-	fs_rv_item y;
-	uint8_t *out;
-	size_t len;
-	fs_error err;
 	int r;
 
-	fs_rv_iter_init(&it, total);
-	for (r = 0; fs_rv_next(&it, &y); r++)
+	memcpy(buf, tot->tmpl, VARHDRSZ + tot->tmpl_len);
+	for (r = 0; r < tot->k; r++)
 	{
-		items[r] = y;
-		items[r].kind = FS_KIND_COUNT;
-		items[r].amount = v[r];
+		double x = v[r] == 0 ? 0 : v[r]; /* canonical: no -0 */
+
+		memcpy(buf + tot->off[r], &x, sizeof(double));
 	}
-	fs_pg_check(
-	    fs_rv_build(items, (size_t) k, FS_ERR_VALUE, &fs_pg_alloc, VARHDRSZ, &out, &len, &err),
-	    &err);
-	return PointerGetDatum(fs_pg_varlena(out, len));
+	return PointerGetDatum(buf);
 }
 
-static const char *
-resource_name(const uint8_t *total, int64_t r)
+/* The FIFO pools of `fifo_reordering`: each must be a FIFO pool of the tree. */
+static void
+mark_reordering(ArrayType *arr, vh_elem *el, size_t n)
 {
-	fs_rv_iter it;
-	fs_rv_item y;
-	int64_t i;
+	Datum *v;
+	bool *nulls;
+	int m, i;
 
-	if (r < 0)
-		return NULL;
-	fs_rv_iter_init(&it, total);
-	for (i = 0; fs_rv_next(&it, &y); i++)
-		if (i == r)
-			return pnstrdup(y.name, y.namelen);
-	return NULL;
+	fs_pg_check_1d(arr, "fifo_reordering");
+	deconstruct_array(arr, ARR_ELEMTYPE(arr), -1, false, TYPALIGN_INT, &v, &nulls, &m);
+	for (i = 0; i < m; i++)
+	{
+		const uint8_t *p;
+		size_t lo = 0, hi = n;
+		fs_path_text pt;
+
+		if (nulls[i])
+			ereport(ERROR, (errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+			                errmsg("fifo_reordering[%d] is NULL", i + 1),
+			                errhint("Name the FIFO pools that reorder their operations.")));
+		p = (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(v[i]));
+		/* the elements are in path order */
+		while (lo < hi)
+		{
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (fs_sp_cmp(el[mid].path, p) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == n || fs_sp_cmp(el[lo].path, p) != 0 || el[lo].is_op || !el[lo].node.fifo)
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("fifo_reordering[%d] is not a FIFO pool: \"%s\"", i + 1,
+			                       fs_sp_text(p, &pt)),
+			                errhint("Name pools of the pools array whose mode is fifo.")));
+		el[lo].node.fifo_reorder = true;
+	}
+}
+
+/* Append an element, growing the array. */
+static void
+push_elem(vh_elem **el, size_t *n, size_t *cap, const vh_elem *e)
+{
+	if (*n == *cap)
+		*el = repalloc_huge(*el, sizeof(vh_elem) * (*cap *= 2));
+	(*el)[(*n)++] = *e;
+}
+
+/*
+ * The given elements (sorted by path) in pre-order with the ancestors no row names (pools of
+ * weight 1) and the root added, parents set. O(n depth) after the sort.
+ */
+static vh_elem *
+with_ancestors(const vh_elem *given, const vh_sortkey *keys, size_t ng, size_t *np)
+{
+	size_t cap = ng + 16, n = 0, depth = 0, j;
+	vh_elem *el = palloc(sizeof(vh_elem) * cap);
+	size_t *stack = palloc(sizeof(size_t) * (FS_SP_DEPTH_MAX + 2));
+
+	/* the root, when no row names it (a pool with the empty path) */
+	if (ng == 0 || fs_sp_nlevel(keys[0].path) > 0)
+	{
+		vh_elem e;
+		size_t len;
+		fs_error err;
+
+		memset(&e, 0, sizeof(e));
+		fs_pg_check(fs_sp_from_labels(NULL, NULL, 0, &fs_pg_alloc, 0, &e.path, &len, &err), &err);
+		e.node.weight = 1;
+		e.node.parent = -1;
+		push_elem(&el, &n, &cap, &e);
+		stack[depth++] = 0;
+	}
+	for (j = 0; j < ng; j++)
+	{
+		const vh_elem *g = &given[keys[j].idx];
+		const uint8_t *path = g->path;
+		uint32_t lv = fs_sp_nlevel(path), d;
+
+		CHECK_FOR_INTERRUPTS();
+		if (j > 0 && fs_sp_cmp(keys[j - 1].path, path) == 0)
+		{
+			fs_path_text pt;
+
+			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			                errmsg("\"%s\" is given twice", fs_sp_text(path, &pt)),
+			                errhint("Give each pool and operation one row.")));
+		}
+		while (depth > 0 && !fs_sp_is_ancestor(el[stack[depth - 1]].path, path))
+			depth--;
+		/* the implied ancestors between the deepest one present and this element */
+		for (d = depth > 0 ? fs_sp_nlevel(el[stack[depth - 1]].path) + 1 : 0; d < lv; d++)
+		{
+			vh_elem e;
+			size_t len;
+
+			memset(&e, 0, sizeof(e));
+			fs_sp_slice(path, 0, d, &fs_pg_alloc, 0, &e.path, &len);
+			e.node.weight = 1;
+			e.node.parent = (int64_t) stack[depth - 1];
+			if (el[stack[depth - 1]].is_op)
+				bad_child(el[stack[depth - 1]].path, e.path, "operation \"%s\" has \"%s\" below it",
+				          "Operations are leaves: put them inside pools.");
+			if (el[stack[depth - 1]].node.fifo)
+				bad_child(el[stack[depth - 1]].path, e.path,
+				          "FIFO pool \"%s\" has pool \"%s\" below it",
+				          "A FIFO pool holds operations only, as in YTsaurus.");
+			push_elem(&el, &n, &cap, &e);
+			stack[depth++] = n - 1;
+		}
+		if (depth > 0)
+		{
+			const vh_elem *p = &el[stack[depth - 1]];
+
+			if (p->is_op)
+				bad_child(p->path, path, "operation \"%s\" has \"%s\" below it",
+				          "Operations are leaves: put them inside pools.");
+			if (p->node.fifo && !g->is_op)
+				bad_child(p->path, path, "FIFO pool \"%s\" has pool \"%s\" below it",
+				          "A FIFO pool holds operations only, as in YTsaurus.");
+		}
+		push_elem(&el, &n, &cap, g);
+		el[n - 1].node.parent = depth > 0 ? (int64_t) stack[depth - 1] : -1;
+		stack[depth++] = n - 1;
+	}
+	*np = n;
+	return el;
 }
 
 PG_FUNCTION_INFO_V1(vector_fair_share);
@@ -179,220 +355,176 @@ vector_fair_share(PG_FUNCTION_ARGS)
 	ArrayType *pools = PG_GETARG_ARRAYTYPE_P(0), *ops = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *total = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
 	text *main_name = PG_GETARG_TEXT_PP(3);
-	fs_vh_options opt = {-1, PG_GETARG_BOOL(4)};
-	int k = (int) fs_rv_count(total), np, no, i, r, pf[5], of[6];
+	fs_vh_options opt;
+	int np, no, i, r, pf[5], of[6];
 	fs_pg_row_reader rd;
-	Datum *pe, *oe;
-	vh_elem *el;
-	size_t n = 0, cap, j, m;
+	Datum *pe, *oe, bounds[8], shares[8];
+	vh_elem *given, *el;
+	size_t ng = 0, n, j;
 	fs_vh_node *nodes;
 	fs_vh_result *res;
-	int64_t *stack;
-	size_t depth;
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	fs_error err;
-	fs_rv_iter it;
-	fs_rv_item y;
-	uint8_t *root;
-	size_t rootlen;
+	vh_total tot;
+	uint8_t *vbuf, *pbuf;
+	size_t pcap = 0;
 
-	fs_rv_iter_init(&it, total);
-	for (r = 0; fs_rv_next(&it, &y); r++)
+	memset(&opt, 0, sizeof(opt));
+	opt.main_resource = -1;
+	opt.gang_step = PG_GETARG_BOOL(4);
+	opt.improved = PG_NARGS() > 5 && PG_GETARG_BOOL(5);
+	total_open(&tot, total);
+	for (r = 0; r < tot.k; r++)
 	{
-		if (y.amount < 0)
+		const fs_rv_item *y = &tot.items[r];
+
+		if (y->amount < 0)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-			                errmsg("the total of \"%.*s\" is negative", (int) y.namelen, y.name),
+			                errmsg("the total of \"%.*s\" is negative", (int) y->namelen, y->name),
 			                errhint("The cluster's totals must not be negative.")));
-		if ((size_t) VARSIZE_ANY_EXHDR(main_name) == y.namelen &&
-		    memcmp(VARDATA_ANY(main_name), y.name, y.namelen) == 0)
+		if ((size_t) VARSIZE_ANY_EXHDR(main_name) == y->namelen &&
+		    memcmp(VARDATA_ANY(main_name), y->name, y->namelen) == 0)
 			opt.main_resource = r;
 	}
-	if (k > FS_VH_RESOURCES_MAX)
+	if (tot.k > FS_VH_RESOURCES_MAX)
 		ereport(ERROR, (errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-		                errmsg("too many resources for vector fair share: %d", k),
+		                errmsg("too many resources for vector fair share: %d", tot.k),
 		                errdetail("The limit is %d.", FS_VH_RESOURCES_MAX),
 		                errhint("Give the cluster's totals only the resources that matter.")));
 	pe = fs_pg_rows_open(&rd, pools, "pools", "hdrf_pool", pool_fields, 5, pf, &np);
-	cap = 16;
-	el = palloc(sizeof(vh_elem) * cap);
+	oe = NULL;
+	given = palloc(sizeof(vh_elem) *
+	               ((size_t) np + (size_t) ArrayGetNItems(ARR_NDIM(ops), ARR_DIMS(ops)) + 1));
 	for (i = 0; i < np; i++)
 	{
-		vh_elem e;
+		vh_elem *e = &given[ng++];
 
 		CHECK_FOR_INTERRUPTS();
 		fs_pg_reader_read(&rd, pe[i]);
-		memset(&e, 0, sizeof(e));
-		e.path = path_field(&rd, pf[0], "pools", i + 1);
-		e.given = true;
-		e.row = i + 1;
-		e.node.weight = weight_field(&rd, pf[1], "pools", i + 1);
-		e.node.strong = rd.nulls[pf[2]] ? NULL
-		                                : amounts(rd.values[pf[2]], false, total, k, NAN,
-		                                          "strong guarantee", "pools", i + 1);
-		e.node.limits = rd.nulls[pf[3]] ? NULL
-		                                : amounts(rd.values[pf[3]], false, total, k, INFINITY,
-		                                          "limit", "pools", i + 1);
-		e.node.fifo = mode_field(&rd, pf[4], i + 1);
-		if (n == cap)
-			el = repalloc_huge(el, sizeof(vh_elem) * (cap *= 2));
-		el[n++] = e;
+		memset(e, 0, sizeof(*e));
+		e->path = path_field(&rd, pf[0], "pools", i + 1);
+		e->given = true;
+		e->row = i + 1;
+		e->node.weight = weight_field(&rd, pf[1], "pools", i + 1);
+		e->node.strong = rd.nulls[pf[2]] ? NULL
+		                                 : amounts(rd.values[pf[2]], false, &tot, NAN,
+		                                           "strong guarantee", "pools", i + 1);
+		e->node.limits = rd.nulls[pf[3]] ? NULL
+		                                 : amounts(rd.values[pf[3]], false, &tot, INFINITY, "limit",
+		                                           "pools", i + 1);
+		e->node.fifo = mode_field(&rd, pf[4], i + 1);
 	}
 	fs_pg_reader_close(&rd);
 	oe = fs_pg_rows_open(&rd, ops, "operations", "hdrf_operation", op_fields, 6, of, &no);
 	for (i = 0; i < no; i++)
 	{
-		vh_elem e;
+		vh_elem *e = &given[ng++];
 
 		CHECK_FOR_INTERRUPTS();
 		fs_pg_reader_read(&rd, oe[i]);
-		memset(&e, 0, sizeof(e));
-		e.path = path_field(&rd, of[0], "operations", i + 1);
-		if (fs_sp_nlevel(e.path) == 0)
+		memset(e, 0, sizeof(*e));
+		e->path = path_field(&rd, of[0], "operations", i + 1);
+		if (fs_sp_nlevel(e->path) == 0)
 			ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 			                errmsg("operations[%d] has an empty path", i + 1),
 			                errhint("An operation's path is its pool's and its own name.")));
-		e.is_op = e.given = true;
-		e.row = i + 1;
-		e.node.is_operation = true;
-		e.node.order = i; /* a FIFO pool runs its operations in the array's order */
-		e.node.demand =
-		    amounts(rd.values[of[1]], rd.nulls[of[1]], total, k, 0, "demand", "operations", i + 1);
-		e.node.usage =
-		    amounts(rd.values[of[2]], rd.nulls[of[2]], total, k, 0, "usage", "operations", i + 1);
-		for (r = 0; r < k; r++)
-			if (e.node.usage[r] > e.node.demand[r])
+		e->is_op = e->given = true;
+		e->row = i + 1;
+		e->node.is_operation = true;
+		e->node.order = i; /* a FIFO pool runs its operations in the array's order */
+		e->node.demand =
+		    amounts(rd.values[of[1]], rd.nulls[of[1]], &tot, 0, "demand", "operations", i + 1);
+		e->node.usage =
+		    amounts(rd.values[of[2]], rd.nulls[of[2]], &tot, 0, "usage", "operations", i + 1);
+		for (r = 0; r < tot.k; r++)
+			if (e->node.usage[r] > e->node.demand[r])
 				ereport(ERROR,
 				        (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				         errmsg("operations[%d] uses more of \"%s\" than it demands", i + 1,
-				                resource_name(total, r)),
-				         errdetail("Usage %g, demand %g.", e.node.usage[r], e.node.demand[r]),
+				         errmsg("operations[%d] uses more of \"%.*s\" than it demands", i + 1,
+				                (int) tot.items[r].namelen, tot.items[r].name),
+				         errdetail("Usage %g, demand %g.", e->node.usage[r], e->node.demand[r]),
 				         errhint("An operation's demand includes what it uses, as in YTsaurus.")));
-		e.node.weight = weight_field(&rd, of[3], "operations", i + 1);
-		e.node.gang = !rd.nulls[of[4]] && DatumGetBool(rd.values[of[4]]);
-		e.node.limits = rd.nulls[of[5]] ? NULL
-		                                : amounts(rd.values[of[5]], false, total, k, INFINITY,
-		                                          "limit", "operations", i + 1);
-		if (n == cap)
-			el = repalloc_huge(el, sizeof(vh_elem) * (cap *= 2));
-		el[n++] = e;
+		e->node.weight = weight_field(&rd, of[3], "operations", i + 1);
+		e->node.gang = !rd.nulls[of[4]] && DatumGetBool(rd.values[of[4]]);
+		e->node.limits = rd.nulls[of[5]] ? NULL
+		                                 : amounts(rd.values[of[5]], false, &tot, INFINITY, "limit",
+		                                           "operations", i + 1);
 	}
 	fs_pg_reader_close(&rd);
 
-	/* the ancestors that no row names, and the root */
-	m = n;
-	for (j = 0; j < m; j++)
+	/* pre-order is path order: sort, then add the ancestors that no row names and the root */
 	{
-		uint32_t d, lv = fs_sp_nlevel(el[j].path);
+		vh_sortkey *keys = palloc(sizeof(vh_sortkey) * (ng ? ng : 1));
 
-		CHECK_FOR_INTERRUPTS();
-		for (d = 0; d < lv; d++)
+		for (j = 0; j < ng; j++)
 		{
-			vh_elem e;
-			size_t len;
-
-			memset(&e, 0, sizeof(e));
-			fs_sp_slice(el[j].path, 0, d, &fs_pg_alloc, 0, &e.path, &len);
-			e.node.weight = 1;
-			if (n == cap)
-				el = repalloc_huge(el, sizeof(vh_elem) * (cap *= 2));
-			el[n++] = e;
+			keys[j].key = fs_sp_prefix_key(given[j].path);
+			keys[j].path = given[j].path;
+			keys[j].idx = j;
 		}
+		fs_sort(keys, ng, sizeof(vh_sortkey), cmp_key, NULL, &fs_pg_alloc);
+		el = with_ancestors(given, keys, ng, &n);
+		pfree(keys);
+		pfree(given);
 	}
-	if (n == 0)
-	{
-		fs_pg_check(fs_sp_from_labels(NULL, NULL, 0, &fs_pg_alloc, 0, &root, &rootlen, &err), &err);
-		el[n].path = root;
-		el[n].is_op = el[n].given = false;
-		el[n].row = 0;
-		memset(&el[n].node, 0, sizeof(fs_vh_node));
-		el[n].node.weight = 1;
-		n++;
-	}
-	fs_sort(el, n, sizeof(vh_elem), cmp_elem, NULL, &fs_pg_alloc);
-	/* merge equal paths: a named row wins over an implied one; two named rows are an error */
-	m = 0;
-	for (j = 0; j < n; j++)
-	{
-		if (m > 0 && fs_sp_cmp(el[m - 1].path, el[j].path) == 0)
-		{
-			if (el[m - 1].given && el[j].given)
-			{
-				fs_path_text pt;
-
-				ereport(ERROR, (errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				                errmsg("\"%s\" is given twice", fs_sp_text(el[j].path, &pt)),
-				                errhint("Give each pool and operation one row.")));
-			}
-			if (el[j].given)
-				el[m - 1] = el[j];
-			continue;
-		}
-		el[m++] = el[j];
-	}
-	n = m;
+	if (PG_NARGS() > 6)
+		mark_reordering(PG_GETARG_ARRAYTYPE_P(6), el, n);
 	nodes = palloc(sizeof(fs_vh_node) * n);
-	stack = palloc(sizeof(int64_t) * (n + 1));
-	depth = 0;
 	for (j = 0; j < n; j++)
-	{
-		while (depth > 0 && !fs_sp_is_ancestor(el[stack[depth - 1]].path, el[j].path))
-			depth--;
 		nodes[j] = el[j].node;
-		nodes[j].parent = depth > 0 ? stack[depth - 1] : -1;
-		if (depth > 0 && el[stack[depth - 1]].node.fifo && !el[j].is_op)
-			bad_child(el[stack[depth - 1]].path, el[j].path,
-			          "FIFO pool \"%s\" has pool \"%s\" below it",
-			          "A FIFO pool holds operations only, as in YTsaurus.");
-		if (depth > 0 && el[stack[depth - 1]].is_op)
-			bad_child(el[stack[depth - 1]].path, el[j].path, "operation \"%s\" has \"%s\" below it",
-			          "Operations are leaves: put them inside pools.");
-		stack[depth++] = (int64_t) j;
-	}
 	res = palloc(sizeof(fs_vh_result) * n);
-	fs_pg_check(fs_vh_compute(nodes, n,
-	                          amounts(PointerGetDatum(PG_GETARG_VARLENA_PP(2)), false, total, k, 0,
-	                                  "total", "total", 1),
-	                          (size_t) k, &opt, &fs_pg_alloc, res, &err),
-	            &err);
+	{
+		double *tv = palloc(sizeof(double) * (tot.k ? tot.k : 1));
+
+		for (r = 0; r < tot.k; r++)
+			tv[r] = tot.items[r].amount;
+		fs_pg_check(fs_vh_compute(nodes, n, tv, (size_t) tot.k, &opt, &fs_pg_alloc, res, &err),
+		            &err);
+	}
 
 	InitMaterializedSRF(fcinfo, 0);
+	for (i = 0; i < 8; i++)
+		bounds[i] = CStringGetTextDatum(fs_vh_bound_name((fs_vh_bound) i));
+	vbuf = palloc(8 * (VARHDRSZ + tot.tmpl_len));
+	for (i = 0; i < 8; i++)
+		shares[i] = PointerGetDatum(vbuf + i * (VARHDRSZ + tot.tmpl_len));
+	pbuf = NULL;
 	for (j = 0; j < n; j++)
 	{
-		Datum values[18];
-		bool nulls[18];
+		Datum values[20];
+		bool nulls[20];
 		const fs_vh_result *o = &res[j];
-		const char *dom = resource_name(total, o->dominant);
-		const char *br = resource_name(total, o->bound_resource);
+		const double *vecs[8] = {o->demand,     o->usage,       o->limits,        o->strong,
+		                         o->fair_share, o->strong_part, o->integral_part, o->weight_part};
+		size_t plen = fs_sp_size(el[j].path);
 		int c = 0;
 
 		CHECK_FOR_INTERRUPTS();
 		memset(nulls, 0, sizeof(nulls));
+		if (VARHDRSZ + plen > pcap)
 		{
-			size_t plen = fs_sp_size(el[j].path);
-			uint8_t *buf = palloc(VARHDRSZ + plen);
-
-			memcpy(buf + VARHDRSZ, el[j].path, plen);
-			values[c++] = PointerGetDatum(fs_pg_varlena(buf, plen));
+			pcap = 2 * (VARHDRSZ + plen);
+			pbuf = pbuf ? repalloc(pbuf, pcap) : palloc(pcap);
 		}
+		memcpy(pbuf + VARHDRSZ, el[j].path, plen);
+		values[c++] = PointerGetDatum(fs_pg_varlena(pbuf, plen));
 		values[c++] = Int32GetDatum((int32) fs_sp_nlevel(el[j].path));
 		values[c++] = BoolGetDatum(el[j].is_op);
 		values[c++] = Float8GetDatum(nodes[j].weight);
-		values[c++] = share_vec(o->demand, total, k);
-		values[c++] = share_vec(o->usage, total, k);
-		values[c++] = share_vec(o->limits, total, k);
-		values[c++] = share_vec(o->strong, total, k);
-		values[c++] = share_vec(o->fair_share, total, k);
-		values[c++] = share_vec(o->strong_part, total, k);
-		values[c++] = share_vec(o->integral_part, total, k);
-		values[c++] = share_vec(o->weight_part, total, k);
+		for (i = 0; i < 8; i++)
+			values[c++] = share_vec(vecs[i], &tot, (uint8_t *) DatumGetPointer(shares[i]));
 		values[c++] = Float8GetDatum(o->suggestion);
 		values[c++] = Float8GetDatum(o->fit_factor);
-		nulls[c] = dom == NULL;
-		values[c++] = dom ? CStringGetTextDatum(dom) : (Datum) 0;
+		nulls[c] = o->dominant < 0;
+		values[c++] = o->dominant < 0 ? (Datum) 0 : tot.names[o->dominant];
 		values[c++] = Float8GetDatum(o->dominant_fair_share);
-		values[c++] = CStringGetTextDatum(fs_vh_bound_name(o->bound));
-		nulls[c] = br == NULL;
-		values[c++] = br ? CStringGetTextDatum(br) : (Datum) 0;
+		values[c++] = bounds[o->bound];
+		nulls[c] = o->bound_resource < 0;
+		values[c++] = o->bound_resource < 0 ? (Datum) 0 : tot.names[o->bound_resource];
+		nulls[c] = o->fifo_index < 0;
+		values[c++] = Int32GetDatum((int32) o->fifo_index);
+		nulls[c] = o->effective_fifo_index < 0;
+		values[c++] = Int32GetDatum((int32) o->effective_fifo_index);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	return (Datum) 0;

@@ -34,6 +34,23 @@ SELECT bench_record('slurm_priority() over pending jobs', :max_rows,
     $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
                             + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
                             + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+-- the priority alone (slurm_priority_value, a bigint), without the 19-field result row
+SELECT bench_assert(bool_and(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')
+                             = (slurm_priority(cfg, job, cl, '2026-12-01 00:00+00')).priority),
+                    'slurm_priority_value is slurm_priority''s priority')
+FROM (SELECT * FROM sp_jobs LIMIT 100000) AS s, sp_conf;
+SELECT bench_record('slurm_priority_value() over pending jobs', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')) FROM sp_jobs, sp_conf$q$,
+    'the same weighted sum as one SQL expression over float8 columns',
+    $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
+                            + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
+                            + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+-- the floor of the composite form: the executor hands each job over as one slurm_job value; a
+-- field of it read in SQL (the same scan and join, no function)
+SELECT bench_record('slurm_priority_value() over pending jobs', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')) FROM sp_jobs, sp_conf$q$,
+    'floor: one field of the slurm_job composite, sum((job).cpus), same scan and join',
+    $q$SELECT sum((job).cpus + (cl).cpus) FROM sp_jobs, sp_conf$q$, 3);
 -- slurm_job_order over 10^5 pending jobs in two tiers, next to the order a user would write:
 -- the same weighted sum, ORDER BY tier, priority, submit time and job id, numbered
 CREATE UNLOGGED TABLE sp_q AS

@@ -2096,6 +2096,8 @@ fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const f
 		fs_sort(rows, kept, sizeof(*rows), job_id_cmp, NULL, a);
 	for (i = 0; i < kept; i++)
 	{
+		size_t at = out->len;
+
 		FS_POLL(i);
 		for (k = 0; k < nc; k++)
 		{
@@ -2106,6 +2108,14 @@ fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const f
 			put_cell(out, &cols[k], cell.data, cell.len);
 		}
 		fs_sb_append(out, "\n", 1);
+		/* room for the other rows at the first one's width (up to 256 MB; past it, doubling):
+		 * one allocation instead of a copy at each doubling */
+		if (i == 0 && kept > 1)
+		{
+			size_t w = out->len - at, cap = (size_t) 1 << 28;
+
+			fs_sb_reserve(out, w > cap / (kept - 1) ? cap : w * (kept - 1));
+		}
 	}
 done:
 	a->release(a->ctx, cols);

@@ -856,7 +856,8 @@ sprio(PG_FUNCTION_ARGS)
 	fs_sprio_opts opts;
 	char bad;
 	fs_sb out;
-	size_t p, q;
+	size_t p, q, line_cap = 0;
+	text *line = NULL;
 
 	fs_pg_check(fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts,
 	                                   &fs_pg_alloc, &err),
@@ -878,15 +879,22 @@ sprio(PG_FUNCTION_ARGS)
 		                          c->cfg.version / 100, c->cfg.version % 100)));
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	/* each line through one text buffer (the tuplestore copies it), not a new one per line */
 	for (p = 0; p < out.len; p = q + 1)
 	{
+		const char *nl = memchr(out.data + p, '\n', out.len - p);
 		Datum v;
 		bool isnull = false;
 
-		q = p;
-		while (q < out.len && out.data[q] != '\n')
-			q++;
-		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
+		q = nl ? (size_t) (nl - out.data) : out.len;
+		if (VARHDRSZ + q - p > line_cap)
+		{
+			line_cap = 2 * (VARHDRSZ + q - p);
+			line = line ? repalloc(line, line_cap) : palloc(line_cap);
+		}
+		SET_VARSIZE(line, VARHDRSZ + q - p);
+		memcpy(VARDATA(line), out.data + p, q - p);
+		v = PointerGetDatum(line);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
 	}
 	return (Datum) 0;

@@ -198,6 +198,24 @@ FROM generate_series(0, 9) i;
 SELECT i, slurm_priority_value(cfg, job, alt.cl, c.pass) AS value, p.priority, p.qos, p.tres
 FROM alt, c, slurm_priority(cfg, job, alt.cl, c.pass) p ORDER BY i;
 SELECT slurm_priority_value(cfg, NULL, alt.cl, c.pass) FROM alt, c WHERE i = 0;
+-- the job field by field (a table of typed columns): the same values, NULL fields included
+SELECT i, slurm_priority_value(cfg, alt.cl, c.pass, (job).submit_time, (job).accrue_time,
+                               (job).min_nodes, (job).cpus, (job).time_limit, (job).tres,
+                               (job).fairshare, (job).assoc_priority, (job).partition_factor,
+                               (job).partition_max_time, (job).partition_tres, (job).qos_priority,
+                               (job).site_factor, (job).nice, (job).direct_priority,
+                               (job).previous_priority) AS value
+FROM alt, c ORDER BY i;
+-- by name, the others NULL: QOS 25 of 50 at weight 1000, 4 of 16 CPUs at cpu=100: 525; an
+-- admin-set priority; NULL config, cluster or as_of give NULL; a bad field is the same error
+SELECT slurm_priority_value(cfg, alt.cl, c.pass, qos_priority => 25, tres => 'cpu=4',
+                            partition_tres => 'cpu=16') AS by_name,
+       slurm_priority_value(cfg, alt.cl, c.pass, direct_priority => 7) AS direct,
+       slurm_priority_value(NULL, alt.cl, c.pass, qos_priority => 25) AS no_config,
+       slurm_priority_value(cfg, NULL, c.pass) AS no_cluster,
+       slurm_priority_value(cfg, alt.cl, NULL) AS no_pass
+FROM alt, c WHERE i = 0;
+SELECT slurm_priority_value(cfg, alt.cl, c.pass, cpus => -1) FROM alt, c WHERE i = 0;
 SELECT slurm_priority_value(slurm_priority_config(''), pg_temp.job(fs => 1.5), c.cl, c.pass) FROM c;
 
 -- errors

@@ -612,12 +612,53 @@ cache_cluster(FunctionCallInfo fcinfo, prio_cache *c, int argno)
 	c->have_cl = true;
 }
 
+/*
+ * A job's numeric fields into the core's struct: v[idx[J_x]] and n[idx[J_x]] for each J_x up to
+ * J_PREVIOUS, from a deformed slurm_job or from slurm_priority_value's arguments.
+ */
+static void
+job_from_values(const Datum *v, const bool *n, const int *idx, fs_sprio_job *job)
+{
+#define VNULL(k) (n[idx[k]])
+#define VVAL(k)  (v[idx[k]])
+#define VINT4(k) (VNULL(k) ? 0 : (int64) DatumGetInt32(VVAL(k)))
+#define VINT8(k) (VNULL(k) ? 0 : DatumGetInt64(VVAL(k)))
+	memset(job, 0, sizeof(*job));
+	if (!VNULL(J_SUBMIT))
+		job->submit = unix_seconds(DatumGetTimestampTz(VVAL(J_SUBMIT)), "submit_time");
+	job->has_accrue = !VNULL(J_ACCRUE);
+	if (job->has_accrue)
+		job->accrue = unix_seconds(DatumGetTimestampTz(VVAL(J_ACCRUE)), "accrue_time");
+	job->min_nodes = VINT4(J_MIN_NODES);
+	job->cpus = VINT4(J_CPUS);
+	job->has_time_limit = !VNULL(J_TIME_LIMIT);
+	if (job->has_time_limit)
+		job->time_limit = interval_seconds(VVAL(J_TIME_LIMIT), "time_limit");
+	job->has_part_max_time = !VNULL(J_PART_MAX_TIME);
+	if (job->has_part_max_time)
+		job->part_max_time = interval_seconds(VVAL(J_PART_MAX_TIME), "partition_max_time");
+	job->tres = VNULL(J_TRES) ? NULL : resvec_of(VVAL(J_TRES));
+	job->part_tres = VNULL(J_PART_TRES) ? NULL : resvec_of(VVAL(J_PART_TRES));
+	job->fairshare = VNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(VVAL(J_FAIRSHARE));
+	job->assoc_priority = VINT8(J_ASSOC);
+	job->partition_factor = VINT4(J_PART_FACTOR);
+	job->qos_priority = VINT8(J_QOS);
+	job->site_factor = VINT8(J_SITE);
+	job->nice = VINT8(J_NICE);
+	job->has_direct = !VNULL(J_DIRECT);
+	job->direct_priority = VINT8(J_DIRECT);
+	job->has_previous = !VNULL(J_PREVIOUS);
+	job->previous_priority = VINT8(J_PREVIOUS);
+#undef VNULL
+#undef VVAL
+#undef VINT4
+#undef VINT8
+}
+
 /* The job's fields into the core's struct (its text fields stay in c->jv). */
 static void
 read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_job *jobp)
 {
-	fs_sprio_job job;
-
 	if (c->job_td == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
@@ -628,34 +669,7 @@ read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_jo
 		MemoryContextSwitchTo(old);
 	}
 	row_deform(jt, c->job_td, c->jv, c->jn);
-	memset(&job, 0, sizeof(job));
-	if (!JNULL(J_SUBMIT))
-		job.submit = unix_seconds(DatumGetTimestampTz(JVAL(J_SUBMIT)), "submit_time");
-	job.has_accrue = !JNULL(J_ACCRUE);
-	if (job.has_accrue)
-		job.accrue = unix_seconds(DatumGetTimestampTz(JVAL(J_ACCRUE)), "accrue_time");
-	job.min_nodes = JINT4(J_MIN_NODES);
-	job.cpus = JINT4(J_CPUS);
-	job.has_time_limit = !JNULL(J_TIME_LIMIT);
-	if (job.has_time_limit)
-		job.time_limit = interval_seconds(JVAL(J_TIME_LIMIT), "time_limit");
-	job.has_part_max_time = !JNULL(J_PART_MAX_TIME);
-	if (job.has_part_max_time)
-		job.part_max_time = interval_seconds(JVAL(J_PART_MAX_TIME), "partition_max_time");
-	job.tres = JNULL(J_TRES) ? NULL : resvec_of(JVAL(J_TRES));
-	job.part_tres = JNULL(J_PART_TRES) ? NULL : resvec_of(JVAL(J_PART_TRES));
-	job.fairshare = JNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(JVAL(J_FAIRSHARE));
-	job.assoc_priority = JINT8(J_ASSOC);
-	job.partition_factor = JINT4(J_PART_FACTOR);
-	job.qos_priority = JINT8(J_QOS);
-	job.site_factor = JINT8(J_SITE);
-	job.nice = JINT8(J_NICE);
-	job.has_direct = !JNULL(J_DIRECT);
-	job.direct_priority = JINT8(J_DIRECT);
-	job.has_previous = !JNULL(J_PREVIOUS);
-	job.previous_priority = JINT8(J_PREVIOUS);
-
-	*jobp = job;
+	job_from_values(c->jv, c->jn, c->job_idx, jobp);
 }
 
 /*
@@ -759,6 +773,56 @@ slurm_priority_value(PG_FUNCTION_ARGS)
 	fs_sprio_result r;
 
 	priority_of_args(fcinfo, c, &job, &r);
+	PG_RETURN_INT64(r.priority);
+}
+
+PG_FUNCTION_INFO_V1(slurm_priority_value_fields);
+
+/*
+ * The argument of each of the job's numeric fields in slurm_priority_value(config, cluster, as_of,
+ * submit_time, ...), in the order of the J_ fields (the SQL order is slurm_job's).
+ */
+static const int value_args[J_PREVIOUS + 1] = {
+    [J_SUBMIT] = 3,       [J_ACCRUE] = 4,         [J_MIN_NODES] = 5,  [J_CPUS] = 6,
+    [J_TIME_LIMIT] = 7,   [J_TRES] = 8,           [J_FAIRSHARE] = 9,  [J_ASSOC] = 10,
+    [J_PART_FACTOR] = 11, [J_PART_MAX_TIME] = 12, [J_PART_TRES] = 13, [J_QOS] = 14,
+    [J_SITE] = 15,        [J_NICE] = 16,          [J_DIRECT] = 17,    [J_PREVIOUS] = 18};
+#define NVALUE_ARGS 19
+
+/*
+ * slurm_priority_value with the job given field by field, as a table of typed columns holds it:
+ * the same priority, with no slurm_job value built and read per row. NULL config, cluster or
+ * as_of give NULL; a NULL field means what it means in a slurm_job.
+ */
+Datum
+slurm_priority_value_fields(PG_FUNCTION_ARGS)
+{
+	prio_cache *c;
+	fs_sprio_job job;
+	fs_sprio_result r;
+	fs_error err;
+	Datum v[NVALUE_ARGS];
+	bool n[NVALUE_ARGS];
+	int64_t now;
+	int i;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	if (PG_NARGS() != NVALUE_ARGS)
+		elog(ERROR, "slurm_priority_value: %d arguments, not %d", PG_NARGS(), NVALUE_ARGS);
+	c = cache_of(fcinfo, false);
+	now = unix_seconds(PG_GETARG_TIMESTAMPTZ(2), "as_of");
+	cache_config(fcinfo, c, 0);
+	cache_cluster(fcinfo, c, 1);
+	for (i = 3; i < NVALUE_ARGS; i++)
+	{
+		n[i] = PG_ARGISNULL(i);
+		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
+	}
+	job_from_values(v, n, value_args, &job);
+	r.tres = c->tres;
+	r.tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &c->cl, now, &r, &err), &err);
 	PG_RETURN_INT64(r.priority);
 }
 

@@ -360,6 +360,34 @@ CREATE FUNCTION fairsched.slurm_priority(config fairsched.slurm_priority_config,
     AS 'MODULE_PATHNAME', 'slurm_priority' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION fairsched.slurm_priority(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz) IS 'the priority SLURM''s priority/multifactor plugin gives a job at the calculation pass as_of: every factor, NO_NORMAL_*, the floor of 1, truncation, the 32-bit cap, INCR_ONLY and an admin-set priority, for the job''s partition and QOS';
 
+-- the same priority alone (no result row): the fast form for ORDER BY and sums over many jobs
+CREATE FUNCTION fairsched.slurm_priority_value(config fairsched.slurm_priority_config,
+                                               job fairsched.slurm_job,
+                                               cluster fairsched.slurm_cluster, as_of timestamptz)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'slurm_priority_value' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priority_value(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz) IS 'slurm_priority(config, job, cluster, as_of).priority, the priority SLURM stores, alone: the same value and errors without building the result row (about half the time per job)';
+CREATE FUNCTION fairsched.slurm_priority_value(config fairsched.slurm_priority_config,
+                                               cluster fairsched.slurm_cluster, as_of timestamptz,
+                                               submit_time timestamptz DEFAULT NULL,
+                                               accrue_time timestamptz DEFAULT NULL,
+                                               min_nodes int DEFAULT NULL, cpus int DEFAULT NULL,
+                                               time_limit interval DEFAULT NULL,
+                                               tres fairsched.resvec DEFAULT NULL,
+                                               fairshare float8 DEFAULT NULL,
+                                               assoc_priority bigint DEFAULT NULL,
+                                               partition_factor int DEFAULT NULL,
+                                               partition_max_time interval DEFAULT NULL,
+                                               partition_tres fairsched.resvec DEFAULT NULL,
+                                               qos_priority bigint DEFAULT NULL,
+                                               site_factor bigint DEFAULT NULL,
+                                               nice bigint DEFAULT NULL,
+                                               direct_priority bigint DEFAULT NULL,
+                                               previous_priority bigint DEFAULT NULL)
+    RETURNS bigint
+    AS 'MODULE_PATHNAME', 'slurm_priority_value_fields' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+COMMENT ON FUNCTION fairsched.slurm_priority_value(fairsched.slurm_priority_config, fairsched.slurm_cluster, timestamptz, timestamptz, timestamptz, int, int, interval, fairsched.resvec, float8, bigint, int, interval, fairsched.resvec, bigint, bigint, bigint, bigint, bigint) IS 'the same priority with the job given field by field (slurm_job''s fields that the priority reads, each meaning what it means there, NULL included), as a table of typed columns holds jobs: no slurm_job value built and read per row; NULL config, cluster or as_of give NULL';
+
 CREATE FUNCTION fairsched.sprio(config fairsched.slurm_priority_config,
                                 jobs fairsched.slurm_job[], cluster fairsched.slurm_cluster,
                                 as_of timestamptz, options text DEFAULT '-l')

@@ -181,6 +181,43 @@ FROM c, LATERAL (SELECT ROW('26.05', 'priority/multifactor', 0, 0, 0, 0, 0, 4000
                             '7 days'::interval, false, '{}'::text[], '5 min'::interval
                  )::slurm_priority_config AS cfg) y;
 
+-- slurm_priority_value: the priority alone, as slurm_priority gives it. A call site reads each
+-- configuration and cluster once and keeps them while they repeat: rows that alternate between
+-- two configurations (QOS 1000 and TRES cpu=100; QOS 10 and TRES mem=1000,cpu=10) and two
+-- clusters (max_qos_priority 50, 100) each get their own; the last job is a small row (most fields
+-- NULL) and the clusters small values, stored with a short header
+CREATE TEMP TABLE alt AS
+SELECT i, (ARRAY[slurm_priority_config('PriorityWeightQOS=1000 PriorityWeightTRES=cpu=100'),
+                 slurm_priority_config('PriorityWeightQOS=10 PriorityWeightTRES=mem=1000,cpu=10')]
+          )[1 + i % 2] AS cfg,
+       (ARRAY[(4, 16, 10, 3, 50)::slurm_cluster, (4, 16, 10, 3, 100)::slurm_cluster])[1 + i / 2 % 2] AS cl,
+       CASE WHEN i < 8 THEN pg_temp.job(qos => 25, tres => 'cpu=' || 4 * i + 4 || ',mem=' || i + 1 || 'gb')
+            ELSE ROW(NULL, NULL, NULL, NULL, NULL, NULL, NULL, 1, 1, NULL, NULL, 0.5, NULL, NULL,
+                     NULL, NULL, NULL, 25, NULL, NULL, NULL, NULL)::slurm_job END AS job
+FROM generate_series(0, 9) i;
+SELECT i, slurm_priority_value(cfg, job, alt.cl, c.pass) AS value, p.priority, p.qos, p.tres
+FROM alt, c, slurm_priority(cfg, job, alt.cl, c.pass) p ORDER BY i;
+SELECT slurm_priority_value(cfg, NULL, alt.cl, c.pass) FROM alt, c WHERE i = 0;
+-- the job field by field (a table of typed columns): the same values, NULL fields included
+SELECT i, slurm_priority_value(cfg, alt.cl, c.pass, (job).submit_time, (job).accrue_time,
+                               (job).min_nodes, (job).cpus, (job).time_limit, (job).tres,
+                               (job).fairshare, (job).assoc_priority, (job).partition_factor,
+                               (job).partition_max_time, (job).partition_tres, (job).qos_priority,
+                               (job).site_factor, (job).nice, (job).direct_priority,
+                               (job).previous_priority) AS value
+FROM alt, c ORDER BY i;
+-- by name, the others NULL: QOS 25 of 50 at weight 1000, 4 of 16 CPUs at cpu=100: 525; an
+-- admin-set priority; NULL config, cluster or as_of give NULL; a bad field is the same error
+SELECT slurm_priority_value(cfg, alt.cl, c.pass, qos_priority => 25, tres => 'cpu=4',
+                            partition_tres => 'cpu=16') AS by_name,
+       slurm_priority_value(cfg, alt.cl, c.pass, direct_priority => 7) AS direct,
+       slurm_priority_value(NULL, alt.cl, c.pass, qos_priority => 25) AS no_config,
+       slurm_priority_value(cfg, NULL, c.pass) AS no_cluster,
+       slurm_priority_value(cfg, alt.cl, NULL) AS no_pass
+FROM alt, c WHERE i = 0;
+SELECT slurm_priority_value(cfg, alt.cl, c.pass, cpus => -1) FROM alt, c WHERE i = 0;
+SELECT slurm_priority_value(slurm_priority_config(''), pg_temp.job(fs => 1.5), c.cl, c.pass) FROM c;
+
 -- errors
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(site => 2147483646), c.cl, c.pass) FROM c;
 SELECT slurm_priority(slurm_priority_config(''), pg_temp.job(nice => -2147483646), c.cl, c.pass) FROM c;

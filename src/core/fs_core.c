@@ -392,7 +392,7 @@ fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve)
 	sb->data[0] = '\0';
 }
 
-static void
+void
 fs_sb_reserve(fs_sb *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;

@@ -278,6 +278,8 @@ typedef struct fs_sb
 
 void fs_sb_init(fs_sb *sb, const fs_allocator *a, size_t reserve);
 void fs_sb_append(fs_sb *sb, const char *s, size_t n);
+/* Room for `extra` more bytes (and the NUL) in one allocation, before appending them piecemeal. */
+void fs_sb_reserve(fs_sb *sb, size_t extra);
 void fs_sb_appendf(fs_sb *sb, const char *fmt, ...) FS_PRINTF(2, 3);
 void fs_sb_append_double(fs_sb *sb, double v);
 

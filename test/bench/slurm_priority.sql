@@ -34,6 +34,64 @@ SELECT bench_record('slurm_priority() over pending jobs', :max_rows,
     $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
                             + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
                             + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+-- the priority alone (slurm_priority_value, a bigint), without the 19-field result row
+SELECT bench_assert(bool_and(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')
+                             = (slurm_priority(cfg, job, cl, '2026-12-01 00:00+00')).priority),
+                    'slurm_priority_value is slurm_priority''s priority')
+FROM (SELECT * FROM sp_jobs LIMIT 100000) AS s, sp_conf;
+SELECT bench_record('slurm_priority_value() over pending jobs', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')) FROM sp_jobs, sp_conf$q$,
+    'the same weighted sum as one SQL expression over float8 columns',
+    $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare
+                            + 500 * least(1, greatest(0, (min_nodes / 4 + cpus / 256) / 2))
+                            + 2000 * qos / 50 + 1000 * cpus / 256))) FROM sp_jobs$q$, 3, 1.5);
+-- the floor of the composite form: the executor hands each job over as one slurm_job value; a
+-- field of it read in SQL (the same scan and join, no function)
+SELECT bench_record('slurm_priority_value() over pending jobs', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, job, cl, '2026-12-01 00:00+00')) FROM sp_jobs, sp_conf$q$,
+    'floor: one field of the slurm_job composite, sum((job).cpus), same scan and join',
+    $q$SELECT sum((job).cpus + (cl).cpus) FROM sp_jobs, sp_conf$q$, 3);
+-- the jobs as a table of typed columns (slurm_job's fields, and the baseline's float8 columns),
+-- as scontrol_show or a site's own table holds them: the job field by field, next to the same
+-- expression over that table; and the same table with a slurm_job built in the query (ROW)
+CREATE UNLOGGED TABLE sp_typed AS
+SELECT (job).*, age_s, min_nodes AS min_nodes_f, cpus AS cpus_f, fairshare AS fairshare_f,
+       qos AS qos_f
+FROM sp_jobs;
+VACUUM ANALYZE sp_typed;
+SELECT bench_assert(bool_and(slurm_priority_value(cfg, cl, '2026-12-01 00:00+00', submit_time,
+                                 accrue_time, min_nodes, cpus, time_limit, tres, fairshare,
+                                 assoc_priority, partition_factor, partition_max_time,
+                                 partition_tres, qos_priority, site_factor, nice, direct_priority,
+                                 previous_priority)
+                             = (slurm_priority(cfg, ROW(job_id, "user", account, partition, qos,
+                                 submit_time, accrue_time, min_nodes, cpus, time_limit, tres,
+                                 fairshare, assoc_priority, partition_factor, partition_tier,
+                                 partition_max_time, partition_tres, qos_priority, site_factor,
+                                 nice, direct_priority, previous_priority)::slurm_job, cl,
+                                 '2026-12-01 00:00+00')).priority),
+                    'slurm_priority_value of the fields is slurm_priority''s priority')
+FROM (SELECT * FROM sp_typed LIMIT 100000) AS s, sp_conf;
+SELECT bench_record('slurm_priority_value(), the job field by field from typed columns', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, cl, '2026-12-01 00:00+00', submit_time, accrue_time,
+                  min_nodes, cpus, time_limit, tres, fairshare, assoc_priority, partition_factor,
+                  partition_max_time, partition_tres, qos_priority, site_factor, nice,
+                  direct_priority, previous_priority)) FROM sp_typed, sp_conf$q$,
+    'the same weighted sum as one SQL expression over float8 columns of the same table',
+    $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare_f
+                            + 500 * least(1, greatest(0, (min_nodes_f / 4 + cpus_f / 256) / 2))
+                            + 2000 * qos_f / 50 + 1000 * cpus_f / 256))) FROM sp_typed$q$, 3, 1.5);
+SELECT bench_record('slurm_priority_value(), a slurm_job built from typed columns (ROW)', :max_rows,
+    $q$SELECT sum(slurm_priority_value(cfg, ROW(job_id, "user", account, partition, qos,
+                  submit_time, accrue_time, min_nodes, cpus, time_limit, tres, fairshare,
+                  assoc_priority, partition_factor, partition_tier, partition_max_time,
+                  partition_tres, qos_priority, site_factor, nice, direct_priority,
+                  previous_priority)::slurm_job, cl, '2026-12-01 00:00+00')) FROM sp_typed, sp_conf$q$,
+    'the same expression over float8 columns of the same table',
+    $q$SELECT sum(greatest(1, trunc(1000 * least(age_s / 604800, 1) + 10000 * fairshare_f
+                            + 500 * least(1, greatest(0, (min_nodes_f / 4 + cpus_f / 256) / 2))
+                            + 2000 * qos_f / 50 + 1000 * cpus_f / 256))) FROM sp_typed$q$, 3);
+DROP TABLE sp_typed;
 -- slurm_job_order over 10^5 pending jobs in two tiers, next to the order a user would write:
 -- the same weighted sum, ORDER BY tier, priority, submit time and job id, numbered
 CREATE UNLOGGED TABLE sp_q AS

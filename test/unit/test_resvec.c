@@ -531,6 +531,78 @@ test_round_trip_property(void)
 	CHECK(bad == 0);
 }
 
+/*
+ * fs_rv_plan: the names ordered once, each vector the bytes fs_rv_build gives for the non-zero
+ * amounts; the names' problems found when the plan is made, amounts that do not fit reported.
+ */
+static void
+test_plan(void)
+{
+	const char *names[] = {"mem", "cpu", "gres/gpu", "billing", "node"};
+	fs_rv_plan p;
+	fs_error err;
+	uint32_t r = 12345;
+	int round, bad = 0;
+
+	if (!CHECK(fs_rv_plan_init(&p, names, 5, FS_KIND_COUNT, FS_ERR_VALUE, &unit_alloc, &err) ==
+	           FS_OK))
+		return;
+	CHECK(p.n == 5 && p.maxlen == 4 + 5 * 10 + 3 + 3 + 8 + 7 + 4);
+	/* canonical order: billing, cpu, gres/gpu, mem, node */
+	CHECK(p.from[0] == 3 && p.from[1] == 1 && p.from[2] == 2 && p.from[3] == 0 && p.from[4] == 4);
+	for (round = 0; round < 2000; round++)
+	{
+		double amounts[5];
+		fs_rv_item items[5];
+		uint8_t buf[128], *rv;
+		size_t i, n = 0, len, plen;
+
+		for (i = 0; i < 5; i++)
+		{
+			r = r * 1103515245u + 12345u;
+			/* a third zero (-0 too), the rest of either sign and any magnitude */
+			amounts[i] = (r >> 16) % 3 == 0 ? ((r >> 20) % 2 ? -0.0 : 0.0)
+			             : (r >> 16) % 3 == 1
+			                 ? (double) ((r >> 18) % 1000)
+			                 : ldexp((double) (r >> 8) - 8e6, (int) (r % 200) - 100);
+			if (amounts[i] != 0)
+				items[n++] = (fs_rv_item){names[i], strlen(names[i]), FS_KIND_COUNT, amounts[i], 0};
+		}
+		plen = fs_rv_plan_encode(&p, amounts, buf);
+		if (fs_rv_build(items, n, FS_ERR_VALUE, &unit_alloc, 0, &rv, &len, &err) != FS_OK)
+		{
+			bad++;
+			continue;
+		}
+		if (plen != len || memcmp(buf, rv, len) != 0)
+			bad++;
+		free(rv);
+	}
+	CHECK(bad == 0);
+	{
+		double all_zero[5] = {0, -0.0, 0, 0, 0}, inf[5] = {1, 2, INFINITY, 0, 0};
+		uint8_t buf[128];
+
+		CHECK(fs_rv_plan_encode(&p, all_zero, buf) == 4 && fs_rv_count(buf) == 0);
+		CHECK(fs_rv_plan_encode(&p, inf, buf) == 0);
+	}
+	fs_rv_plan_free(&p, &unit_alloc);
+	{
+		const char *twice[] = {"cpu", "mem", "cpu"}, *invalid[] = {"cpu", "9lives"};
+
+		CHECK(fs_rv_plan_init(&p, twice, 3, FS_KIND_COUNT, FS_ERR_VALUE, &unit_alloc, &err) ==
+		          FS_ERR_VALUE &&
+		      strstr(err.message, "\"cpu\" appears more than once") != NULL);
+		CHECK(fs_rv_plan_init(&p, invalid, 2, FS_KIND_COUNT, FS_ERR_VALUE, &unit_alloc, &err) ==
+		          FS_ERR_VALUE &&
+		      strstr(err.message, "invalid resource name \"9lives\"") != NULL);
+		CHECK(fs_rv_plan_init(&p, invalid, 0, FS_KIND_COUNT, FS_ERR_VALUE, &unit_alloc, &err) ==
+		          FS_OK &&
+		      p.n == 0 && p.maxlen == 4);
+		fs_rv_plan_free(&p, &unit_alloc);
+	}
+}
+
 void
 test_resvec(void)
 {
@@ -540,4 +612,5 @@ test_resvec(void)
 	test_inplace_and_order();
 	test_amounts_and_doubles();
 	test_round_trip_property();
+	test_plan();
 }

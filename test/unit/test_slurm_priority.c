@@ -240,6 +240,10 @@ test_tres(void)
 		CHECK_DBL(w[3].weight, -3.5, 0);
 		CHECK_STR(w[4].name, "license/matlab");
 		CHECK_DBL(w[4].weight, 1000, 0);
+		/* the name's length, and its place in SLURM's TRES table (the order of the sum) */
+		CHECK(w[0].namelen == 3 && w[1].namelen == 7 && w[4].namelen == 14);
+		CHECK(w[0].rank == 1 && w[1].rank == 8 && w[2].rank == 0 && w[3].rank == 3 &&
+		      w[4].rank == 8);
 	}
 	for (i = 0; i < n; i++)
 		unit_alloc.release(unit_alloc.ctx, w[i].name);
@@ -569,6 +573,15 @@ test_sum(void)
 	CHECK(r.priority == 2000);
 	j.part_tres = rv("cpu=4");
 	CHECK(prio(&j, &c, 0).priority == 1);
+	/*
+	 * the TRES terms summed in SLURM's table order (cpu, mem, ..., then the others as configured),
+	 * not as written: 1 + 1 + 1e16 is 1e16 + 2, where 1e16 + 1 + 1 rounds to 1e16 twice
+	 */
+	config("PriorityWeightTRES=gres/gpu=10000000000000000,mem=1,cpu=1");
+	j.tres = j.part_tres = rv("cpu=1,mem=1mb,gres/gpu=1");
+	r = prio(&j, &c, 0);
+	CHECK(tres_w[0] == 1e16 && tres_w[1] == 1 && tres_w[2] == 1);
+	CHECK(r.sum == 10000000000000002.0);
 	/* the 32-bit cap, and INCR_ONLY keeps a higher previous priority */
 	config("PriorityWeightQOS=UNLIMITED PriorityWeightAssoc=UNLIMITED");
 	j.qos_priority = j.assoc_priority = 1;

@@ -250,6 +250,20 @@ tres_fail(fs_error *err, const char *what, const char *s, size_t len)
 	return FS_ERR_SYNTAX;
 }
 
+/* SLURM's TRES table puts these first, in this order; the others follow as configured. */
+static int
+tres_rank(const char *name)
+{
+	static const char *const table[] = {"cpu",     "mem",     "energy", "node",
+	                                    "billing", "fs/disk", "vmem",   "pages"};
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (strcmp(name, table[i]) == 0)
+			return i;
+	return 8;
+}
+
 /* One entry "type[/name]=value[unit]" into *w (name allocated). */
 static fs_status
 tres_entry(const char *s, size_t len, fs_sprio_tres_weight *w, const fs_allocator *a, fs_error *err)
@@ -324,6 +338,8 @@ tres_entry(const char *s, size_t len, fs_sprio_tres_weight *w, const fs_allocato
 		w->name[k] = k < tlen ? fs_ascii_lower(s[k]) : s[k];
 	w->name[eq] = '\0';
 	w->weight = v;
+	w->namelen = eq;
+	w->rank = tres_rank(w->name);
 	return FS_OK;
 }
 
@@ -707,27 +723,13 @@ value_fail(fs_error *err, const char *field, int64_t v, const char *hint)
  * Absent is 0.
  */
 static double
-tres_amount(const uint8_t *rv, const char *name)
+tres_amount(const uint8_t *rv, const fs_sprio_tres_weight *w)
 {
 	fs_rv_item it;
 
-	if (rv == NULL || !fs_rv_get(rv, name, strlen(name), &it))
+	if (rv == NULL || !fs_rv_get(rv, w->name, w->namelen, &it))
 		return 0;
 	return it.kind == FS_KIND_SIZE ? it.amount / 1048576.0 : it.amount;
-}
-
-/* SLURM's TRES table puts these first, in this order; the others follow as configured. */
-static int
-tres_rank(const char *name)
-{
-	static const char *const table[] = {"cpu",     "mem",     "energy", "node",
-	                                    "billing", "fs/disk", "vmem",   "pages"};
-	int i;
-
-	for (i = 0; i < 8; i++)
-		if (strcmp(name, table[i]) == 0)
-			return i;
-	return 8;
 }
 
 /* The job-size factor of 1.2.1 of SLURM's multifactor plugin, in its three modes. */
@@ -817,8 +819,9 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 	double tres_sum = 0, p;
 	double *tres = r->tres, *tres_f = r->tres_f;
 	fs_status st;
+	static const fs_sprio_result zero;
 
-	memset(r, 0, sizeof(*r));
+	*r = zero; /* a copy, not memset's rep stos: this runs once per job of a query */
 	r->tres = tres;
 	r->tres_f = tres_f;
 	for (i = 0; i < cfg->n_tres; i++)
@@ -930,8 +933,8 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 	/* TRES: the job's count over its partition's total, not capped at 1; raw with NO_NORMAL_TRES */
 	for (i = 0; i < cfg->n_tres; i++)
 	{
-		double cnt = tres_amount(job->tres, cfg->tres[i].name);
-		double tot = tres_amount(job->part_tres, cfg->tres[i].name);
+		double cnt = tres_amount(job->tres, &cfg->tres[i]);
+		double tot = tres_amount(job->part_tres, &cfg->tres[i]);
 
 		if (cfg->flags & FS_SPRIO_NO_NORMAL_TRES)
 			tres_f[i] = cnt;
@@ -941,7 +944,7 @@ fs_sprio_priority(const fs_sprio_config *cfg, const fs_sprio_job *job, const fs_
 	}
 	for (rank = 0; rank <= 8; rank++)
 		for (i = 0; i < cfg->n_tres; i++)
-			if (tres_rank(cfg->tres[i].name) == rank)
+			if (cfg->tres[i].rank == rank)
 				tres_sum += tres[i];
 	r->site = (double) job->site_factor;
 	r->nice = (double) job->nice;
@@ -1610,20 +1613,29 @@ format_parse(const fs_sprio_config *cfg, fs_str f, sprio_col *cols, char *bad)
 
 /* One cell as sprio's _print_str prints it: cut to its width, padded to it; then its suffix. */
 static void
+pad(fs_sb *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fs_sb_append(out, spaces, sizeof(spaces) - 1);
+	if (n)
+		fs_sb_append(out, spaces, n);
+}
+
+static void
 put_cell(fs_sb *out, const sprio_col *c, const char *s, size_t len)
 {
-	size_t k, w = (size_t) c->width;
+	size_t w = (size_t) c->width;
 
 	if (w && len > w)
 		len = w;
-	if (c->right)
-		for (k = len; k < w; k++)
-			fs_sb_append(out, " ", 1);
+	if (c->right && len < w)
+		pad(out, w - len);
 	if (len)
 		fs_sb_append(out, s, len);
-	if (!c->right)
-		for (k = len; k < w; k++)
-			fs_sb_append(out, " ", 1);
+	if (!c->right && len < w)
+		pad(out, w - len);
 	if (c->suffix.len)
 		fs_sb_append(out, c->suffix.s, c->suffix.len);
 }
@@ -1828,11 +1840,10 @@ static int
 job_id_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const fs_sprio_row *a = pa, *b = pb;
-	int64_t an, at, bn, bt;
-	bool ai = id_parse(a->job_id, &an, &at), bi = id_parse(b->job_id, &bn, &bt);
 
 	(void) ctx;
-	return id_cmp(ai, an, at, a->job_id, bi, bn, bt, b->job_id);
+	return id_cmp(a->id_numeric, a->id_num, a->id_task, a->job_id, b->id_numeric, b->id_num,
+	              b->id_task, b->job_id);
 }
 
 /* The steps of the main scheduler's order, and the one that decides between two keys. */
@@ -1960,15 +1971,11 @@ fuzzy_cmp(double a, double b)
 static int
 sort_key_cmp(char c, const fs_sprio_row *a, const fs_sprio_row *b, size_t ntres)
 {
-	int64_t an, at, bn, bt;
-	bool ai, bi;
-
 	switch (c)
 	{
 		case 'i':
-			ai = id_parse(a->job_id, &an, &at);
-			bi = id_parse(b->job_id, &bn, &bt);
-			return id_cmp(ai, an, at, a->job_id, bi, bn, bt, b->job_id);
+			return id_cmp(a->id_numeric, a->id_num, a->id_task, a->job_id, b->id_numeric, b->id_num,
+			              b->id_task, b->job_id);
 		case 'N':
 			return (a->r->nice > b->r->nice) - (a->r->nice < b->r->nice);
 		case 'n':
@@ -2073,7 +2080,11 @@ fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const f
 		    (o->has_parts && !list_has(o->parts, rows[i].partition)) ||
 		    (o->has_users && !list_has(o->users, rows[i].user)))
 			continue;
-		rows[kept++] = rows[i];
+		rows[kept] = rows[i];
+		/* each id read once, not once per comparison of the sorts */
+		rows[kept].id_numeric =
+		    id_parse(rows[kept].job_id, &rows[kept].id_num, &rows[kept].id_task);
+		kept++;
 	}
 	if (o->nsort)
 	{
@@ -2085,6 +2096,8 @@ fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const f
 		fs_sort(rows, kept, sizeof(*rows), job_id_cmp, NULL, a);
 	for (i = 0; i < kept; i++)
 	{
+		size_t at = out->len;
+
 		FS_POLL(i);
 		for (k = 0; k < nc; k++)
 		{
@@ -2095,6 +2108,14 @@ fs_sprio_print(const fs_sprio_config *cfg, fs_sprio_row *rows, size_t n, const f
 			put_cell(out, &cols[k], cell.data, cell.len);
 		}
 		fs_sb_append(out, "\n", 1);
+		/* room for the other rows at the first one's width (up to 256 MB; past it, doubling):
+		 * one allocation instead of a copy at each doubling */
+		if (i == 0 && kept > 1)
+		{
+			size_t w = out->len - at, cap = (size_t) 1 << 28;
+
+			fs_sb_reserve(out, w > cap / (kept - 1) ? cap : w * (kept - 1));
+		}
 	}
 done:
 	a->release(a->ctx, cols);

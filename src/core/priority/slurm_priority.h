@@ -36,7 +36,9 @@ enum
 typedef struct fs_sprio_tres_weight
 {
 	char *name;
+	size_t namelen;
 	double weight; /* per base unit: mem and bb weights are per MB */
+	int rank; /* the place in SLURM's TRES table that orders the sum: 0 for cpu, 8 for others */
 } fs_sprio_tres_weight;
 
 typedef struct fs_sprio_config
@@ -179,6 +181,9 @@ typedef struct fs_sprio_row
 {
 	fs_str job_id, partition, user, account, qos;
 	const fs_sprio_result *r;
+	/* the job id read as numbers, set by fs_sprio_print for its sorts (callers leave them) */
+	bool id_numeric;
+	int64_t id_num, id_task;
 } fs_sprio_row;
 
 /*

@@ -276,6 +276,90 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 }
 
 fs_status
+fs_rv_plan_init(fs_rv_plan *p, const char *const *names, size_t n, int kind, fs_status bad,
+                const fs_allocator *a, fs_error *err)
+{
+	fs_rv_item *items = a->alloc(a->ctx, sizeof(fs_rv_item) * (n + 1));
+	size_t i;
+	fs_status st = FS_OK;
+
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	p->maxlen = sizeof(uint32_t);
+	for (i = 0; i < n && st == FS_OK; i++)
+	{
+		items[i].name = names[i];
+		items[i].namelen = strlen(names[i]);
+		items[i].kind = kind;
+		items[i].amount = 1;
+		items[i].pos = i + 1; /* the caller's index, kept through the sort */
+		st = check_item(&items[i], bad, err);
+		p->maxlen += ENTRY_OVERHEAD + items[i].namelen;
+	}
+	if (st == FS_OK && n > FS_RV_ENTRIES_MAX)
+		st = too_many_entries(err);
+	if (st == FS_OK && !sort_items(items, n, a))
+		for (i = 1; i < n && st == FS_OK; i++)
+			if (item_cmp(&items[i - 1], &items[i]) == 0)
+			{
+				char shown[80];
+
+				fs_quote_excerpt(shown, sizeof(shown), items[i].name, items[i].namelen, 63);
+				st = fs_fail(err, bad, "resource \"%s\" appears more than once", shown);
+			}
+	if (st == FS_OK)
+	{
+		p->n = n;
+		p->name = a->alloc(a->ctx, sizeof(char *) * (n + 1));
+		p->namelen = a->alloc(a->ctx, n + 1);
+		p->from = a->alloc(a->ctx, sizeof(size_t) * (n + 1));
+		for (i = 0; i < n; i++)
+		{
+			p->name[i] = items[i].name;
+			p->namelen[i] = (uint8_t) items[i].namelen;
+			p->from[i] = items[i].pos - 1;
+		}
+	}
+	a->release(a->ctx, items);
+	return st;
+}
+
+void
+fs_rv_plan_free(fs_rv_plan *p, const fs_allocator *a)
+{
+	if (p->name)
+		a->release(a->ctx, (void *) p->name);
+	if (p->namelen)
+		a->release(a->ctx, p->namelen);
+	if (p->from)
+		a->release(a->ctx, p->from);
+	memset(p, 0, sizeof(*p));
+}
+
+size_t
+fs_rv_plan_encode(const fs_rv_plan *p, const double *amounts, uint8_t *out)
+{
+	rv_writer w;
+	size_t i;
+
+	w.base = w.rv = out;
+	w.p = out + sizeof(uint32_t);
+	w.count = 0;
+	for (i = 0; i < p->n; i++)
+	{
+		double v = amounts[p->from[i]];
+
+		if (v == 0)
+			continue;
+		if (!amount_fits(p->kind, v))
+			return 0;
+		writer_put(&w, p->name[i], p->namelen[i], p->kind, v);
+	}
+	memcpy(w.rv, &w.count, sizeof(uint32_t));
+	return (size_t) (w.p - w.rv);
+}
+
+fs_status
 fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err)
 {
 	const uint8_t *p = data + sizeof(uint32_t);

@@ -97,6 +97,37 @@ fs_rv_next(fs_rv_iter *it, fs_rv_item *item)
 fs_status fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a,
                       size_t reserve, uint8_t **out, size_t *outlen, fs_error *err);
 
+/*
+ * A fixed list of names encoded many times over with different amounts (one vector per row of a
+ * query): the names checked and put in canonical order once, so that each vector costs one pass
+ * over the amounts. fs_rv_plan_encode gives the bytes fs_rv_build gives for the entries whose
+ * amount is not zero (zero amounts are left out), all of one kind.
+ */
+typedef struct fs_rv_plan
+{
+	size_t n;
+	int kind;
+	const char **name; /* in canonical order */
+	uint8_t *namelen;
+	size_t *from;  /* the caller's index of each name */
+	size_t maxlen; /* the encoded length with every amount non-zero */
+} fs_rv_plan;
+
+/*
+ * Check the names (as fs_rv_build checks them, status `bad`: an invalid name, or one given twice)
+ * and order them; the names are not copied and must outlive the plan. O(n log n).
+ */
+fs_status fs_rv_plan_init(fs_rv_plan *p, const char *const *names, size_t n, int kind,
+                          fs_status bad, const fs_allocator *a, fs_error *err);
+void fs_rv_plan_free(fs_rv_plan *p, const fs_allocator *a);
+
+/*
+ * Encode the amounts (amounts[i] for the caller's name i) into out (p->maxlen bytes): the length
+ * written, or 0 when an amount does not fit (not finite, or a duration beyond the limit), where
+ * fs_rv_build of the same items would fail and say why. O(n).
+ */
+size_t fs_rv_plan_encode(const fs_rv_plan *p, const double *amounts, uint8_t *out);
+
 /* Check untrusted encoded bytes: bounds, names, kinds, finite amounts, names strictly ascending. */
 fs_status fs_rv_validate(const uint8_t *data, size_t len, fs_status bad, fs_error *err);
 

@@ -261,7 +261,10 @@ config_from_record(HeapTupleHeader t, fs_sprio_config *cfg)
 	}
 }
 
-/* A vector of one count per configured TRES weight (zero entries left out). */
+/*
+ * A vector of one count per configured TRES weight (zero entries left out), as fs_rv_build makes
+ * it: the general path, which also reports an amount or a name a vector cannot hold.
+ */
 static Datum
 tres_vector(const fs_sprio_config *cfg, const double *v)
 {
@@ -360,23 +363,39 @@ static const char *const result_fields[] = {"priority",
 #define NR 19
 
 /*
- * What a call site keeps across rows (fn_extra): the row types and where the fields are, and the
- * last configuration read, so that a query over a million jobs with one configuration reads it
- * once. A different configuration value is read again into a context reset each time.
+ * What a call site keeps across rows (fn_extra), so that a query over a million jobs with one
+ * configuration and one cluster pays per row only for the job: the row types and where their
+ * fields are (learnt from the first values), the last configuration value with what is derived
+ * from it (its settings, the core's per-TRES arrays, the output vectors' names in order and the
+ * scratch they are encoded into), and the last cluster value read. A configuration or cluster of
+ * other bytes is read again (the configuration into a context reset each time).
  */
 typedef struct prio_cache
 {
+	/* row types and field positions */
 	TupleDesc job_td, cl_td, res_td;
-	int job_idx[NJ], cl_idx[NK];
+	int job_idx[NJ], cl_idx[NK], res_idx[NR];
 	Datum *jv, *kv;
 	bool *jn, *kn;
+	/* the configuration, and what is derived from it (in cfg_cxt) */
 	MemoryContext cfg_cxt;
 	char *cfg_bytes;
 	uint32 cfg_len;
 	bool have_cfg;
 	fs_sprio_config cfg;
 	double *tres, *tres_f;
-	int res_idx[NR];
+	bool tres_plan_ok;    /* the TRES names encode as they are (else every row goes through
+	                       * fs_rv_build, which reports what is wrong) */
+	fs_rv_plan tres_plan; /* the output vectors' names in resvec order */
+	struct varlena *tres_buf, *tres_f_buf; /* a row's two output vectors */
+	/* the cluster (cl_bytes in fn_mcxt) */
+	char *cl_bytes;
+	uint32 cl_len, cl_cap;
+	bool have_cl;
+	fs_sprio_cluster cl;
+	/* a composite argument stored with a short header, copied here rather than detoasted */
+	struct varlena *argbuf[3];
+	Size argcap[3];
 } prio_cache;
 
 static TupleDesc
@@ -421,7 +440,9 @@ row_deform(HeapTupleHeader t, TupleDesc td, Datum *v, bool *n)
 static int64_t
 interval_seconds(Datum d, const char *what)
 {
-	int64 us = fs_pg_interval_us(DatumGetIntervalP(d), what);
+	const Interval *iv = DatumGetIntervalP(d);
+	/* a time of day alone (the common case) without the call */
+	int64 us = iv->month == 0 && iv->day == 0 ? iv->time : fs_pg_interval_us(iv, what);
 
 	return us >= 0 ? (us + USECS_PER_SEC - 1) / USECS_PER_SEC : -(-us / USECS_PER_SEC);
 }
@@ -432,9 +453,12 @@ resvec_of(Datum d)
 	return (const uint8_t *) VARDATA_ANY(PG_DETOAST_DATUM_PACKED(d));
 }
 
-/* The call site's cache, made on the first call; the job type is learnt from the first job. */
+/*
+ * The call site's cache, made on the first call; the job and cluster types are learnt from the
+ * first values.
+ */
 static prio_cache *
-cache_of(FunctionCallInfo fcinfo, HeapTupleHeader kt, bool result_row)
+cache_of(FunctionCallInfo fcinfo, bool result_row)
 {
 	prio_cache *c = fcinfo->flinfo->fn_extra;
 	MemoryContext old;
@@ -456,9 +480,6 @@ cache_of(FunctionCallInfo fcinfo, HeapTupleHeader kt, bool result_row)
 		for (i = 0; i < NR; i++)
 			c->res_idx[i] = field(c->res_td, result_fields[i]);
 	}
-	c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
-	c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
-	c->kn = palloc(sizeof(bool) * c->cl_td->natts);
 	c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
 	                                   ALLOCSET_SMALL_SIZES);
 	fcinfo->flinfo->fn_extra = c;
@@ -466,15 +487,69 @@ cache_of(FunctionCallInfo fcinfo, HeapTupleHeader kt, bool result_row)
 	return c;
 }
 
+/*
+ * Composite argument argno as a tuple header. A row stored in a table is a plain value (read in
+ * place) or, when small, one with a short header (unaligned): that one is copied into the call
+ * site's buffer for the argument, reused row after row, rather than into fresh memory as
+ * PG_GETARG_HEAPTUPLEHEADER does; compressed or out-of-line values are detoasted.
+ */
+static HeapTupleHeader
+composite_arg(FunctionCallInfo fcinfo, prio_cache *c, int argno)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+	Size len;
+
+	if (!VARATT_IS_EXTENDED(v))
+		return (HeapTupleHeader) v;
+	if (!VARATT_IS_SHORT(v))
+		return (HeapTupleHeader) PG_DETOAST_DATUM(PG_GETARG_DATUM(argno));
+	len = VARSIZE_SHORT(v) - VARHDRSZ_SHORT + VARHDRSZ;
+	if (len > c->argcap[argno])
+	{
+		if (c->argbuf[argno])
+			pfree(c->argbuf[argno]);
+		c->argbuf[argno] = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, len);
+		c->argcap[argno] = len;
+	}
+	SET_VARSIZE(c->argbuf[argno], len);
+	memcpy(VARDATA(c->argbuf[argno]), VARDATA_SHORT(v), len - VARHDRSZ);
+	return (HeapTupleHeader) c->argbuf[argno];
+}
+
+/*
+ * Whether composite argument argno is the value whose bytes (with a 4-byte header) are cached:
+ * compared where it lies, without a copy. A compressed or out-of-line value counts as changed.
+ */
+static bool
+arg_is(FunctionCallInfo fcinfo, int argno, const char *bytes, uint32 len)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(PG_GETARG_DATUM(argno));
+
+	if (bytes == NULL)
+		return false;
+	if (!VARATT_IS_EXTENDED(v))
+		return VARSIZE(v) == len && memcmp(v, bytes, len) == 0;
+	if (!VARATT_IS_SHORT(v))
+		return false;
+	return VARSIZE_SHORT(v) - VARHDRSZ_SHORT + VARHDRSZ == len &&
+	       memcmp(VARDATA_SHORT(v), bytes + VARHDRSZ, len - VARHDRSZ) == 0;
+}
+
 /* The configuration, read again only when its value changes. */
 static void
-cache_config(prio_cache *c, HeapTupleHeader ct)
+cache_config(FunctionCallInfo fcinfo, prio_cache *c, int argno)
 {
-	uint32 clen = HeapTupleHeaderGetDatumLength(ct);
+	HeapTupleHeader ct;
+	uint32 clen;
 	MemoryContext old;
+	const char **names;
+	fs_error err;
+	size_t i;
 
-	if (c->have_cfg && clen == c->cfg_len && memcmp(ct, c->cfg_bytes, clen) == 0)
+	if (c->have_cfg && arg_is(fcinfo, argno, c->cfg_bytes, c->cfg_len))
 		return;
+	ct = composite_arg(fcinfo, c, argno);
+	clen = HeapTupleHeaderGetDatumLength(ct);
 	c->have_cfg = false;
 	MemoryContextReset(c->cfg_cxt);
 	old = MemoryContextSwitchTo(c->cfg_cxt);
@@ -484,16 +559,106 @@ cache_config(prio_cache *c, HeapTupleHeader ct)
 	c->cfg_len = clen;
 	c->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
 	c->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+	names = palloc(sizeof(char *) * (c->cfg.n_tres + 1));
+	for (i = 0; i < c->cfg.n_tres; i++)
+		names[i] = c->cfg.tres[i].name;
+	c->tres_plan_ok = fs_rv_plan_init(&c->tres_plan, names, c->cfg.n_tres, FS_KIND_COUNT,
+	                                  FS_ERR_VALUE, &fs_pg_alloc, &err) == FS_OK;
+	if (c->tres_plan_ok)
+	{
+		c->tres_buf = palloc(VARHDRSZ + c->tres_plan.maxlen);
+		c->tres_f_buf = palloc(VARHDRSZ + c->tres_plan.maxlen);
+	}
 	c->have_cfg = true;
 	MemoryContextSwitchTo(old);
+}
+
+/* The cluster, read again only when its value changes. */
+static void
+cache_cluster(FunctionCallInfo fcinfo, prio_cache *c, int argno)
+{
+	HeapTupleHeader kt;
+	uint32 klen;
+	fs_sprio_cluster *cl = &c->cl;
+
+	if (c->have_cl && arg_is(fcinfo, argno, c->cl_bytes, c->cl_len))
+		return;
+	kt = composite_arg(fcinfo, c, argno);
+	klen = HeapTupleHeaderGetDatumLength(kt);
+	c->have_cl = false;
+	if (c->cl_td == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		c->cl_td = row_type(kt, cluster_fields, NK, c->cl_idx);
+		c->kv = palloc(sizeof(Datum) * c->cl_td->natts);
+		c->kn = palloc(sizeof(bool) * c->cl_td->natts);
+		MemoryContextSwitchTo(old);
+	}
+	row_deform(kt, c->cl_td, c->kv, c->kn);
+	cl->nodes = KINT4(0);
+	cl->cpus = KINT4(1);
+	cl->max_assoc_priority = KINT8(2);
+	cl->max_partition_factor = KINT4(3);
+	cl->max_qos_priority = KINT8(4);
+	if (klen > c->cl_cap)
+	{
+		c->cl_bytes = c->cl_bytes ? repalloc(c->cl_bytes, klen)
+		                          : MemoryContextAlloc(fcinfo->flinfo->fn_mcxt, klen);
+		c->cl_cap = klen;
+	}
+	memcpy(c->cl_bytes, kt, klen);
+	c->cl_len = klen;
+	c->have_cl = true;
+}
+
+/*
+ * A job's numeric fields into the core's struct: v[idx[J_x]] and n[idx[J_x]] for each J_x up to
+ * J_PREVIOUS, from a deformed slurm_job or from slurm_priority_value's arguments.
+ */
+static void
+job_from_values(const Datum *v, const bool *n, const int *idx, fs_sprio_job *job)
+{
+#define VNULL(k) (n[idx[k]])
+#define VVAL(k)  (v[idx[k]])
+#define VINT4(k) (VNULL(k) ? 0 : (int64) DatumGetInt32(VVAL(k)))
+#define VINT8(k) (VNULL(k) ? 0 : DatumGetInt64(VVAL(k)))
+	memset(job, 0, sizeof(*job));
+	if (!VNULL(J_SUBMIT))
+		job->submit = unix_seconds(DatumGetTimestampTz(VVAL(J_SUBMIT)), "submit_time");
+	job->has_accrue = !VNULL(J_ACCRUE);
+	if (job->has_accrue)
+		job->accrue = unix_seconds(DatumGetTimestampTz(VVAL(J_ACCRUE)), "accrue_time");
+	job->min_nodes = VINT4(J_MIN_NODES);
+	job->cpus = VINT4(J_CPUS);
+	job->has_time_limit = !VNULL(J_TIME_LIMIT);
+	if (job->has_time_limit)
+		job->time_limit = interval_seconds(VVAL(J_TIME_LIMIT), "time_limit");
+	job->has_part_max_time = !VNULL(J_PART_MAX_TIME);
+	if (job->has_part_max_time)
+		job->part_max_time = interval_seconds(VVAL(J_PART_MAX_TIME), "partition_max_time");
+	job->tres = VNULL(J_TRES) ? NULL : resvec_of(VVAL(J_TRES));
+	job->part_tres = VNULL(J_PART_TRES) ? NULL : resvec_of(VVAL(J_PART_TRES));
+	job->fairshare = VNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(VVAL(J_FAIRSHARE));
+	job->assoc_priority = VINT8(J_ASSOC);
+	job->partition_factor = VINT4(J_PART_FACTOR);
+	job->qos_priority = VINT8(J_QOS);
+	job->site_factor = VINT8(J_SITE);
+	job->nice = VINT8(J_NICE);
+	job->has_direct = !VNULL(J_DIRECT);
+	job->direct_priority = VINT8(J_DIRECT);
+	job->has_previous = !VNULL(J_PREVIOUS);
+	job->previous_priority = VINT8(J_PREVIOUS);
+#undef VNULL
+#undef VVAL
+#undef VINT4
+#undef VINT8
 }
 
 /* The job's fields into the core's struct (its text fields stay in c->jv). */
 static void
 read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_job *jobp)
 {
-	fs_sprio_job job;
-
 	if (c->job_td == NULL)
 	{
 		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
@@ -504,45 +669,25 @@ read_job(FunctionCallInfo fcinfo, prio_cache *c, HeapTupleHeader jt, fs_sprio_jo
 		MemoryContextSwitchTo(old);
 	}
 	row_deform(jt, c->job_td, c->jv, c->jn);
-	memset(&job, 0, sizeof(job));
-	if (!JNULL(J_SUBMIT))
-		job.submit = unix_seconds(DatumGetTimestampTz(JVAL(J_SUBMIT)), "submit_time");
-	job.has_accrue = !JNULL(J_ACCRUE);
-	if (job.has_accrue)
-		job.accrue = unix_seconds(DatumGetTimestampTz(JVAL(J_ACCRUE)), "accrue_time");
-	job.min_nodes = JINT4(J_MIN_NODES);
-	job.cpus = JINT4(J_CPUS);
-	job.has_time_limit = !JNULL(J_TIME_LIMIT);
-	if (job.has_time_limit)
-		job.time_limit = interval_seconds(JVAL(J_TIME_LIMIT), "time_limit");
-	job.has_part_max_time = !JNULL(J_PART_MAX_TIME);
-	if (job.has_part_max_time)
-		job.part_max_time = interval_seconds(JVAL(J_PART_MAX_TIME), "partition_max_time");
-	job.tres = JNULL(J_TRES) ? NULL : resvec_of(JVAL(J_TRES));
-	job.part_tres = JNULL(J_PART_TRES) ? NULL : resvec_of(JVAL(J_PART_TRES));
-	job.fairshare = JNULL(J_FAIRSHARE) ? 0 : DatumGetFloat8(JVAL(J_FAIRSHARE));
-	job.assoc_priority = JINT8(J_ASSOC);
-	job.partition_factor = JINT4(J_PART_FACTOR);
-	job.qos_priority = JINT8(J_QOS);
-	job.site_factor = JINT8(J_SITE);
-	job.nice = JINT8(J_NICE);
-	job.has_direct = !JNULL(J_DIRECT);
-	job.direct_priority = JINT8(J_DIRECT);
-	job.has_previous = !JNULL(J_PREVIOUS);
-	job.previous_priority = JINT8(J_PREVIOUS);
-
-	*jobp = job;
+	job_from_values(c->jv, c->jn, c->job_idx, jobp);
 }
 
-static void
-read_cluster(prio_cache *c, HeapTupleHeader kt, fs_sprio_cluster *cl)
+/*
+ * A row's vector of weighted TRES terms or factors: encoded into the call site's scratch buf when
+ * the names allow (the caller copies it into its row before the next), else by tres_vector.
+ */
+static Datum
+tres_datum(const prio_cache *c, const double *v, struct varlena *buf)
 {
-	row_deform(kt, c->cl_td, c->kv, c->kn);
-	cl->nodes = KINT4(0);
-	cl->cpus = KINT4(1);
-	cl->max_assoc_priority = KINT8(2);
-	cl->max_partition_factor = KINT4(3);
-	cl->max_qos_priority = KINT8(4);
+	size_t len;
+
+	if (c->tres_plan_ok &&
+	    (len = fs_rv_plan_encode(&c->tres_plan, v, (uint8_t *) VARDATA(buf))) > 0)
+	{
+		SET_VARSIZE(buf, VARHDRSZ + len);
+		return PointerGetDatum(buf);
+	}
+	return tres_vector(&c->cfg, v);
 }
 
 /* The fields of a slurm_priority result (at c->res_idx) from the core's result; others NULL. */
@@ -570,42 +715,115 @@ result_values(const prio_cache *c, const fs_sprio_result *rp, int natts, Datum *
 	SET(7, Float8GetDatum(r.partition));
 	SET(8, Float8GetDatum(r.qos));
 	SET(9, Float8GetDatum(r.nice));
-	SET(10, tres_vector(&c->cfg, r.tres));
+	SET(10, tres_datum(c, r.tres, c->tres_buf));
 	SET(11, Float8GetDatum(r.age_f));
 	SET(12, Float8GetDatum(r.assoc_f));
 	SET(13, Float8GetDatum(r.fairshare_f));
 	SET(14, Float8GetDatum(r.jobsize_f));
 	SET(15, Float8GetDatum(r.partition_f));
 	SET(16, Float8GetDatum(r.qos_f));
-	SET(17, tres_vector(&c->cfg, r.tres_f));
+	SET(17, tres_datum(c, r.tres_f, c->tres_f_buf));
 	SET(18, BoolGetDatum(r.direct));
 #undef SET
+}
+
+/*
+ * The priority of the job of this call's arguments (config, job, cluster, as_of), into *r (its
+ * TRES arrays the cache's): what slurm_priority and slurm_priority_value share per row.
+ */
+static void
+priority_of_args(FunctionCallInfo fcinfo, prio_cache *c, fs_sprio_job *job, fs_sprio_result *r)
+{
+	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
+	fs_error err;
+
+	cache_config(fcinfo, c, 0);
+	read_job(fcinfo, c, composite_arg(fcinfo, c, 1), job);
+	cache_cluster(fcinfo, c, 2);
+	r->tres = c->tres;
+	r->tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, job, &c->cl, now, r, &err), &err);
 }
 
 Datum
 slurm_priority(PG_FUNCTION_ARGS)
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), jt = PG_GETARG_HEAPTUPLEHEADER(1),
-	                kt = PG_GETARG_HEAPTUPLEHEADER(2);
-	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	prio_cache *c = cache_of(fcinfo, kt, true);
+	prio_cache *c = cache_of(fcinfo, true);
 	fs_sprio_job job;
-	fs_sprio_cluster cl;
 	fs_sprio_result r;
-	fs_error err;
 	Datum values[32];
 	bool nulls[32];
 
-	cache_config(c, ct);
-	read_job(fcinfo, c, jt, &job);
-	read_cluster(c, kt, &cl);
-
-	r.tres = c->tres;
-	r.tres_f = c->tres_f;
-	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &cl, now, &r, &err), &err);
-
+	priority_of_args(fcinfo, c, &job, &r);
 	result_values(c, &r, c->res_td->natts, values, nulls);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(c->res_td, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(slurm_priority_value);
+
+/*
+ * slurm_priority's priority alone, as a bigint: what an ORDER BY or a sum needs, without the cost
+ * of the 19-field result row.
+ */
+Datum
+slurm_priority_value(PG_FUNCTION_ARGS)
+{
+	prio_cache *c = cache_of(fcinfo, false);
+	fs_sprio_job job;
+	fs_sprio_result r;
+
+	priority_of_args(fcinfo, c, &job, &r);
+	PG_RETURN_INT64(r.priority);
+}
+
+PG_FUNCTION_INFO_V1(slurm_priority_value_fields);
+
+/*
+ * The argument of each of the job's numeric fields in slurm_priority_value(config, cluster, as_of,
+ * submit_time, ...), in the order of the J_ fields (the SQL order is slurm_job's).
+ */
+static const int value_args[J_PREVIOUS + 1] = {
+    [J_SUBMIT] = 3,       [J_ACCRUE] = 4,         [J_MIN_NODES] = 5,  [J_CPUS] = 6,
+    [J_TIME_LIMIT] = 7,   [J_TRES] = 8,           [J_FAIRSHARE] = 9,  [J_ASSOC] = 10,
+    [J_PART_FACTOR] = 11, [J_PART_MAX_TIME] = 12, [J_PART_TRES] = 13, [J_QOS] = 14,
+    [J_SITE] = 15,        [J_NICE] = 16,          [J_DIRECT] = 17,    [J_PREVIOUS] = 18};
+#define NVALUE_ARGS 19
+
+/*
+ * slurm_priority_value with the job given field by field, as a table of typed columns holds it:
+ * the same priority, with no slurm_job value built and read per row. NULL config, cluster or
+ * as_of give NULL; a NULL field means what it means in a slurm_job.
+ */
+Datum
+slurm_priority_value_fields(PG_FUNCTION_ARGS)
+{
+	prio_cache *c;
+	fs_sprio_job job;
+	fs_sprio_result r;
+	fs_error err;
+	Datum v[NVALUE_ARGS];
+	bool n[NVALUE_ARGS];
+	int64_t now;
+	int i;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2))
+		PG_RETURN_NULL();
+	if (PG_NARGS() != NVALUE_ARGS)
+		elog(ERROR, "slurm_priority_value: %d arguments, not %d", PG_NARGS(), NVALUE_ARGS);
+	c = cache_of(fcinfo, false);
+	now = unix_seconds(PG_GETARG_TIMESTAMPTZ(2), "as_of");
+	cache_config(fcinfo, c, 0);
+	cache_cluster(fcinfo, c, 1);
+	for (i = 3; i < NVALUE_ARGS; i++)
+	{
+		n[i] = PG_ARGISNULL(i);
+		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
+	}
+	job_from_values(v, n, value_args, &job);
+	r.tres = c->tres;
+	r.tres_f = c->tres_f;
+	fs_pg_check(fs_sprio_priority(&c->cfg, &job, &c->cl, now, &r, &err), &err);
+	PG_RETURN_INT64(r.priority);
 }
 
 /* ---- sprio ---------------------------------------------------------------------------------- */
@@ -643,15 +861,23 @@ jobs_priorities(FunctionCallInfo fcinfo, prio_cache *c, ArrayType *jobs, const f
 	bool *enulls;
 	int n, i;
 	prio_job *out;
+	fs_sprio_result *res;
+	double *per_tres;
 	fs_error err;
 
 	fs_pg_check_1d(jobs, "jobs");
 	deconstruct_array(jobs, ARR_ELEMTYPE(jobs), -1, false, TYPALIGN_DOUBLE, &elems, &enulls, &n);
 	out = palloc0(sizeof(prio_job) * (n + 1));
+	/* in two allocations, not two per job (huge: 10^7 jobs is more than a gigabyte) */
+	res = MemoryContextAllocExtended(CurrentMemoryContext, sizeof(fs_sprio_result) * (n + 1),
+	                                 MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	per_tres = MemoryContextAllocExtended(CurrentMemoryContext,
+	                                      sizeof(double) * ((Size) 2 * c->cfg.n_tres * n + 1),
+	                                      MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 	for (i = 0; i < n; i++)
 	{
 		fs_sprio_job job;
-		fs_sprio_result *r = palloc0(sizeof(fs_sprio_result));
+		fs_sprio_result *r = &res[i];
 
 		CHECK_FOR_INTERRUPTS();
 		if (enulls[i])
@@ -659,8 +885,8 @@ jobs_priorities(FunctionCallInfo fcinfo, prio_cache *c, ArrayType *jobs, const f
 			                errmsg("job %d of the jobs array is NULL", i + 1),
 			                errhint("Leave NULL jobs out of the array.")));
 		read_job(fcinfo, c, DatumGetHeapTupleHeader(elems[i]), &job);
-		r->tres = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
-		r->tres_f = palloc0(sizeof(double) * (c->cfg.n_tres + 1));
+		r->tres = per_tres + (Size) 2 * c->cfg.n_tres * i;
+		r->tres_f = r->tres + c->cfg.n_tres;
 		if (fs_sprio_priority(&c->cfg, &job, cl, now, r, &err) != FS_OK)
 		{
 			fs_error_context(&err, "in job %d of the jobs array", i + 1);
@@ -682,13 +908,11 @@ jobs_priorities(FunctionCallInfo fcinfo, prio_cache *c, ArrayType *jobs, const f
 Datum
 sprio(PG_FUNCTION_ARGS)
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
 	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
 	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
 	text *options = PG_GETARG_TEXT_PP(4);
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	prio_cache *c = cache_of(fcinfo, kt, false);
-	fs_sprio_cluster cl;
+	prio_cache *c = cache_of(fcinfo, false);
 	fs_sprio_row *rows;
 	prio_job *pj;
 	fs_error err;
@@ -696,14 +920,15 @@ sprio(PG_FUNCTION_ARGS)
 	fs_sprio_opts opts;
 	char bad;
 	fs_sb out;
-	size_t p, q;
+	size_t p, q, line_cap = 0;
+	text *line = NULL;
 
 	fs_pg_check(fs_sprio_options_parse(VARDATA_ANY(options), VARSIZE_ANY_EXHDR(options), &opts,
 	                                   &fs_pg_alloc, &err),
 	            &err);
-	cache_config(c, ct);
-	read_cluster(c, kt, &cl);
-	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	cache_config(fcinfo, c, 0);
+	cache_cluster(fcinfo, c, 2);
+	pj = jobs_priorities(fcinfo, c, jobs, &c->cl, now, &n);
 	rows = palloc0(sizeof(fs_sprio_row) * (n + 1));
 	for (i = 0; i < n; i++)
 		rows[i] = pj[i].row;
@@ -718,15 +943,22 @@ sprio(PG_FUNCTION_ARGS)
 		                          c->cfg.version / 100, c->cfg.version % 100)));
 
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
+	/* each line through one text buffer (the tuplestore copies it), not a new one per line */
 	for (p = 0; p < out.len; p = q + 1)
 	{
+		const char *nl = memchr(out.data + p, '\n', out.len - p);
 		Datum v;
 		bool isnull = false;
 
-		q = p;
-		while (q < out.len && out.data[q] != '\n')
-			q++;
-		v = PointerGetDatum(cstring_to_text_with_len(out.data + p, (int) (q - p)));
+		q = nl ? (size_t) (nl - out.data) : out.len;
+		if (VARHDRSZ + q - p > line_cap)
+		{
+			line_cap = 2 * (VARHDRSZ + q - p);
+			line = line ? repalloc(line, line_cap) : palloc(line_cap);
+		}
+		SET_VARSIZE(line, VARHDRSZ + q - p);
+		memcpy(VARDATA(line), out.data + p, q - p);
+		v = PointerGetDatum(line);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, &v, &isnull);
 	}
 	return (Datum) 0;
@@ -743,21 +975,19 @@ PG_FUNCTION_INFO_V1(slurm_job_order);
 Datum
 slurm_job_order(PG_FUNCTION_ARGS)
 {
-	HeapTupleHeader ct = PG_GETARG_HEAPTUPLEHEADER(0), kt = PG_GETARG_HEAPTUPLEHEADER(2);
 	ArrayType *jobs = PG_GETARG_ARRAYTYPE_P(1);
 	int64_t now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	prio_cache *c = cache_of(fcinfo, kt, false);
-	fs_sprio_cluster cl;
+	prio_cache *c = cache_of(fcinfo, false);
 	fs_sprio_order_key *keys;
 	const char **decided;
 	prio_job *pj;
 	int n, i;
 	size_t k = 0;
 
-	cache_config(c, ct);
-	read_cluster(c, kt, &cl);
-	pj = jobs_priorities(fcinfo, c, jobs, &cl, now, &n);
+	cache_config(fcinfo, c, 0);
+	cache_cluster(fcinfo, c, 2);
+	pj = jobs_priorities(fcinfo, c, jobs, &c->cl, now, &n);
 	keys = palloc0(sizeof(fs_sprio_order_key) * (n + 1));
 	for (i = 0; i < n; i++)
 	{
@@ -888,10 +1118,8 @@ Datum
 slurm_priorities(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	HeapTupleHeader ct, jt, kt;
 	prio_cache *c;
 	fs_sprio_job job;
-	fs_sprio_cluster cl;
 	fs_sprio_part *parts = NULL;
 	fs_sprio_qos *qos = NULL;
 	size_t nparts = 0, nqos = 0, npairs, i;
@@ -903,21 +1131,18 @@ slurm_priorities(PG_FUNCTION_ARGS)
 	InitMaterializedSRF(fcinfo, MAT_SRF_USE_EXPECTED_DESC);
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1) || PG_ARGISNULL(2) || PG_ARGISNULL(3))
 		return (Datum) 0;
-	ct = PG_GETARG_HEAPTUPLEHEADER(0);
-	jt = PG_GETARG_HEAPTUPLEHEADER(1);
-	kt = PG_GETARG_HEAPTUPLEHEADER(2);
 	now = unix_seconds(PG_GETARG_TIMESTAMPTZ(3), "as_of");
-	c = cache_of(fcinfo, kt, true);
-	cache_config(c, ct);
-	read_job(fcinfo, c, jt, &job);
-	read_cluster(c, kt, &cl);
+	c = cache_of(fcinfo, true);
+	cache_config(fcinfo, c, 0);
+	read_job(fcinfo, c, composite_arg(fcinfo, c, 1), &job);
+	cache_cluster(fcinfo, c, 2);
 	if (!PG_ARGISNULL(4))
 		parts = read_partitions(PG_GETARG_ARRAYTYPE_P(4), &nparts);
 	if (!PG_ARGISNULL(5))
 		qos = read_qos(PG_GETARG_ARRAYTYPE_P(5), &nqos);
 	fs_pg_check(fs_sprio_priority_each(&c->cfg, &job, job_text(c, J_PARTITION),
-	                                   job_text(c, J_QOS_NAME), parts, nparts, qos, nqos, &cl, now,
-	                                   &pairs, &npairs, &fs_pg_alloc, &err),
+	                                   job_text(c, J_QOS_NAME), parts, nparts, qos, nqos, &c->cl,
+	                                   now, &pairs, &npairs, &fs_pg_alloc, &err),
 	            &err);
 	pcol = field(c->res_td, "partition_name");
 	qcol = field(c->res_td, "qos_name");

@@ -338,3 +338,44 @@ ORDER BY k;
 -- still the cluster's (1 CPU for the day: 86400 s; 80000 allocated, 10000 waiting)
 SELECT * FROM sreport_cluster_utilization('tux', 1, '2026-11-01', '2026-11-02', 80000,
                                           planned_s => 10000, time_format => 'Seconds');
+
+-- The current hour, rolled up at once: another run of the interop suite (test/interop/fixtures/,
+-- sql/data/slurm_interop_hour_*.txt) ran `sacctmgr rollup 2026-12-02T07:00:00 2026-12-02T08:00:00`
+-- at 07:12, then sreport for that hour. The cluster registered at 07:07:55 (sacctmgr show event
+-- event=cluster): Reported is 3125 s of 16 CPUs. Job 14 (16 CPUs) was still running and eleven
+-- jobs pending: the rollup counts both to 08:00, so the records give the same with period_end
+-- 08:00. Job SizesByAccount reads the job records instead, where job 14 counts to the instant
+-- sreport ran (07:12:14 for -t Seconds: sreport_instants.txt).
+CREATE TABLE hwin OF sacct_record;
+CREATE TABLE hraw (n serial, line text);
+\copy hraw(line) FROM 'sql/data/slurm_interop_hour_sacct_window.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+INSERT INTO hwin SELECT (sacct_row(r.line, h.line)).* FROM hraw r, (SELECT line FROM hraw WHERE n = 1) h WHERE r.n > 1;
+CREATE TABLE hreport (n serial, line text);
+\copy hreport(line) FROM 'sql/data/slurm_interop_hour_sreport.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+WITH says AS (
+    SELECT f.name AS report, r.line
+    FROM (SELECT n, substr(line, 3) AS name, lead(n, 1, 1000000) OVER (ORDER BY n) AS next
+          FROM hreport WHERE line LIKE '# %') AS f
+    JOIN hreport AS r ON r.n > f.n AND r.n < f.next
+    WHERE r.line LIKE 'fsinterop|%'),
+ours AS (
+    SELECT 'sreport_P_' || CASE WHEN fmt = 'Minutes' THEN '' ELSE 't' || fmt || '_' END
+           || 'cluster_Utilization' AS report,
+           concat_ws('|', u.cluster, u.allocated, u.down, u.plnd_down, u.idle, u.planned, u.reported) AS line
+    FROM unnest(ARRAY['Minutes', 'Seconds', 'Hours', 'Percent']) AS fmt,
+         sreport_cluster_utilization('fsinterop', 16, '2026-12-02 07:00+00', '2026-12-02 08:00+00',
+             (SELECT sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 08:00+00')) FROM hwin h),
+             planned_s => (SELECT sum(sacct_planned_seconds(h, '2026-12-02 07:07:55+00', '2026-12-02 08:00+00')) FROM hwin h),
+             reported_s => 3125 * 16, time_format => fmt) AS u
+    UNION ALL
+    SELECT 'sreport_P_tSeconds_job_SizesByAccount',
+           concat_ws('|', 'fsinterop', 'root', sreport_time(sum(s), sum(s), 'Seconds'), '0', '0', '0', '0',
+                     sreport_time(sum(s), sum(s), 'Percent'))
+    FROM (SELECT sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 07:12:14+00') AS s
+          FROM hwin h WHERE h.step IS NULL) AS j)
+SELECT s.report, s.line AS sreport, o.line AS fairsched, s.line = o.line AS same
+FROM says s FULL JOIN ours o USING (report) ORDER BY 1;
+-- the rollup's end for the job report would count job 14 to 08:00: not what sreport printed
+SELECT sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 08:00+00')) AS to_the_hour_end,
+       sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 07:12:14+00')) AS to_the_instant
+FROM hwin h WHERE h.step IS NULL;

@@ -492,11 +492,20 @@ CREATE TYPE fairsched.slurm_qos AS (
 COMMENT ON TYPE fairsched.slurm_qos IS
     'a SLURM QOS for the priority of the jobs that name it: its name and Priority (NULL or 0: none)';
 
+CREATE TYPE fairsched.slurm_previous_priority AS (
+    partition text,
+    qos text,
+    priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_previous_priority IS
+    'the priority one (partition, QOS) pair of a job had at the previous calculation pass, for PriorityFlags=INCR_ONLY (SLURM keeps one per pair for a job that names several partitions or QOS): the partition and QOS names (NULL for a job that names none) and the priority (NULL: none)';
+
 CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_config,
                                            job fairsched.slurm_job,
                                            cluster fairsched.slurm_cluster, as_of timestamptz,
                                            partitions fairsched.slurm_partition[] DEFAULT NULL,
-                                           qos fairsched.slurm_qos[] DEFAULT NULL)
+                                           qos fairsched.slurm_qos[] DEFAULT NULL,
+                                           previous fairsched.slurm_previous_priority[] DEFAULT NULL)
     RETURNS TABLE(partition_name text, qos_name text, priority bigint, priority_sum float8,
                   site float8, age float8, assoc float8, fairshare float8, jobsize float8,
                   partition float8, qos float8, nice float8, tres fairsched.resvec,
@@ -504,7 +513,7 @@ CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_confi
                   jobsize_factor float8, partition_factor float8, qos_factor float8,
                   tres_factors fairsched.resvec, direct boolean)
     AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';
+COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[], fairsched.slurm_previous_priority[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; under INCR_ONLY each pair keeps its own previous priority from previous (the job''s previous_priority is the one of a job of one pair only); NULL config, job, cluster or as_of give no rows';
 
 -- scontrol: `scontrol show job|partition|node|config` output as records (docs/job-priority.md)
 CREATE FUNCTION fairsched.scontrol_show(doc text)
@@ -628,6 +637,19 @@ CREATE FUNCTION fairsched.sacct_tres_seconds(r fairsched.sacct_record, period_st
     END;
 COMMENT ON FUNCTION fairsched.sacct_tres_seconds(fairsched.sacct_record, timestamptz, timestamptz, text) IS 'the TRES-seconds a sacct allocation record had allocated within [period_start, period_end), as slurmdbd''s rollup counts them for sreport: its AllocTRES amount of tres (cpu: else its CPUs) times the seconds of its run inside the period (a job still running runs to period_end); 0 for a step or a job that never started';
 
+-- the CPU-seconds a sacct allocation record waited eligible within [period_start, period_end)
+CREATE FUNCTION fairsched.sacct_planned_seconds(r fairsched.sacct_record, period_start timestamptz,
+                                                period_end timestamptz)
+    RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN CASE
+        WHEN r IS NULL OR period_start IS NULL OR period_end IS NULL THEN NULL
+        WHEN r.step IS NOT NULL OR r.eligible IS NULL THEN 0
+        ELSE coalesce((r.extra ->> 'ReqCPUS')::float8, r.ncpus, 0)
+             * greatest(0, extract(epoch FROM least(coalesce(r.start, r."end", period_end), period_end)
+                                              - greatest(r.eligible, period_start)))::float8
+    END;
+COMMENT ON FUNCTION fairsched.sacct_planned_seconds(fairsched.sacct_record, timestamptz, timestamptz) IS 'the CPU-seconds a sacct allocation record waited eligible within [period_start, period_end), as slurmdbd''s hourly rollup counts them towards sreport''s Planned: its requested CPUs (ReqCPUS, else NCPUS) times the seconds from its eligible time to its start (its end for a job that never started; a job still pending waits to period_end) inside the period; 0 for a step and a job never eligible. The rollup counts them only while the cluster is registered: give the period cut to that';
+
 -- sreport cluster Utilization from the allocated seconds and what the records cannot tell
 CREATE FUNCTION fairsched.sreport_cluster_utilization(cluster_name text, tres_count float8,
                                                       period_start timestamptz,
@@ -664,8 +686,11 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'Give the cluster''s count of the TRES, such as its CPUs (sacctmgr show cluster format=Cluster,TRES).';
     END IF;
     up := coalesce(reported_s, period * tres_count);
+    -- slurmdbd's rollup: Planned takes what allocated and down time leave of the reported time,
+    -- Idle the rest, and the planned time beyond it goes to Over Comm
     i := greatest(0, up - a - d - pd - p);
     o := greatest(0, a + d + pd + p - up);
+    p := least(p, greatest(0, up - a - d - pd));
     r := a + d + pd + i + p;
     RETURN QUERY SELECT cluster_name, fairsched.sreport_time(a, r, time_format),
         fairsched.sreport_time(d, r, time_format), fairsched.sreport_time(pd, r, time_format),
@@ -673,7 +698,7 @@ BEGIN
         fairsched.sreport_time(r, period * tres_count, time_format),
         fairsched.sreport_time(o, r, time_format);
 END $$;
-COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text, float8) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is what is left of reported_s (the TRES-seconds slurmdbd counted the cluster as up; NULL: the whole period times tres_count), Reported the sum of the five, each cell over Reported and Reported over the period times tres_count in the percent formats';
+COMMENT ON FUNCTION fairsched.sreport_cluster_utilization(text, float8, timestamptz, timestamptz, float8, float8, float8, float8, text, float8) IS 'the row sreport cluster Utilization prints (Cluster, Allocated, Down, PLND Down, Idle, Planned, Reported, and Over Comm, which its Format option adds) for a cluster of tres_count TRES over [period_start, period_end): allocated_s TRES-seconds (sacct_tres_seconds), down_s, planned_down_s and planned_s (reserved) TRES-seconds as slurmdbd records them from node events and reservations; Idle is what is left of reported_s (the TRES-seconds slurmdbd counted the cluster as up; NULL: the whole period times tres_count), Planned at most what allocated and down time leave of it (the rest is Over Comm, as slurmdbd''s rollup stores it), Reported the sum of the five, each cell over Reported and Reported over the period times tres_count in the percent formats';
 -- pbs_acct, pbs_acct_try: the cost a line parse has (sacct_row and sacct_row_try state it above)
 ALTER FUNCTION fairsched.pbs_acct(text) COST 1000;
 ALTER FUNCTION fairsched.pbs_acct_try(text) COST 1000;

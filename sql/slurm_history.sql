@@ -306,3 +306,76 @@ LEFT JOIN LATERAL (
                      coalesce(substring(s.report FROM '^sreport_P_t([A-Za-z]+)_'), 'Minutes')) AS line) AS o
   ON o.k = s.k
 ORDER BY s.report, s.k;
+
+-- sreport's Planned from the records: each eligible job's requested CPUs times the seconds it
+-- waited inside the period, counted while the cluster was registered (from 00:56:28: Reported
+-- is 212 s of 16 CPUs); the rollup gives Planned what the allocated time leaves of the reported
+-- time (3392 - 2898 = 494) and Idle the rest (none)
+SELECT sum(sacct_planned_seconds(h, '2026-12-02 00:56:28+00', '2026-12-02 01:00+00')) AS waiting,
+       least(sum(sacct_planned_seconds(h, '2026-12-02 00:56:28+00', '2026-12-02 01:00+00')), 3392 - 2898) AS planned
+FROM iwin h;
+-- the waiting time as it is, cut by sreport_cluster_utilization as the rollup cuts it: sreport's line
+SELECT concat_ws('|', u.cluster, u.allocated, u.down, u.plnd_down, u.idle, u.planned, u.reported) AS fairsched,
+       (SELECT line FROM sreport_says WHERE report = 'sreport_P_cluster_Utilization') AS sreport, u.over_comm
+FROM sreport_cluster_utilization('fsinterop', 16, '2026-12-02 00:00+00', '2026-12-02 01:00+00',
+         (SELECT sum(s) FROM iuse),
+         planned_s => (SELECT sum(sacct_planned_seconds(h, '2026-12-02 00:56:28+00', '2026-12-02 01:00+00')) FROM iwin h),
+         reported_s => 3392) AS u;
+-- by hand, over [10:00, 11:00): pending from 09:30 on with 4 CPUs (3600 s x 4), eligible at 10:15
+-- and started at 10:45 with ReqCPUS 2 (1800 x 2), cancelled pending at 10:20 (1200 x 1), started
+-- before the period (0), a step (0), never eligible (0), NULL period (NULL)
+SELECT k, sacct_planned_seconds(sacct_row(l, 'JobID|State|Eligible|Start|End|NCPUS|ReqCPUS'),
+                                '2026-11-01 10:00+00', CASE WHEN k < 7 THEN '2026-11-01 11:00+00'::timestamptz END)
+FROM (VALUES (1, '1|PENDING|2026-11-01T09:30:00|Unknown|Unknown|4|4'),
+             (2, '2|COMPLETED|2026-11-01T10:15:00|2026-11-01T10:45:00|2026-11-01T10:50:00|4|2'),
+             (3, '3|CANCELLED by 0|2026-11-01T09:00:00|Unknown|2026-11-01T10:20:00|1|1'),
+             (4, '4|COMPLETED|2026-11-01T09:00:00|2026-11-01T09:30:00|2026-11-01T10:30:00|8|8'),
+             (5, '4.batch|COMPLETED|2026-11-01T09:00:00|2026-11-01T09:30:00|2026-11-01T10:30:00|8|8'),
+             (6, '6|PENDING|Unknown|Unknown|Unknown|2|2'),
+             (7, '7|PENDING|2026-11-01T09:30:00|Unknown|Unknown|4|4')) AS v(k, l)
+ORDER BY k;
+-- Planned beyond what is left: Idle 0, Planned cut to the rest, the excess in Over Comm, Reported
+-- still the cluster's (1 CPU for the day: 86400 s; 80000 allocated, 10000 waiting)
+SELECT * FROM sreport_cluster_utilization('tux', 1, '2026-11-01', '2026-11-02', 80000,
+                                          planned_s => 10000, time_format => 'Seconds');
+
+-- The current hour, rolled up at once: another run of the interop suite (test/interop/fixtures/,
+-- sql/data/slurm_interop_hour_*.txt) ran `sacctmgr rollup 2026-12-02T07:00:00 2026-12-02T08:00:00`
+-- at 07:12, then sreport for that hour. The cluster registered at 07:07:55 (sacctmgr show event
+-- event=cluster): Reported is 3125 s of 16 CPUs. Job 14 (16 CPUs) was still running and eleven
+-- jobs pending: the rollup counts both to 08:00, so the records give the same with period_end
+-- 08:00. Job SizesByAccount reads the job records instead, where job 14 counts to the instant
+-- sreport ran (07:12:14 for -t Seconds: sreport_instants.txt).
+CREATE TABLE hwin OF sacct_record;
+CREATE TABLE hraw (n serial, line text);
+\copy hraw(line) FROM 'sql/data/slurm_interop_hour_sacct_window.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+INSERT INTO hwin SELECT (sacct_row(r.line, h.line)).* FROM hraw r, (SELECT line FROM hraw WHERE n = 1) h WHERE r.n > 1;
+CREATE TABLE hreport (n serial, line text);
+\copy hreport(line) FROM 'sql/data/slurm_interop_hour_sreport.txt' WITH (FORMAT csv, DELIMITER E'\x01', QUOTE E'\x02', FORCE_NOT_NULL (line))
+WITH says AS (
+    SELECT f.name AS report, r.line
+    FROM (SELECT n, substr(line, 3) AS name, lead(n, 1, 1000000) OVER (ORDER BY n) AS next
+          FROM hreport WHERE line LIKE '# %') AS f
+    JOIN hreport AS r ON r.n > f.n AND r.n < f.next
+    WHERE r.line LIKE 'fsinterop|%'),
+ours AS (
+    SELECT 'sreport_P_' || CASE WHEN fmt = 'Minutes' THEN '' ELSE 't' || fmt || '_' END
+           || 'cluster_Utilization' AS report,
+           concat_ws('|', u.cluster, u.allocated, u.down, u.plnd_down, u.idle, u.planned, u.reported) AS line
+    FROM unnest(ARRAY['Minutes', 'Seconds', 'Hours', 'Percent']) AS fmt,
+         sreport_cluster_utilization('fsinterop', 16, '2026-12-02 07:00+00', '2026-12-02 08:00+00',
+             (SELECT sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 08:00+00')) FROM hwin h),
+             planned_s => (SELECT sum(sacct_planned_seconds(h, '2026-12-02 07:07:55+00', '2026-12-02 08:00+00')) FROM hwin h),
+             reported_s => 3125 * 16, time_format => fmt) AS u
+    UNION ALL
+    SELECT 'sreport_P_tSeconds_job_SizesByAccount',
+           concat_ws('|', 'fsinterop', 'root', sreport_time(sum(s), sum(s), 'Seconds'), '0', '0', '0', '0',
+                     sreport_time(sum(s), sum(s), 'Percent'))
+    FROM (SELECT sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 07:12:14+00') AS s
+          FROM hwin h WHERE h.step IS NULL) AS j)
+SELECT s.report, s.line AS sreport, o.line AS fairsched, s.line = o.line AS same
+FROM says s FULL JOIN ours o USING (report) ORDER BY 1;
+-- the rollup's end for the job report would count job 14 to 08:00: not what sreport printed
+SELECT sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 08:00+00')) AS to_the_hour_end,
+       sum(sacct_tres_seconds(h, '2026-12-02 07:00+00', '2026-12-02 07:12:14+00')) AS to_the_instant
+FROM hwin h WHERE h.step IS NULL;

@@ -356,6 +356,47 @@ FROM c, slurm_priorities(slurm_priority_config(
      pg_temp.mjob('p1,p2', 'q200'), (4, 16, 0, 20, 200)::slurm_cluster, c.pass,
      ARRAY[('p1', 10, 1, NULL, NULL), ('p2', 20, 1, NULL, NULL)]::slurm_partition[],
      ARRAY[('q200', 200)]::slurm_qos[]);
+-- INCR_ONLY per pair (SLURM's priority_array: each entry raised by its own new value only):
+-- batch/normal is 850 and gpu/normal 1600 by hand (above); batch's previous 5000 holds, gpu's
+-- 1000 is below its new value; the job's own previous_priority (9000) is no pair's, as it names
+-- two partitions; an entry with a NULL priority is no previous priority
+CREATE FUNCTION pg_temp.pjob(part text, qos text, prev bigint) RETURNS slurm_job LANGUAGE sql AS $$
+    SELECT ROW('77', 'alice', 'physics', part, qos, '2026-12-01 10:00+00', NULL, 1, 4, NULL,
+               'cpu=4', 0, 0, 1, 1, NULL, NULL, 20, 0, 0, NULL, prev)::slurm_job $$;
+CREATE TEMP TABLE pi AS SELECT slurm_priority_config('PriorityWeightPartition=1000 PriorityWeightQOS=1000 '
+                                                     'PriorityWeightTRES=cpu=1000 PriorityFlags=INCR_ONLY') AS incr;
+SELECT partition_name, qos_name, priority
+FROM pq, pi, c, slurm_priorities(incr, pg_temp.pjob('batch,gpu', 'normal', 9000), pq.cl, c.pass, parts, qoss,
+                                 ARRAY[('gpu', 'normal', 1000), ('batch', 'normal', 5000),
+                                       ('gpu', 'high', NULL)]::slurm_previous_priority[]);
+-- without INCR_ONLY the previous priorities change nothing (850, 1600)
+SELECT partition_name, qos_name, priority
+FROM pq, c, slurm_priorities(cfg, pg_temp.pjob('batch,gpu', 'normal', 9000), pq.cl, c.pass, parts, qoss,
+                             ARRAY[('batch', 'normal', 5000)]::slurm_previous_priority[]);
+-- a job of one pair keeps its previous_priority (9000 over 850), as slurm_priority does
+SELECT partition_name, qos_name, priority
+FROM pq, pi, c, slurm_priorities(incr, pg_temp.pjob('batch', 'normal', 9000), pq.cl, c.pass, parts, qoss);
+SELECT (slurm_priority(incr, pg_temp.pjob('batch', 'normal', 9000), pq.cl, c.pass)).priority FROM pq, pi, c;
+-- pass after pass: the rows of one pass are the previous priorities of the next. Pass 1 weighs
+-- QOS 3000 (normal 300, high 3000: batch/normal 1050, batch/high 3750, gpu/normal 1800,
+-- gpu/high 4500); pass 2 weighs it 1000 (850, 1750, 1600, 2500) and keeps pass 1's values
+WITH pass1 AS (
+    SELECT array_agg((partition_name, qos_name, priority)::slurm_previous_priority) AS prev
+    FROM pq, c, slurm_priorities(slurm_priority_config('PriorityWeightPartition=1000 PriorityWeightQOS=3000 '
+                                                       'PriorityWeightTRES=cpu=1000 PriorityFlags=INCR_ONLY'),
+                                 pg_temp.mjob('batch,gpu', 'normal,high'), pq.cl, c.pass, parts, qoss))
+SELECT p.partition_name, p.qos_name, p.priority
+FROM pq, pi, c, pass1, slurm_priorities(incr, pg_temp.mjob('batch,gpu', 'normal,high'), pq.cl, c.pass,
+                                        parts, qoss, pass1.prev) AS p;
+-- errors in the previous priorities
+SELECT * FROM pq, pi, c, slurm_priorities(incr, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass, parts, qoss,
+                                          ARRAY[('gpu', 'high', 1)]::slurm_previous_priority[]);
+SELECT * FROM pq, pi, c, slurm_priorities(incr, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass, parts, qoss,
+                                          ARRAY[('gpu', 'normal', 1), ('gpu', 'normal', 2)]::slurm_previous_priority[]);
+SELECT * FROM pq, pi, c, slurm_priorities(incr, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass, parts, qoss,
+                                          ARRAY[('gpu', 'normal', 4294967296)]::slurm_previous_priority[]);
+SELECT * FROM pq, pi, c, slurm_priorities(incr, pg_temp.mjob('batch,gpu', 'normal'), pq.cl, c.pass, parts, qoss,
+                                          ARRAY[NULL]::slurm_previous_priority[]);
 -- NULL arguments: no rows
 SELECT count(*) FROM pq, c, slurm_priorities(NULL, pg_temp.mjob('batch', 'normal'), pq.cl, c.pass);
 -- errors

@@ -154,11 +154,20 @@ CREATE TYPE fairsched.slurm_qos AS (
 COMMENT ON TYPE fairsched.slurm_qos IS
     'a SLURM QOS for the priority of the jobs that name it: its name and Priority (NULL or 0: none)';
 
+CREATE TYPE fairsched.slurm_previous_priority AS (
+    partition text,
+    qos text,
+    priority bigint
+);
+COMMENT ON TYPE fairsched.slurm_previous_priority IS
+    'the priority one (partition, QOS) pair of a job had at the previous calculation pass, for PriorityFlags=INCR_ONLY (SLURM keeps one per pair for a job that names several partitions or QOS): the partition and QOS names (NULL for a job that names none) and the priority (NULL: none)';
+
 CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_config,
                                            job fairsched.slurm_job,
                                            cluster fairsched.slurm_cluster, as_of timestamptz,
                                            partitions fairsched.slurm_partition[] DEFAULT NULL,
-                                           qos fairsched.slurm_qos[] DEFAULT NULL)
+                                           qos fairsched.slurm_qos[] DEFAULT NULL,
+                                           previous fairsched.slurm_previous_priority[] DEFAULT NULL)
     RETURNS TABLE(partition_name text, qos_name text, priority bigint, priority_sum float8,
                   site float8, age float8, assoc float8, fairshare float8, jobsize float8,
                   partition float8, qos float8, nice float8, tres fairsched.resvec,
@@ -166,4 +175,4 @@ CREATE FUNCTION fairsched.slurm_priorities(config fairsched.slurm_priority_confi
                   jobsize_factor float8, partition_factor float8, qos_factor float8,
                   tres_factors fairsched.resvec, direct boolean)
     AS 'MODULE_PATHNAME', 'slurm_priorities' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; NULL config, job, cluster or as_of give no rows';
+COMMENT ON FUNCTION fairsched.slurm_priorities(fairsched.slurm_priority_config, fairsched.slurm_job, fairsched.slurm_cluster, timestamptz, fairsched.slurm_partition[], fairsched.slurm_qos[], fairsched.slurm_previous_priority[]) IS 'a job''s priority in each partition and QOS it names (its partition and qos fields as comma lists, "batch,debug"), one row per pair as SLURM keeps them, with the slurm_priority columns: each partition''s PriorityJobFactor, MaxTime and TRES totals from partitions, each QOS''s priority from qos (a QOS of priority 0 leaves the job''s QOS term); NULL arrays take the job''s own fields; under INCR_ONLY each pair keeps its own previous priority from previous (the job''s previous_priority is the one of a job of one pair only); NULL config, job, cluster or as_of give no rows';

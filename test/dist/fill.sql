@@ -128,7 +128,7 @@ SELECT i,
 FROM generate_series(1, 5) AS i;
 
 -- 3b. SLURM's priority inputs and results (slurm_priority_config, slurm_job, slurm_cluster,
---     slurm_priority, slurm_partition, slurm_qos), from 0.2.0 on
+--     slurm_priority, slurm_partition, slurm_qos, slurm_previous_priority), from 0.2.0 on
 SELECT to_regtype('fairsched.slurm_priority_config') IS NOT NULL AS has_slurm_priority \gset
 \if :has_slurm_priority
 CREATE TABLE fill.slurm_records (
@@ -139,11 +139,13 @@ CREATE TABLE fill.slurm_records (
     cluster slurm_cluster,
     prio slurm_priority,
     parts slurm_partition[],
-    qoss slurm_qos[]);
+    qoss slurm_qos[],
+    prevs slurm_previous_priority[]);
 INSERT INTO fill.slurm_records
 SELECT i, c, j, ARRAY[j, j], k, slurm_priority(c, j, k, '2026-12-01 12:00+00'),
        ARRAY[ROW('batch', i, 1, '7 days', 'cpu=64')::slurm_partition],
-       ARRAY[ROW('normal', i)::slurm_qos]
+       ARRAY[ROW('normal', i)::slurm_qos],
+       ARRAY[ROW('batch', 'normal', 1000 * i)::slurm_previous_priority]
 FROM generate_series(1, 5) AS i,
      LATERAL (SELECT slurm_priority_config(format('PriorityWeightAge=%s PriorityWeightQOS=2000 '
                                                   'PriorityWeightTRES=cpu=1000 PriorityFlags=INCR_ONLY', 100 * i)) AS c,

@@ -134,6 +134,6 @@ SELECT id, (config).flags, (prio).priority, (prio).tres,
 FROM fill.slurm_records ORDER BY id;
 SELECT id, p.partition_name, p.qos_name, p.priority
 FROM fill.slurm_records,
-     slurm_priorities(config, job, cluster, '2026-12-01 12:00+00', parts, qoss) p
+     slurm_priorities(config, job, cluster, '2026-12-01 12:00+00', parts, qoss, prevs) p
 ORDER BY id;
 \endif

@@ -159,3 +159,146 @@ CREATE FUNCTION interop.same_tres(printed text, v fairsched.resvec) RETURNS text
          LATERAL (SELECT m.kv[2]::float8 * CASE WHEN m.kv[3] = '' THEN 1
                                                ELSE 1024 ^ position(m.kv[3] IN 'KMGTP') END AS amount) a
 $$;
+
+-- sacct --json (sacct_json.json) read by sacct_json, one record per job and step
+CREATE FUNCTION interop.json_records(s text) RETURNS SETOF fairsched.sacct_record LANGUAGE sql STABLE AS $$
+    SELECT r.* FROM interop.out o, fairsched.sacct_json(o.body::jsonb) r
+    WHERE o.snap = s AND o.name = 'sacct_json.json'
+$$;
+-- a --parsable2 file read by sacct_row against its own header line
+CREATE FUNCTION interop.row_records(s text, n text) RETURNS SETOF fairsched.sacct_record LANGUAGE sql STABLE AS $$
+    SELECT r.* FROM interop.lines(s, n) l, (SELECT line FROM interop.lines(s, n) WHERE ln = 1) h,
+                    fairsched.sacct_row(l.line, h.line) r
+    WHERE l.ln > 1
+$$;
+-- Slurm 22.05's dbv0.0.38 writes {"status": "SUCCESS", "return_code": 0} for a FAILED job or
+-- step that exited non-zero, and sacct_json gives it no exit code (and says so in anomalies).
+-- The rule the comparisons hold it to: where --parsable2 printed FAILED with a non-zero exit
+-- code, the JSON has none; elsewhere both have the code sacct printed.
+-- printed: the ExitCode cell sacct printed (N:S); value: the cell compared (that cell, or a field)
+CREATE FUNCTION interop.exit_rule(state text, printed text, value text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN state = 'FAILED' AND split_part(printed, ':', 1) NOT IN ('', '0')
+                THEN 'not in dbv0.0.38 JSON' ELSE value END
+$$;
+CREATE FUNCTION interop.json_exit(r fairsched.sacct_record, v text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN r.exit_code IS NULL AND EXISTS (
+                    SELECT FROM unnest(r.anomalies) a WHERE a LIKE 'exit_code says SUCCESS for a FAILED%')
+                THEN 'not in dbv0.0.38 JSON' ELSE v END
+$$;
+
+-- ---- sreport (the snapshot 'sreport' of scenario_sreport) ----
+CREATE FUNCTION interop.sreport_window(s text) RETURNS TABLE(w_start timestamptz, w_end timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT to_timestamp(split_part(trim(body), ' ', 1)::bigint), to_timestamp(split_part(trim(body), ' ', 2)::bigint)
+    FROM interop.out WHERE snap = s AND name = 'window.txt'
+$$;
+-- sacctmgr show event -P (Cluster|NodeName|TimeStart|TimeEnd|State|TRES): each event's interval
+-- (an open one, TimeEnd Unknown, has none) and its CPUs
+CREATE FUNCTION interop.events(s text, n text) RETURNS TABLE(node text, t0 timestamptz, t1 timestamptz,
+    state text, cpus float8) LANGUAGE sql STABLE AS $$
+    SELECT f[2], (f[3] || '+00')::timestamptz,
+           CASE WHEN f[4] IN ('', 'Unknown') THEN NULL ELSE (f[4] || '+00')::timestamptz END,
+           f[5], substring(f[6] FROM '(?:^|,)cpu=([0-9]+)')::float8
+    FROM interop.lines(s, n) l, string_to_array(l.line, '|') AS f WHERE l.ln > 1
+$$;
+-- slurmdbd's hourly rollup of the window, hour by hour, from the sacct records and the events:
+-- up (the CPU-seconds the cluster was registered), allocated, down (node events while the
+-- cluster was up) and planned (CPU-seconds of eligible pending jobs while the cluster was up),
+-- planned cut to what the hour had left, as the rollup stores it
+CREATE FUNCTION interop.sreport_hours(s text) RETURNS TABLE(h timestamptz, cpus float8, up float8,
+    alloc float8, down float8, planned float8) LANGUAGE sql STABLE AS $$
+    WITH w AS (SELECT * FROM interop.sreport_window(s)),
+    hrs AS (SELECT g AS h, g + interval '1 hour' AS e
+            FROM w, generate_series(w.w_start, w.w_end - interval '1 hour', interval '1 hour') g),
+    cl AS (SELECT hrs.h, max(ev.cpus) AS cpus,
+                  sum(ev.cpus * extract(epoch FROM least(coalesce(ev.t1, hrs.e), hrs.e) - greatest(ev.t0, hrs.h))) AS up,
+                  min(greatest(ev.t0, hrs.h)) AS c0, max(least(coalesce(ev.t1, hrs.e), hrs.e)) AS c1
+           FROM hrs JOIN interop.events(s, 'sacctmgr_show_event_cluster_P.txt') ev
+             ON ev.t0 < hrs.e AND coalesce(ev.t1, 'infinity') > hrs.h
+           GROUP BY hrs.h),
+    j AS (SELECT cl.h, sum(fairsched.sacct_tres_seconds(r, cl.h, cl.h + interval '1 hour')) AS alloc,
+                 sum(fairsched.sacct_planned_seconds(r, cl.c0, cl.c1)) AS planned
+          FROM cl, interop.row_records(s, 'sacct_P_sreport_window.txt') r GROUP BY cl.h),
+    d AS (SELECT cl.h, coalesce(sum(ev.cpus * greatest(0, extract(epoch FROM least(coalesce(ev.t1, cl.c1), cl.c1)
+                                                                  - greatest(ev.t0, cl.c0)))), 0) AS down
+          FROM cl LEFT JOIN interop.events(s, 'sacctmgr_show_event_node_P.txt') ev
+            ON ev.t0 < cl.c1 AND coalesce(ev.t1, 'infinity') > cl.c0
+          GROUP BY cl.h)
+    SELECT cl.h, cl.cpus, cl.up, j.alloc, d.down,
+           least(j.planned, greatest(0, cl.up - j.alloc - d.down))
+    FROM cl JOIN j USING (h) JOIN d USING (h) ORDER BY cl.h
+$$;
+-- the use of each association over the window (TRES-seconds of CPU)
+CREATE FUNCTION interop.sreport_use(s text) RETURNS TABLE(account text, "user" text, used float8)
+LANGUAGE sql STABLE AS $$
+    SELECT r.account, r."user", sum(fairsched.sacct_tres_seconds(r, w.w_start, w.w_end))
+    FROM interop.sreport_window(s) w, interop.row_records(s, 'sacct_P_sreport_window.txt') r
+    WHERE r.step IS NULL GROUP BY 1, 2
+$$;
+-- the association tree as sshare -a -l -P printed it (of the snapshot t), the root and the
+-- users without use in the window left out
+CREATE FUNCTION interop.sreport_assocs(s text, t text) RETURNS TABLE(account text, "user" text,
+    path fairsched.sharepath, used float8) LANGUAGE sql STABLE AS $$
+    SELECT a.account, nullif(a."user", ''), a.path, coalesce(u.used, 0)
+    FROM interop.sshare(t) a
+    LEFT JOIN interop.sreport_use(s) u ON u.account = a.account AND u."user" = a."user"
+    WHERE a.path::text <> '' AND (a."user" = '' OR coalesce(u.used, 0) > 0)
+$$;
+-- the instant sreport ran the report in the format (sreport_instants.txt; none: the window's end)
+CREATE FUNCTION interop.sreport_instant(s text, report text, fmt text) RETURNS TABLE(at timestamptz)
+LANGUAGE sql STABLE AS $$
+    SELECT coalesce((SELECT to_timestamp(split_part(l.line, ' ', 2)::bigint)
+                     FROM interop.lines(s, 'sreport_instants.txt') l
+                     WHERE split_part(l.line, ' ', 1) = 'sreport_P_' || CASE WHEN fmt = 'Minutes' THEN ''
+                                                                         ELSE 't' || fmt || '_' END
+                                                       || report || '.txt'),
+                    'infinity')
+$$;
+-- each report's lines as sreport -P prints them (the column header first), for a -t format; the
+-- cluster and user reports from the hourly rollup (interop.sreport_hours: what still runs counts
+-- to the end of the hour), job SizesByAccount from the job records, where a running job counts to
+-- the instant sreport ran
+CREATE FUNCTION interop.our_sreport(s text, t text, report text, fmt text) RETURNS TABLE(k bigint, line text)
+LANGUAGE sql STABLE AS $$
+    WITH tot AS (SELECT sum(up) AS up, sum(alloc) AS alloc, sum(down) AS down, sum(planned) AS planned,
+                        max(cpus) AS cpus FROM interop.sreport_hours(s)),
+    w AS (SELECT * FROM interop.sreport_window(s)),
+    lines AS (
+        SELECT 0 AS ord, CASE report
+            WHEN 'cluster_Utilization' THEN 'Cluster|Allocated|Down|PLND Down|Idle|Planned|Reported'
+            WHEN 'cluster_AccountUtilizationByUser' THEN 'Cluster|Account|Login|Proper Name|Used|Energy'
+            WHEN 'job_SizesByAccount' THEN 'Cluster|Account|0-49 CPUs|50-249 CPUs|250-499 CPUs|500-999 CPUs|>= 1000 CPUs|% of cluster'
+            ELSE 'Cluster|Login|Proper Name|Account|Used|Energy' END AS line
+        UNION ALL
+        SELECT 1, concat_ws('|', u.cluster, u.allocated, u.down, u.plnd_down, u.idle, u.planned, u.reported)
+        FROM tot, w, fairsched.sreport_cluster_utilization('fsinterop', tot.cpus, w.w_start, w.w_end, tot.alloc,
+                                                          tot.down, 0, tot.planned, fmt, tot.up) AS u
+        WHERE report = 'cluster_Utilization'
+        UNION ALL
+        SELECT n.ordinality, concat_ws('|', 'fsinterop', coalesce(a.account, 'root'), coalesce(a."user", ''), '',
+                                      fairsched.sreport_time(n.usage, tot.up, fmt), fairsched.sreport_time(0, 0, fmt))
+        FROM tot, fairsched.tree_nodes((SELECT fairsched.share_tree(a.path, NULL, a.used)
+                                        FROM interop.sreport_assocs(s, t) a)) WITH ORDINALITY AS n
+        LEFT JOIN interop.sreport_assocs(s, t) AS a ON a.path = n.path
+        WHERE report = 'cluster_AccountUtilizationByUser'
+        UNION ALL
+        SELECT row_number() OVER (ORDER BY u.used DESC, u."user"),
+               concat_ws('|', 'fsinterop', u."user", '', u.account, fairsched.sreport_time(u.used, tot.up, fmt),
+                         fairsched.sreport_time(0, 0, fmt))
+        FROM tot, interop.sreport_use(s) u
+        WHERE u.used > 0 AND report IN ('cluster_UserUtilizationByAccount', 'user_TopUsage')
+        UNION ALL
+        SELECT 1, concat_ws('|', 'fsinterop', 'root',
+                            fairsched.sreport_time(coalesce(sum(x.s) FILTER (WHERE x.ncpus < 50), 0), sum(x.s), fmt),
+                            fairsched.sreport_time(coalesce(sum(x.s) FILTER (WHERE x.ncpus >= 50 AND x.ncpus < 250), 0), sum(x.s), fmt),
+                            fairsched.sreport_time(coalesce(sum(x.s) FILTER (WHERE x.ncpus >= 250 AND x.ncpus < 500), 0), sum(x.s), fmt),
+                            fairsched.sreport_time(coalesce(sum(x.s) FILTER (WHERE x.ncpus >= 500 AND x.ncpus < 1000), 0), sum(x.s), fmt),
+                            fairsched.sreport_time(coalesce(sum(x.s) FILTER (WHERE x.ncpus >= 1000), 0), sum(x.s), fmt),
+                            fairsched.sreport_time(sum(x.s), sum(x.s), 'Percent'))
+        FROM (SELECT r.ncpus, fairsched.sacct_tres_seconds(r, w.w_start, least(w.w_end, i.at)) AS s
+              FROM w, interop.sreport_instant(s, report, fmt) i,
+                   interop.row_records(s, 'sacct_P_sreport_window.txt') r WHERE r.step IS NULL) x
+        HAVING report = 'job_SizesByAccount')
+    SELECT row_number() OVER (ORDER BY ord), line FROM lines
+    WHERE report <> 'user_TopUsage' OR ord <= 10
+$$;

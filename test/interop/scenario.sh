@@ -155,9 +155,20 @@ scenario_sacct() {
         sacct -a -D --parsable2 --noheader -S "$SACCT_START" -E now --format="$f" >"$d/sacct_P_noheader_$i.txt"
         sacct -a -D --parsable2 --delimiter='^|^' -S "$SACCT_START" -E now --format="$f" >"$d/sacct_P_delim_$i.txt"
     done
-    sacct -a -D --parsable2 -S "$SACCT_START" -E now \
-        --format="$(sacct -e | tr -s ' \n' ',' | sed 's/^,//; s/,$//')" >"$d/sacct_P_all.txt"
-    sacct -a -D --json -S "$SACCT_START" -E now >"$d/sacct_json.json"
+    # --json and every field of --parsable2 within one second: a running job's Elapsed is the
+    # instant slurmdbd answers, so the two show the same jobs at the same moment
+    local all t0 t1
+    all=$(sacct -e | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
+    for _ in $(seq 1 20); do
+        t0=$(date +%s)
+        sacct -a -D --parsable2 -S "$SACCT_START" -E now --format="$all" >"$d/sacct_P_all.txt"
+        sacct -a -D --json -S "$SACCT_START" -E now >"$d/sacct_json.json"
+        t1=$(date +%s)
+        [ "$t0" = "$t1" ] && return 0
+        sleep 0.$((RANDOM % 9 + 1))
+    done
+    echo "sacct --json and sacct --parsable2 did not run within one second in 20 tries" >&2
+    return 1
 }
 
 SREPORTS=(
@@ -167,18 +178,41 @@ SREPORTS=(
     "job SizesByAccount"
     "user TopUsage"
 )
-# sreport reads slurmdbd's hourly rollups: only whole hours before the last rollup are there
-# (sacctmgr roll runs a rollup now). SREPORT_START/SREPORT_END: whole hours.
+# sreport reads slurmdbd's hourly rollups. SREPORT_START and SREPORT_END are whole hours: from
+# the hour the cluster's jobs began in to the end of the current hour. `sacctmgr rollup START END`
+# rolls that window up now, the current hour as slurmdbd rolls any hour: whatever still runs
+# (the cluster, the running job, the pending jobs) runs to the hour's end, as when the hour is
+# over with nothing changed. Then, of the same window: the sacct records, the cluster's and the
+# nodes' events (its registration, down times), and the window itself (window.txt: two epochs).
+# The job reports read the job records, not the rollups: a running job counts there up to the
+# instant sreport runs, so each -P job report runs within one second, and sreport_instants.txt
+# keeps that second (a line "FILE EPOCH").
 scenario_sreport() {
-    local d=$1 r f t
+    local d=$1 r f t ev out t0 t1
     mkdir -p "$d"
-    sacctmgr -i roll >/dev/null
+    : >"$d/sreport_instants.txt"
+    sacctmgr -i rollup "$SREPORT_START" "$SREPORT_END" >/dev/null
     for r in "${SREPORTS[@]}"; do
         f=$(echo "$r" | tr ' ' '_')
         sreport $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_$f.txt"
-        sreport -P $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_P_$f.txt"
-        for t in Seconds Hours Percent; do
-            sreport -P -t "$t" $r start="$SREPORT_START" end="$SREPORT_END" >"$d/sreport_P_t${t}_$f.txt"
+        for t in '' Seconds Hours Percent; do
+            out="sreport_P_${t:+t${t}_}$f.txt"
+            for _ in $(seq 1 20); do
+                t0=$(date +%s)
+                sreport -P ${t:+-t "$t"} $r start="$SREPORT_START" end="$SREPORT_END" >"$d/$out"
+                t1=$(date +%s)
+                [ "$t0" = "$t1" ] && break
+            done
+            [ "$t0" = "$t1" ] || { echo "sreport $r did not run within one second in 20 tries" >&2; return 1; }
+            echo "$out $t0" >>"$d/sreport_instants.txt"
         done
     done
+    sacct -a -D --parsable2 -S "$SREPORT_START" -E "$SREPORT_END" \
+        --format=JobID,JobIDRaw,Cluster,Partition,Account,User,State,Submit,Eligible,Start,End,Elapsed,ElapsedRaw,NCPUS,ReqCPUS,NNodes,AllocTRES,CPUTimeRAW \
+        >"$d/sacct_P_sreport_window.txt"
+    for ev in cluster node; do
+        sacctmgr -P show event event="$ev" start="$SREPORT_START" end="$SREPORT_END" \
+            format=Cluster,NodeName,Start,End,State,TRES >"$d/sacctmgr_show_event_${ev}_P.txt"
+    done
+    echo "$(date -d "$SREPORT_START" +%s) $(date -d "$SREPORT_END" +%s)" >"$d/window.txt"
 }

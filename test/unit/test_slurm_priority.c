@@ -879,6 +879,123 @@ test_each(void)
 #undef EACH
 }
 
+/* Releases the pairs fs_sprio_priority_each gave. */
+static void
+pairs_free(fs_sprio_pair *pairs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+	{
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres);
+		unit_alloc.release(unit_alloc.ctx, pairs[i].r.tres_f);
+	}
+	unit_alloc.release(unit_alloc.ctx, pairs);
+}
+
+/*
+ * INCR_ONLY per pair, as SLURM raises each entry of a multi-partition job's priority_array by
+ * that entry's new value only: batch/normal is 850 and gpu/normal 1600 by hand (test_each).
+ */
+static void
+test_each_incr_only(void)
+{
+	fs_sprio_job j = job0();
+	fs_sprio_cluster c = cluster0();
+	fs_sprio_part parts[2];
+	fs_sprio_qos qos[1];
+	fs_sprio_prev prev[3];
+	fs_sprio_pair *pairs;
+	size_t n;
+	fs_error err;
+
+	config("PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000 "
+	       "PriorityFlags=INCR_ONLY");
+	c.max_partition_factor = 10;
+	c.max_qos_priority = 100;
+	j.partition_factor = 1;
+	j.qos_priority = 20;
+	j.tres = rv("cpu=4");
+	memset(parts, 0, sizeof(parts));
+	parts[0].name = fs_str_of("batch", 5);
+	parts[0].factor = 5;
+	parts[0].tres = rv("cpu=16");
+	parts[1].name = fs_str_of("gpu", 3);
+	parts[1].factor = 10;
+	parts[1].tres = rv("cpu=8");
+	qos[0].name = fs_str_of("normal", 6);
+	qos[0].priority = 10;
+	memset(prev, 0, sizeof(prev));
+	prev[0].partition = fs_str_of("gpu", 3);
+	prev[0].qos = fs_str_of("normal", 6);
+	prev[0].priority = 1000; /* below gpu's 1600: the new value */
+	prev[1].partition = fs_str_of("batch", 5);
+	prev[1].qos = fs_str_of("normal", 6);
+	prev[1].priority = 5000; /* above batch's 850: kept */
+#define EACH(pl)                                                                                   \
+	fs_sprio_priority_each(&pcfg, &j, fs_str_of(pl, strlen(pl)), fs_str_of("normal", 6), parts, 2, \
+	                       qos, 1, &c, 0, &pairs, &n, &unit_alloc, &err)
+	/* the job's one previous priority is no pair's when it names two partitions */
+	j.has_previous = true;
+	j.previous_priority = 9000;
+	CHECK(EACH("batch,gpu") == FS_OK);
+	CHECK(n == 2 && pairs[0].r.priority == 850 && pairs[1].r.priority == 1600);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 2, &err) == FS_OK);
+	CHECK(pairs[0].r.priority == 5000 && pairs[1].r.priority == 1600);
+	pairs_free(pairs, n);
+	/* a job of one partition: its previous priority applies, and an entry for its pair too */
+	CHECK(EACH("batch") == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority == 9000);
+	prev[1].priority = 9500;
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, &prev[1], 1, &err) == FS_OK);
+	CHECK(pairs[0].r.priority == 9500);
+	pairs_free(pairs, n);
+	j.has_previous = false;
+	/* without INCR_ONLY the entries are checked, and change nothing */
+	config("PriorityWeightPartition=1000 PriorityWeightQOS=1000 PriorityWeightTRES=cpu=1000");
+	CHECK(EACH("batch,gpu") == FS_OK);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 2, &err) == FS_OK);
+	CHECK(pairs[0].r.priority == 850 && pairs[1].r.priority == 1600);
+	prev[2] = prev[0];
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 3, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message, "two previous priorities for partition \"gpu\", QOS \"normal\"");
+	prev[2].qos = fs_str_of("high", 4);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 3, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message,
+	          "previous priority of partition \"gpu\", QOS \"high\" names no pair of the job");
+	prev[2].qos = fs_str_of("normal", 6);
+	prev[2].partition = fs_str_of(NULL, 0);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 3, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message,
+	          "previous priority of partition \"\", QOS \"normal\" names no pair of the job");
+	prev[0].priority = 4294967296LL;
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 1, &err) == FS_ERR_VALUE);
+	CHECK_STR(err.message,
+	          "previous priority 4294967296 of partition \"gpu\", QOS \"normal\" is out of range");
+	prev[0].priority = -1;
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 1, &err) == FS_ERR_VALUE);
+	prev[0].priority = 1000;
+	pairs_free(pairs, n);
+	/* an admin-set priority is not raised */
+	config("PriorityWeightPartition=1000 PriorityFlags=INCR_ONLY");
+	j.has_direct = true;
+	j.direct_priority = 7;
+	CHECK(EACH("batch,gpu") == FS_OK);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, prev, 2, &err) == FS_OK);
+	CHECK(pairs[0].r.priority == 7 && pairs[1].r.priority == 7);
+	pairs_free(pairs, n);
+	/* a job that names no partition: the entry with an empty partition is its pair */
+	j.has_direct = false;
+	prev[2].priority = 3000;
+	CHECK(fs_sprio_priority_each(&pcfg, &j, fs_str_of(NULL, 0), fs_str_of("normal", 6), parts, 2,
+	                             qos, 1, &c, 0, &pairs, &n, &unit_alloc, &err) == FS_OK);
+	CHECK(n == 1 && pairs[0].r.priority < 3000);
+	CHECK(fs_sprio_pairs_incr_only(&pcfg, pairs, n, &prev[2], 1, &err) == FS_OK);
+	CHECK(pairs[0].r.priority == 3000);
+	pairs_free(pairs, n);
+#undef EACH
+}
+
 /* sprio's -o formats, -S sorts, the -j, -p and -u filters, -h, and the option errors. */
 static void
 test_sprio_options(void)
@@ -991,6 +1108,7 @@ test_slurm_priority(void)
 	test_job_size();
 	test_sum();
 	test_each();
+	test_each_incr_only();
 	while (nkept > 0)
 		free(kept[--nkept]);
 	test_defaults();

@@ -1112,6 +1112,9 @@ fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job *job, fs_s
 			fs_sprio_pair *pr = &pairs[m];
 
 			FS_POLL(m);
+			/* the scalar previous priority is a one-pair job's; several pairs keep one each */
+			if (pp * qq > 1)
+				j.has_previous = false;
 			if (pf[i])
 			{
 				j.partition_factor = pf[i]->factor;
@@ -1149,6 +1152,65 @@ done:
 	a->release(a->ctx, qf);
 	return st;
 }
+
+/* A pair's name as an error message quotes it (at most 200 bytes). */
+#define PAIR_NAME(x) (int) ((x).len > 200 ? 200 : (x).len), (x).s ? (x).s : ""
+
+fs_status
+fs_sprio_pairs_incr_only(const fs_sprio_config *cfg, fs_sprio_pair *pairs, size_t n,
+                         const fs_sprio_prev *prev, size_t nprev, fs_error *err)
+{
+	size_t i, k, found;
+
+	for (i = 0; i < nprev; i++)
+	{
+		const fs_sprio_prev *e = &prev[i];
+
+		if (e->priority < 0 || e->priority > (int64_t) UINT32_MAX)
+		{
+			fs_fail(err, FS_ERR_VALUE,
+			        "previous priority %lld of partition \"%.*s\", QOS \"%.*s\" is out of range",
+			        (long long) e->priority, PAIR_NAME(e->partition), PAIR_NAME(e->qos));
+			fs_error_hint(err, "SLURM stores priorities from 0 to 4294967295.");
+			return FS_ERR_VALUE;
+		}
+		for (k = 0; k < i; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(prev[k].partition, e->partition) && fs_str_eq(prev[k].qos, e->qos))
+			{
+				fs_fail(err, FS_ERR_VALUE,
+				        "two previous priorities for partition \"%.*s\", QOS \"%.*s\"",
+				        PAIR_NAME(e->partition), PAIR_NAME(e->qos));
+				fs_error_hint(err, "Give each (partition, QOS) pair of the job at most one.");
+				return FS_ERR_VALUE;
+			}
+		}
+		found = n;
+		for (k = 0; k < n && found == n; k++)
+		{
+			FS_POLL(k);
+			if (fs_str_eq(pairs[k].partition, e->partition) && fs_str_eq(pairs[k].qos, e->qos))
+				found = k;
+		}
+		if (found == n)
+		{
+			fs_fail(
+			    err, FS_ERR_VALUE,
+			    "previous priority of partition \"%.*s\", QOS \"%.*s\" names no pair of the job",
+			    PAIR_NAME(e->partition), PAIR_NAME(e->qos));
+			fs_error_hint(err, "Give previous priorities for the partitions and QOS the job names "
+			                   "(its partition and qos lists).");
+			return FS_ERR_VALUE;
+		}
+		if ((cfg->flags & FS_SPRIO_INCR_ONLY) && !pairs[found].r.direct &&
+		    e->priority > pairs[found].r.priority)
+			pairs[found].r.priority = e->priority;
+	}
+	return FS_OK;
+}
+
+#undef PAIR_NAME
 
 /* ---- what sprio prints ---------------------------------------------------------------------- */
 

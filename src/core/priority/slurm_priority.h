@@ -232,7 +232,9 @@ typedef struct fs_sprio_pair
  * TRES totals replace the job's) and each QOS in qoss (its priority replaces the job's, except a
  * QOS of priority 0, which leaves the job's QOS term as it is). With parts NULL the job's own
  * partition fields apply, with qoss NULL its own QOS priority (the list must then name one). An
- * empty list is one pair with an empty name. Pairs come partition by partition in the job's
+ * empty list is one pair with an empty name. The job's previous_priority is the INCR_ONLY value of
+ * a job of one pair only: SLURM keeps a job of several pairs one previous priority per pair
+ * (fs_sprio_pairs_incr_only). Pairs come partition by partition in the job's
  * order, each with the QOS in the job's order. An unknown or empty name is FS_ERR_VALUE, more than
  * FS_SPRIO_PAIRS_MAX pairs FS_ERR_LIMIT. O(P * Q * (cost of fs_sprio_priority) + (P + Q) * the
  * arrays' lengths).
@@ -242,6 +244,29 @@ fs_status fs_sprio_priority_each(const fs_sprio_config *cfg, const fs_sprio_job 
                                  size_t nparts, const fs_sprio_qos *qoss, size_t nqos,
                                  const fs_sprio_cluster *cl, int64_t now, fs_sprio_pair **out,
                                  size_t *n, const fs_allocator *a, fs_error *err);
+
+/*
+ * The priority one (partition, QOS) pair of a job had at the previous calculation pass, for
+ * INCR_ONLY: SLURM keeps a job that names several partitions (or, from 24.11, several QOS) a
+ * priority per pair in its priority_array, each raised only by that pair's new value. An empty
+ * name (NULL) is the pair of a job that names no partition or no QOS.
+ */
+typedef struct fs_sprio_prev
+{
+	fs_str partition, qos;
+	int64_t priority;
+} fs_sprio_prev;
+
+/*
+ * INCR_ONLY per pair on the pairs fs_sprio_priority_each gave: with the flag set, each pair that
+ * has an entry in prev keeps that previous priority when it is higher than its new one (as
+ * _get_priority_internal does for each entry of priority_array); an admin-set priority is left as
+ * it is. Without the flag nothing changes, but the entries are checked all the same: a priority
+ * out of 0..4294967295, an entry naming a pair the job does not have, and two entries for one
+ * pair are FS_ERR_VALUE. O(n * nprev).
+ */
+fs_status fs_sprio_pairs_incr_only(const fs_sprio_config *cfg, fs_sprio_pair *pairs, size_t n,
+                                   const fs_sprio_prev *prev, size_t nprev, fs_error *err);
 
 /*
  * One pending job in one partition, as the main scheduler sorts its queue: the partition's

@@ -1110,8 +1110,43 @@ read_qos(ArrayType *arr, size_t *nq)
 	return qos;
 }
 
+/* The previous priorities per pair (INCR_ONLY); a NULL name is the empty one, a NULL priority none.
+ */
+static fs_sprio_prev *
+read_previous(ArrayType *arr, size_t *nprev)
+{
+	static const char *const names[] = {"partition", "qos", "priority"};
+	int idx[3], n, i, f;
+	TupleDesc td;
+	Datum *elems = composite_elements(arr, "previous", names, 3, idx, &td, &n);
+	fs_sprio_prev *prev = palloc0(sizeof(fs_sprio_prev) * (n + 1));
+	size_t m = 0;
+
+	for (i = 0; i < n; i++)
+	{
+		Datum *v = palloc(sizeof(Datum) * td->natts);
+		bool *nl = palloc(sizeof(bool) * td->natts);
+		fs_str *name[2] = {&prev[m].partition, &prev[m].qos};
+
+		CHECK_FOR_INTERRUPTS();
+		row_deform(DatumGetHeapTupleHeader(elems[i]), td, v, nl);
+		if (nl[idx[2]])
+			continue;
+		for (f = 0; f < 2; f++)
+		{
+			text *t = nl[idx[f]] ? NULL : DatumGetTextPP(v[idx[f]]);
+
+			*name[f] = t ? fs_str_of(VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t)) : fs_str_of(NULL, 0);
+		}
+		prev[m++].priority = DatumGetInt64(v[idx[2]]);
+	}
+	*nprev = m;
+	return prev;
+}
+
 /*
- * A job's priority in each (partition, QOS) pair it names, one row each, as SLURM keeps them;
+ * A job's priority in each (partition, QOS) pair it names, one row each, as SLURM keeps them,
+ * INCR_ONLY per pair from the previous array (the seventh argument, when declared and given);
  * NULL config, job, cluster or as_of give no rows.
  */
 Datum
@@ -1144,6 +1179,13 @@ slurm_priorities(PG_FUNCTION_ARGS)
 	                                   job_text(c, J_QOS_NAME), parts, nparts, qos, nqos, &c->cl,
 	                                   now, &pairs, &npairs, &fs_pg_alloc, &err),
 	            &err);
+	if (PG_NARGS() > 6 && !PG_ARGISNULL(6))
+	{
+		size_t nprev;
+		fs_sprio_prev *prev = read_previous(PG_GETARG_ARRAYTYPE_P(6), &nprev);
+
+		fs_pg_check(fs_sprio_pairs_incr_only(&c->cfg, pairs, npairs, prev, nprev, &err), &err);
+	}
 	pcol = field(c->res_td, "partition_name");
 	qcol = field(c->res_td, "qos_name");
 	for (i = 0; i < npairs; i++)

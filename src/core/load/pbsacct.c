@@ -1048,8 +1048,17 @@ order_keys(fs_pbs_record *rec, const fs_allocator *a)
 		r[i].len = len;
 		r[i].idx = i;
 		r[i].head = 0;
-		for (b = 0; b < 8; b++)
-			r[i].head = (r[i].head << 8) | (b < len ? (unsigned char) key[b] : 0);
+		if (len >= 8)
+		{
+			const unsigned char *u = (const unsigned char *) key;
+
+			r[i].head = (uint64_t) u[0] << 56 | (uint64_t) u[1] << 48 | (uint64_t) u[2] << 40 |
+			            (uint64_t) u[3] << 32 | (uint64_t) u[4] << 24 | (uint64_t) u[5] << 16 |
+			            (uint64_t) u[6] << 8 | (uint64_t) u[7];
+		}
+		else
+			for (b = 0; b < 8; b++)
+				r[i].head = (r[i].head << 8) | (b < len ? (unsigned char) key[b] : 0);
 	}
 	sort_ranks(rec, r, r + n, n);
 	for (i = 0; i < n; i++)

@@ -50,10 +50,7 @@ typedef struct header_cache
 	fs_error err;
 } header_cache;
 
-/*
- * The parse of header split on delim, from the cache when both are the last one's; a failure is
- * cached too.
- */
+/* The call site's cache, made at its first call. */
 static header_cache *
 call_cache(FunctionCallInfo fcinfo)
 {
@@ -69,6 +66,10 @@ call_cache(FunctionCallInfo fcinfo)
 	return hc;
 }
 
+/*
+ * The parse of header split on delim, from the cache when both are the last one's; a failure is
+ * cached too.
+ */
 static const fs_sacct_header *
 cached_header(FunctionCallInfo fcinfo, text *header, text *delim, const fs_error **failed)
 {
@@ -261,7 +262,6 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 	{
 		struct pg_tm tm;
 		int offset;
-
 		long fixed;
 
 		memset(&tm, 0, sizeof(tm));

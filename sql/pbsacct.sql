@@ -25,6 +25,24 @@ SELECT file, ln, error FROM pbs WHERE error IS NOT NULL ORDER BY id;
 -- and every anomaly, line by line
 SELECT file, ln, record_type, job_id, unnest(anomalies) AS anomaly
 FROM pbs WHERE cardinality(anomalies) > 0 ORDER BY id, anomaly;
+-- attrs and requested_text are written in jsonb's binary form by the parser: each equals the
+-- jsonb its text reads back as, with as many bytes (bare_size: the record's fields of under 127
+-- bytes have a 1-byte varlena header, a fresh value 4 bytes), and every key's lookup (a binary
+-- search over the sorted keys, through the stored offsets) finds the value listed for it; lines
+-- of more than 16 pairs (max_keys) hold the JEntry offsets jsonb stores every 32nd entry
+CREATE FUNCTION pg_temp.bare_size(j jsonb) RETURNS int LANGUAGE sql AS
+$$ SELECT pg_column_size(j) - CASE WHEN pg_column_size(j) <= 127 THEN 1 ELSE 4 END $$;
+SELECT count(*) AS lines,
+       count(*) FILTER (WHERE p.attrs = p.attrs::text::jsonb
+                          AND pg_temp.bare_size(p.attrs) = pg_column_size(p.attrs::text::jsonb) - 4
+                          AND p.requested_text = p.requested_text::text::jsonb
+                          AND pg_temp.bare_size(p.requested_text) = pg_column_size(p.requested_text::text::jsonb) - 4) AS same,
+       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM jsonb_each_text(p.attrs) e
+                                      WHERE p.attrs ->> e.key IS DISTINCT FROM e.value)
+                           OR EXISTS (SELECT 1 FROM jsonb_each_text(p.requested_text) e
+                                      WHERE p.requested_text ->> e.key IS DISTINCT FROM e.value)) AS lookup_fails,
+       max((SELECT count(*) FROM jsonb_object_keys(p.attrs))) AS max_keys
+FROM pbs_raw r, pbs_acct_try(r.line) p WHERE p.error IS NULL;
 
 -- ---------------------------------------------------------------- edge cases, by hand
 -- line 1: account="proj A" (always quoted), project="climate run", Resource_List.software="WRF 4.5";

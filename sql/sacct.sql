@@ -32,6 +32,19 @@ SELECT lineno, block, error FROM parsed WHERE error IS NOT NULL ORDER BY lineno;
 -- every anomaly, row by row
 SELECT lineno, job_id, unnest(anomalies) AS anomaly FROM parsed WHERE cardinality(anomalies) > 0
 ORDER BY lineno;
+-- extra is written in jsonb's binary form by the parser: it equals the jsonb its text reads back
+-- as, with as many bytes (bare_size: the record's fields of under 127 bytes have a 1-byte varlena
+-- header, a fresh value 4 bytes), every key's lookup finds the value listed for it (JSON nulls
+-- too), and rows of more than 16 columns in extra (max_keys) hold the offsets of every 32nd entry
+CREATE FUNCTION pg_temp.bare_size(j jsonb) RETURNS int LANGUAGE sql AS
+$$ SELECT pg_column_size(j) - CASE WHEN pg_column_size(j) <= 127 THEN 1 ELSE 4 END $$;
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE p.extra = p.extra::text::jsonb
+                          AND pg_temp.bare_size(p.extra) = pg_column_size(p.extra::text::jsonb) - 4) AS same,
+       count(*) FILTER (WHERE EXISTS (SELECT 1 FROM jsonb_each(p.extra) e
+                                      WHERE p.extra -> e.key IS DISTINCT FROM e.value)) AS lookup_fails,
+       max((SELECT count(*) FROM jsonb_object_keys(p.extra))) AS max_keys
+FROM rows r, sacct_row_try(r.line, r.header) p WHERE p.error IS NULL;
 
 -- the identity of every row
 SELECT lineno, job_id, job_id_raw, job_seq, array_job_id, array_task_id, het_job_id, het_offset, step

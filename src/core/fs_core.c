@@ -702,12 +702,6 @@ fs_casecmp(const char *a, size_t alen, const char *b, size_t blen)
 	return (alen > blen) - (alen < blen);
 }
 
-bool
-fs_span_ieq(const char *s, size_t len, const char *word)
-{
-	return strlen(word) == len && fs_casecmp(s, len, word, len) == 0;
-}
-
 const char *
 fs_plural(uint64_t n, const char *one, const char *many)
 {

@@ -195,7 +195,7 @@ void *fs_grow(const fs_allocator *a, void *arr, size_t n, size_t *cap, size_t si
 bool fs_parse_digits(const char *s, size_t len, int64_t max, int64_t *out);
 
 /*
- * Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. fs_span_eq is
+ * Whether s[0..len) is the NUL-terminated `word`; fs_span_ieq folds ASCII letters. Both are
  * inline so that the length of a literal word is folded at compile time (the line parsers call
  * it per pair and per field name).
  */
@@ -204,7 +204,11 @@ fs_span_eq(const char *s, size_t len, const char *word)
 {
 	return strlen(word) == len && (len == 0 || memcmp(s, word, len) == 0);
 }
-bool fs_span_ieq(const char *s, size_t len, const char *word);
+static inline bool
+fs_span_ieq(const char *s, size_t len, const char *word)
+{
+	return strlen(word) == len && fs_casecmp(s, len, word, len) == 0;
+}
 
 /*
  * Copy len bytes to p and return the byte after them: writing flat forms field by field. Inline,

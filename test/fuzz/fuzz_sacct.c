@@ -2,7 +2,7 @@
  * fuzz_sacct.c: libFuzzer harness for the Slurm readers. The input is a header line, a newline
  * and a row; the same bytes also go to the duration reader and, whole, to the sacctmgr reader.
  * Any input either fails with a message or parses; a parsed row's TRES are valid resvecs and its
- * extra column is a closed JSON object. ASan/UBSan/LSan catch memory errors and leaks.
+ * extra columns come in jsonb key order. ASan/UBSan/LSan catch memory errors and leaks.
  */
 #include "load/sacct.h"
 #include <float.h>
@@ -10,6 +10,7 @@
 #include "types/resvec.h"
 #include "types/sharepath.h"
 #include "fuzz_alloc.h"
+#include "fuzz_sacct_extra.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -105,8 +106,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* ReqMem is a size, also when the old per-CPU flag was taken off it */
 		if (r.has_req_mem && !(r.req_mem_bytes >= 0 && r.req_mem_bytes <= DBL_MAX))
 			abort();
-		if (r.extra.len < 2 || r.extra.data[0] != '{' || r.extra.data[r.extra.len - 1] != '}')
-			abort();
+		/* extra: in order (fuzz_sacct_extra.h), its values inside the row */
+		fuzz_check_extra(&r);
+		for (i = 0; i < r.nextra; i++)
+		{
+			const fs_sacct_extra *e = &r.extra[i];
+			const char *row = nl + 1;
+			size_t rowlen = size - (size_t) (nl + 1 - text);
+
+			if (e->val.s && (e->val.s < row || e->val.s + e->val.len > row + rowlen))
+				abort();
+		}
 		fs_sacct_record_free(&r, &fz);
 	}
 	fs_sacct_header_free(&h, &fz);

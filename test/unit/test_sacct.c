@@ -93,8 +93,8 @@ test_xdmod_rows(void)
 		      r.submit.mday == 26 && r.submit.hour == 19 && r.submit.min == 51 &&
 		      r.submit.sec == 25);
 		CHECK(r.nanomalies == 0);
-		CHECK(strstr(r.extra.data, "\"JobName\": \"100-Floors-of-Frights\"") != NULL);
-		CHECK(strstr(r.extra.data, "\"UID\": \"102216\"") != NULL);
+		CHECK_STR(unit_sacct_extra(&r, "JobName"), "100-Floors-of-Frights");
+		CHECK_STR(unit_sacct_extra(&r, "UID"), "102216");
 		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* ReqMem per CPU (3000Mc x 256), pending array range */
@@ -111,7 +111,7 @@ test_xdmod_rows(void)
 		CHECK(r.exit_code == 1 && r.signal == 0);
 		CHECK_STR(anomaly(&r, 0),
 		          "JobID \"4103947_[9-11,20]\" stands for the array tasks \"9-11,20\" in one row");
-		CHECK(strstr(r.extra.data, "\"array_task_spec\": \"9-11,20\"") != NULL);
+		CHECK_STR(unit_sacct_extra(&r, "array_task_spec"), "9-11,20");
 		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* unknown state, Unknown Start (pending) */
@@ -149,7 +149,7 @@ test_edges(void)
 	                "crazy|name",
 	                &r, &err)))
 	{
-		CHECK(strstr(r.extra.data, "\"JobName\": \"crazy|name\"") != NULL);
+		CHECK_STR(unit_sacct_extra(&r, "JobName"), "crazy|name");
 		CHECK_STR(anomaly(&r, 0), "JobName \"crazy|name\" holds the delimiter \"|\"");
 		CHECK_DBL(r.req_mem_bytes, 1073741824.0, 0);
 		fs_sacct_record_free(&r, &unit_alloc);
@@ -391,7 +391,7 @@ test_delimiters(void)
 		CHECK(r.has_req_mem && r.req_mem_bytes == 2.0 * 1024 * 1024 * 1024); /* 2G per node */
 		CHECK(r.start.kind == FS_ST_LOCAL && r.start.mday == 12 && r.start.hour == 18);
 		CHECK(r.nanomalies == 0);
-		CHECK(strstr(r.extra.data, "\"NTasks\": null") != NULL);
+		CHECK_STR(unit_sacct_extra(&r, "NTasks"), "(null)");
 		fs_sacct_record_free(&r, &unit_alloc);
 	}
 	/* the same list as a header line split on ☃, with the --format= of the command line */

@@ -44,7 +44,8 @@ keep(void *ctx, const fs_sacct_record *r)
 	g->cpu_alloc[k] = r->alloc_tres && fs_rv_get(r->alloc_tres, "cpu", 3, &it) ? it.amount : -1;
 	/* the spans and buffers die with the call: keep only the numbers */
 	g->rec[k].alloc_tres = g->rec[k].req_tres = NULL;
-	g->rec[k].extra.data = g->rec[k].anomalies.data = NULL;
+	g->rec[k].extra = NULL;
+	g->rec[k].anomalies.data = NULL;
 	g->n++;
 	return 0;
 }

@@ -86,11 +86,11 @@ same_as_row(void)
 	CHECK(a.alloc_tres == NULL);
 	CHECK_STR(anomalies(&a, x, sizeof(x)), anomalies(&b, y, sizeof(y)));
 	/* uid, gid and the columns without a field of their own go to extra, as sacct's would */
-	CHECK(strstr(a.extra.data, "\"UID\": \"73964\"") != NULL);
-	CHECK(strstr(a.extra.data, "\"GID\": \"1000\"") != NULL);
-	CHECK(strstr(a.extra.data, "\"WorkDir\": \"/home/s b/run a=1\"") != NULL);
-	CHECK(strstr(a.extra.data, "\"JobName\": \"my job.sh\"") != NULL);
-	CHECK(strstr(a.extra.data, "\"NodeList\": \"n[1-2]\"") != NULL);
+	CHECK_STR(unit_sacct_extra(&a, "UID"), "73964");
+	CHECK_STR(unit_sacct_extra(&a, "GID"), "1000");
+	CHECK_STR(unit_sacct_extra(&a, "WorkDir"), "/home/s b/run a=1");
+	CHECK_STR(unit_sacct_extra(&a, "JobName"), "my job.sh");
+	CHECK_STR(unit_sacct_extra(&a, "NodeList"), "n[1-2]");
 	fs_sacct_record_free(&a, &unit_alloc);
 	fs_sacct_record_free(&b, &unit_alloc);
 	fs_sacct_header_free(&h, &unit_alloc);
@@ -141,17 +141,17 @@ edges(void)
 	CHECK_STR(span(r.job_id, x, sizeof(x)), "90+1");
 	CHECK(r.has_het_job_id && r.het_job_id == 90 && r.has_het_offset && r.het_offset == 1);
 	CHECK(!r.has_timelimit && r.start.kind == FS_ST_NONE);
-	CHECK(strstr(r.extra.data, "\"Reservation\": \"r1\"") != NULL);
-	CHECK(strstr(r.extra.data, "\"WCKey\": \"w\"") != NULL);
+	CHECK_STR(unit_sacct_extra(&r, "Reservation"), "r1");
+	CHECK_STR(unit_sacct_extra(&r, "WCKey"), "w");
 	fs_sacct_record_free(&r, &unit_alloc);
 	/* no "(id)", Gres of the releases before Tres, keys of no release: kept in extra */
 	CHECK(fs_slurm_jobcomp_parse(&jc, old, strlen(old), &unit_alloc, &r, &err) == FS_OK);
 	CHECK_STR(span(r.user, x, sizeof(x)), "bob");
 	CHECK(!r.has_timelimit);
-	CHECK(strstr(r.extra.data, "\"ReqGRES\": \"gpu:2\"") != NULL);
-	CHECK(strstr(r.extra.data, "\"BlockId\": \"RMP1\"") != NULL);
-	CHECK(strstr(r.extra.data, "\"Rotate\": \"yes\"") != NULL);
-	CHECK(strstr(r.extra.data, "\"UID\": null") != NULL);
+	CHECK_STR(unit_sacct_extra(&r, "ReqGRES"), "gpu:2");
+	CHECK_STR(unit_sacct_extra(&r, "BlockId"), "RMP1");
+	CHECK_STR(unit_sacct_extra(&r, "Rotate"), "yes");
+	CHECK_STR(unit_sacct_extra(&r, "UID"), "(null)");
 	CHECK_STR(anomalies(&r, x, sizeof(x)),
 	          "Timelimit is Partition_Limit; key BlockId= is not one jobcomp/filetxt writes: kept "
 	          "in extra; key Rotate= is not "

@@ -48,6 +48,11 @@ char *unit_sp_text(const uint8_t *sp);
  * is absent. */
 const char *unit_cstr(fs_str s);
 
+/* The value of the column `key` of a sacct record's extra as a C string (one of unit_cstr's
+ * buffers): "(null)" for a JSON null, "(absent)" when the record has no such column. */
+struct fs_sacct_record;
+const char *unit_sacct_extra(const struct fs_sacct_record *r, const char *key);
+
 /* `head`, then `unit` n times, then `tail`, in a malloc'd NUL-terminated string. */
 char *unit_repeated(const char *head, const char *unit, size_t n, const char *tail);
 

@@ -1,6 +1,7 @@
 /* unit_main.c: runs every core unit test and prints the totals. */
 #include "unit.h"
 
+#include "load/sacct.h"
 #include "types/resvec.h"
 #include "types/sharepath.h"
 
@@ -160,6 +161,14 @@ unit_cstr(fs_str s)
 		return "(null)";
 	snprintf(b, sizeof(buf[0]), "%.*s", (int) s.len, s.s);
 	return b;
+}
+
+const char *
+unit_sacct_extra(const struct fs_sacct_record *r, const char *key)
+{
+	const fs_sacct_extra *e = fs_sacct_extra_get(r, key);
+
+	return e ? unit_cstr(e->val) : "(absent)";
 }
 
 char *

@@ -24,6 +24,20 @@ is_key_char(char c)
 	return fs_is_name_start(c) || fs_is_digit(c) || c == '.' || c == '-' || c == '/';
 }
 
+/* is_key_char of every byte, so that the tokenizer's scan of a key is one load a byte */
+static const bool key_char[256] = {
+    ['-'] = true, ['.'] = true, ['/'] = true, ['0'] = true, ['1'] = true, ['2'] = true,
+    ['3'] = true, ['4'] = true, ['5'] = true, ['6'] = true, ['7'] = true, ['8'] = true,
+    ['9'] = true, ['A'] = true, ['B'] = true, ['C'] = true, ['D'] = true, ['E'] = true,
+    ['F'] = true, ['G'] = true, ['H'] = true, ['I'] = true, ['J'] = true, ['K'] = true,
+    ['L'] = true, ['M'] = true, ['N'] = true, ['O'] = true, ['P'] = true, ['Q'] = true,
+    ['R'] = true, ['S'] = true, ['T'] = true, ['U'] = true, ['V'] = true, ['W'] = true,
+    ['X'] = true, ['Y'] = true, ['Z'] = true, ['_'] = true, ['a'] = true, ['b'] = true,
+    ['c'] = true, ['d'] = true, ['e'] = true, ['f'] = true, ['g'] = true, ['h'] = true,
+    ['i'] = true, ['j'] = true, ['k'] = true, ['l'] = true, ['m'] = true, ['n'] = true,
+    ['o'] = true, ['p'] = true, ['q'] = true, ['r'] = true, ['s'] = true, ['t'] = true,
+    ['u'] = true, ['v'] = true, ['w'] = true, ['x'] = true, ['y'] = true, ['z'] = true};
+
 static bool
 span_prefix(const char *s, size_t len, const char *prefix)
 {
@@ -113,6 +127,9 @@ static const struct
                   KEY("authorized_hosts"),
                   KEY("nodes")};
 
+#define NKNOWN           (sizeof(known_keys) / sizeof(known_keys[0]))
+#define KNOWN_KEY_MAXLEN 24
+
 static bool
 is_known_key(const char *k, size_t len, bool any)
 {
@@ -120,11 +137,17 @@ is_known_key(const char *k, size_t len, bool any)
 
 	if (any)
 		return true;
-	if (span_prefix(k, len, "Resource_List.") || span_prefix(k, len, "resources_used.") ||
-	    span_prefix(k, len, "resource_assigned.") || span_prefix(k, len, "Resource_Request_"))
+	if ((k[0] == 'R' &&
+	     (span_prefix(k, len, "Resource_List.") || span_prefix(k, len, "Resource_Request_"))) ||
+	    (k[0] == 'r' &&
+	     (span_prefix(k, len, "resources_used.") || span_prefix(k, len, "resource_assigned."))))
 		return true;
-	for (i = 0; i < sizeof(known_keys) / sizeof(known_keys[0]); i++)
-		if (len == known_keys[i].len && memcmp(k, known_keys[i].name, len) == 0)
+	if (len > KNOWN_KEY_MAXLEN)
+		return false;
+	/* a comparison of the length and first byte before any memcmp: most names differ there */
+	for (i = 0; i < NKNOWN; i++)
+		if (len == known_keys[i].len && k[0] == known_keys[i].name[0] &&
+		    memcmp(k, known_keys[i].name, len) == 0)
 			return true;
 	return false;
 }
@@ -137,7 +160,7 @@ key_at(const char *s, size_t len)
 
 	if (len == 0 || !fs_is_name_start(s[0]))
 		return 0;
-	while (i < len && is_key_char(s[i]))
+	while (i < len && key_char[(unsigned char) s[i]])
 		i++;
 	return (i < len && s[i] == '=') ? i : 0;
 }
@@ -751,7 +774,10 @@ build_resvec(fs_pbs_record *rec, const fs_allocator *a, fs_rv_item *items, size_
 	size_t len;
 	fs_error err;
 
-	fs_sort(items, n, sizeof(fs_rv_item), item_name_cmp, NULL, a);
+	for (i = 1; i < n && item_name_cmp(&items[i - 1], &items[i], NULL) <= 0; i++)
+		;
+	if (i < n) /* PBS writes them in name order: most lines need no sort */
+		fs_sort(items, n, sizeof(fs_rv_item), item_name_cmp, NULL, a);
 	for (i = 0; i < n; i++)
 	{
 		if (m > 0 && item_name_cmp(&items[m - 1], &items[i], NULL) == 0)
@@ -914,23 +940,80 @@ read_exec_host(fs_pbs_record *rec, const fs_allocator *a, const char *s, size_t 
 }
 
 /*
- * jsonb's key order: shorter keys first, then bytes; of equal keys the earlier pair first, since
- * of equal keys jsonb keeps the one pushed last (the last value is used, as in the fields).
+ * A pair's place in jsonb's key order (shorter keys first, then bytes; of equal keys the earlier
+ * pair first, since of equal keys jsonb keeps the one pushed last): the key's length, its first 8
+ * bytes big-endian (zero-padded: equal lengths pad alike) and the pair's index, so that most
+ * comparisons are two integer ones.
  */
-static int
-jsonb_key_cmp(const void *x, const void *y, void *ctx)
+typedef struct key_rank
 {
-	const fs_pbs_record *rec = ctx;
-	size_t i = *(const size_t *) x, j = *(const size_t *) y;
-	const fs_pbs_pair *a = &rec->pairs[i], *b = &rec->pairs[j];
-	int c;
+	size_t len;
+	uint64_t head;
+	size_t idx;
+} key_rank;
 
-	if (a->key_len != b->key_len)
-		return a->key_len < b->key_len ? -1 : 1;
-	c = memcmp(rec->line + a->key_off, rec->line + b->key_off, a->key_len);
-	if (c != 0)
-		return c;
-	return i < j ? -1 : i > j;
+static int
+key_rank_cmp(const fs_pbs_record *rec, const key_rank *a, const key_rank *b)
+{
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	if (a->head != b->head)
+		return a->head < b->head ? -1 : 1;
+	if (a->len > 8)
+	{
+		int c = memcmp(rec->line + rec->pairs[a->idx].key_off + 8,
+		               rec->line + rec->pairs[b->idx].key_off + 8, a->len - 8);
+
+		if (c != 0)
+			return c;
+	}
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* Bottom-up merge sort of n ranks (runs of 4 by insertion first), tmp of n entries. */
+static void
+sort_ranks(const fs_pbs_record *rec, key_rank *r, key_rank *tmp, size_t n)
+{
+	size_t i, j, w;
+	key_rank *src = r, *dst = tmp;
+
+	for (i = 0; i < n; i += 4)
+	{
+		size_t end = i + 4 < n ? i + 4 : n;
+
+		for (j = i + 1; j < end; j++)
+		{
+			key_rank x = r[j];
+			size_t k = j;
+
+			for (; k > i && key_rank_cmp(rec, &r[k - 1], &x) > 0; k--)
+				r[k] = r[k - 1];
+			r[k] = x;
+		}
+	}
+	for (w = 4; w < n; w *= 2)
+	{
+		key_rank *t;
+
+		fs_check_interrupts();
+		for (i = 0; i < n; i += 2 * w)
+		{
+			size_t lo = i, mid = i + w < n ? i + w : n, hi = i + 2 * w < n ? i + 2 * w : n;
+			size_t x = lo, y = mid, o = lo;
+
+			while (x < mid && y < hi)
+				dst[o++] = key_rank_cmp(rec, &src[y], &src[x]) < 0 ? src[y++] : src[x++];
+			while (x < mid)
+				dst[o++] = src[x++];
+			while (y < hi)
+				dst[o++] = src[y++];
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != r)
+		memcpy(r, src, n * sizeof(key_rank));
 }
 
 static bool
@@ -950,13 +1033,37 @@ same_key(const fs_pbs_record *rec, size_t i, size_t j)
 static void
 order_keys(fs_pbs_record *rec, const fs_allocator *a)
 {
-	size_t *k = a->alloc(a->ctx, (rec->npairs + 1) * sizeof(size_t));
-	size_t i;
+	size_t n = rec->npairs;
+	size_t *k = a->alloc(a->ctx, (n + 1) * sizeof(size_t));
+	key_rank *r = a->alloc(a->ctx, (2 * n + 1) * sizeof(key_rank));
+	size_t i, b;
 	char buf[80];
 
-	for (i = 0; i < rec->npairs; i++)
-		k[i] = i;
-	fs_sort(k, rec->npairs, sizeof(size_t), jsonb_key_cmp, rec, a);
+	for (i = 0; i < n; i++)
+	{
+		const char *key = rec->line + rec->pairs[i].key_off;
+		size_t len = rec->pairs[i].key_len;
+
+		FS_POLL(i);
+		r[i].len = len;
+		r[i].idx = i;
+		r[i].head = 0;
+		if (len >= 8)
+		{
+			const unsigned char *u = (const unsigned char *) key;
+
+			r[i].head = (uint64_t) u[0] << 56 | (uint64_t) u[1] << 48 | (uint64_t) u[2] << 40 |
+			            (uint64_t) u[3] << 32 | (uint64_t) u[4] << 24 | (uint64_t) u[5] << 16 |
+			            (uint64_t) u[6] << 8 | (uint64_t) u[7];
+		}
+		else
+			for (b = 0; b < 8; b++)
+				r[i].head = (r[i].head << 8) | (b < len ? (unsigned char) key[b] : 0);
+	}
+	sort_ranks(rec, r, r + n, n);
+	for (i = 0; i < n; i++)
+		k[i] = r[i].idx;
+	a->release(a->ctx, r);
 	rec->by_key = k;
 	for (i = 1; i < rec->npairs; i++)
 	{

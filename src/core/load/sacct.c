@@ -85,6 +85,19 @@ delim_at(const fs_sacct_header *h, const char *s, size_t len, size_t i)
 	       (h->dlen == 1 || (len - i >= h->dlen && memcmp(s + i, h->delim, h->dlen) == 0));
 }
 
+/* Where the next delimiter of h starts in s[i..len), or len (fields are short: a byte loop). */
+static inline size_t
+next_delim(const fs_sacct_header *h, const char *s, size_t len, size_t i)
+{
+	char d = h->delim[0];
+
+	for (; i < len; i++)
+		if (s[i] == d &&
+		    (h->dlen == 1 || (len - i >= h->dlen && memcmp(s + i, h->delim, h->dlen) == 0)))
+			return i;
+	return len;
+}
+
 /* The header's hint, naming its delimiter. */
 static void
 header_hint(char *buf, size_t cap, const fs_sacct_header *h)
@@ -93,6 +106,41 @@ header_hint(char *buf, size_t cap, const fs_sacct_header *h)
 	         "The header is the first line sacct --parsable2 prints: column names separated by "
 	         "\"%s\".",
 	         h->delim);
+}
+
+/* jsonb's key order of two columns: the shorter name first, then bytes */
+static int
+extra_col_cmp(const void *x, const void *y, void *ctx)
+{
+	const fs_sacct_header *h = ctx;
+	const fs_str *a = &h->names[*(const size_t *) x], *b = &h->names[*(const size_t *) y];
+
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->s, b->s, a->len);
+}
+
+/*
+ * The columns with no field of their own (and AllocCPUS, AllocNodes and JobName, which have one
+ * and are kept too) in jsonb's key order, so that each row's extra comes sorted: O(n log n) once
+ * per header. The names are distinct (a repeated one is refused).
+ */
+static void
+extra_columns(fs_sacct_header *h, const fs_allocator *a)
+{
+	size_t k;
+
+	h->extra_cols = a->alloc(a->ctx, (h->ncols + 1) * sizeof(size_t));
+	h->nextra_cols = 0;
+	for (k = 0; k < h->ncols; k++)
+	{
+		int kn = h->known[k];
+
+		if (kn >= 0 && kn != FS_SC_ALLOCCPUS && kn != FS_SC_ALLOCNODES && kn != FS_SC_JOBNAME)
+			continue;
+		h->extra_cols[h->nextra_cols++] = k;
+	}
+	fs_sort(h->extra_cols, h->nextra_cols, sizeof(size_t), extra_col_cmp, h, a);
 }
 
 /*
@@ -263,6 +311,7 @@ fs_sacct_header_parse(const char *text, size_t len, const char *delim, size_t dl
 		fs_sacct_header_free(h, a);
 		return syntax(err, subject, text, len, dup_at, "duplicate column name", hint);
 	}
+	extra_columns(h, a);
 	return FS_OK;
 }
 
@@ -273,8 +322,11 @@ fs_sacct_header_free(fs_sacct_header *h, const fs_allocator *a)
 		a->release(a->ctx, h->names);
 	if (h->known)
 		a->release(a->ctx, h->known);
+	if (h->extra_cols)
+		a->release(a->ctx, h->extra_cols);
 	h->names = NULL;
 	h->known = NULL;
+	h->extra_cols = NULL;
 }
 
 /* ---------------------------------------------------------------- durations */
@@ -580,7 +632,6 @@ field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 		t->epoch = v;
 		return FS_OK;
 	}
-	snprintf(problem, sizeof(problem), "%s must be YYYY-MM-DDTHH:MM:SS or epoch seconds", col);
 	for (k = 0; k < 6; k++)
 	{
 		int x = 0, w;
@@ -590,19 +641,19 @@ field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 			char sep = k < 3 ? '-' : (k == 3 ? 'T' : ':');
 
 			if (i >= f.len || (s[i] != sep && !(k == 3 && s[i] == ' ')))
-				return bad(c, s + (i < f.len ? i : f.len - 1), problem, NULL);
+				goto shape;
 			i++;
 		}
 		for (w = 0; w < widths[k]; w++, i++)
 		{
 			if (i >= f.len || !fs_is_digit(s[i]))
-				return bad(c, s + (i < f.len ? i : f.len - 1), problem, NULL);
+				goto shape;
 			x = x * 10 + (s[i] - '0');
 		}
 		vals[k] = x;
 	}
 	if (i != f.len)
-		return bad(c, s + i, problem, NULL);
+		goto shape;
 	if (vals[1] < 1 || vals[1] > 12 || vals[2] < 1 || vals[2] > mdays[vals[1] - 1] ||
 	    (vals[1] == 2 && vals[2] == 29 &&
 	     !((vals[0] % 4 == 0 && vals[0] % 100 != 0) || vals[0] % 400 == 0)) ||
@@ -619,6 +670,10 @@ field_time(row_ctx *c, const char *col, fs_str f, fs_sacct_time *t)
 	t->min = vals[4];
 	t->sec = vals[5];
 	return FS_OK;
+shape:
+	/* the message only when a row needs it: it is written with the column's name */
+	snprintf(problem, sizeof(problem), "%s must be YYYY-MM-DDTHH:MM:SS or epoch seconds", col);
+	return bad(c, s + (i < f.len ? i : f.len - 1), problem, NULL);
 }
 
 /* Elapsed, Timelimit: the words for no value (UNLIMITED...) leave *has false, as an anomaly. */
@@ -842,8 +897,9 @@ field_jobid(row_ctx *c, fs_str id, fs_str raw)
 	{
 		add_anomaly(r, "JobID \"%s\" stands for the array tasks \"%.*s\" in one row",
 		            show(id.s, id.len).s, (int) spec.len, spec.s);
-		fs_sb_append(&r->extra, r->extra.len > 1 ? ", " : "", r->extra.len > 1 ? 2 : 0);
-		fs_sb_appendf(&r->extra, "\"array_task_spec\": \"%.*s\"", (int) spec.len, spec.s);
+		/* parse_fields leaves a place for it */
+		r->extra[r->nextra].key = fs_str_of("array_task_spec", 15);
+		r->extra[r->nextra++].val = spec;
 	}
 	return FS_OK;
 }
@@ -942,34 +998,6 @@ field_tres(row_ctx *c, const char *col, fs_str f, uint8_t **out, size_t *outlen)
 		return bad(c, f.s, msg, NULL);
 	}
 	return FS_OK;
-}
-
-/* s as a JSON string: quote, backslash and control characters escaped. */
-static void
-json_string(fs_sb *sb, const char *s, size_t len)
-{
-	size_t i, run = 0;
-
-	fs_sb_append(sb, "\"", 1);
-	for (i = 0; i < len; i++)
-	{
-		unsigned char ch = (unsigned char) s[i];
-
-		if (ch >= 0x20 && ch != '"' && ch != '\\')
-			continue;
-		fs_sb_append(sb, s + run, i - run);
-		run = i + 1;
-		if (ch == '"' || ch == '\\')
-		{
-			char esc[2] = {'\\', (char) ch};
-
-			fs_sb_append(sb, esc, 2);
-		}
-		else
-			fs_sb_appendf(sb, "\\u%04x", ch);
-	}
-	fs_sb_append(sb, s + run, len - run);
-	fs_sb_append(sb, "\"", 1);
 }
 
 /*
@@ -1082,7 +1110,7 @@ time_cmp(const fs_sacct_time *a, const fs_sacct_time *b)
 /*
  * The fields of one row into r; the first bad one is the row's error. NCPUS falls back to
  * AllocCPUS and NNodes to AllocNodes; the columns with no field of their own (and those two and
- * JobName) go to the JSON object r->extra.
+ * JobName) go to r->extra.
  */
 static fs_status
 parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
@@ -1090,7 +1118,6 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 	fs_sacct_record *r = c->rec;
 	fs_status st;
 	size_t k;
-	bool first = true;
 
 #define COL(x)  (h->at[x] >= 0 ? f[h->at[x]] : fs_str_of(NULL, 0))
 #define RAW(at) ((at) >= 0 ? f[at] : fs_str_of(NULL, 0))
@@ -1102,25 +1129,18 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 	r->user = COL(FS_SC_USER);
 	r->group = COL(FS_SC_GROUP);
 	r->qos = COL(FS_SC_QOS);
-	/* extra: every column that is not a field of its own */
-	fs_sb_append(&r->extra, "{", 1);
-	for (k = 0; k < h->ncols; k++)
+	/* extra: every column that is not a field of its own, in the header's jsonb order, and a
+	 * place for array_task_spec */
+	r->extra = c->a->alloc(c->a->ctx, (h->nextra_cols + 1) * sizeof(fs_sacct_extra));
+	for (k = 0; k < h->nextra_cols; k++)
 	{
-		int kn = h->known[k];
+		size_t col = h->extra_cols[k];
 
 		FS_POLL(k);
-		if (kn >= 0 && kn != FS_SC_ALLOCCPUS && kn != FS_SC_ALLOCNODES && kn != FS_SC_JOBNAME)
-			continue;
-		if (!first)
-			fs_sb_append(&r->extra, ", ", 2);
-		first = false;
-		json_string(&r->extra, h->names[k].s, h->names[k].len);
-		fs_sb_append(&r->extra, ": ", 2);
-		if (f[k].s)
-			json_string(&r->extra, f[k].s, f[k].len);
-		else
-			fs_sb_append(&r->extra, "null", 4);
+		r->extra[k].key = h->names[col];
+		r->extra[k].val = f[col];
 	}
+	r->nextra = h->nextra_cols;
 	if ((st = field_jobid(c, r->job_id, r->job_id_raw)) != FS_OK)
 		return st;
 	field_state(c, COL(FS_SC_STATE));
@@ -1152,7 +1172,6 @@ parse_fields(row_ctx *c, const fs_sacct_header *h, const fs_str *f)
 		return st;
 #undef COL
 #undef RAW
-	fs_sb_append(&r->extra, "}", 1);
 	if (r->start.kind != FS_ST_NONE && r->start.kind == r->end.kind &&
 	    time_cmp(&r->end, &r->start) < 0)
 		add_anomaly(r, "End is before Start");
@@ -1176,7 +1195,6 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	c.a = a;
 	c.err = err;
 	fs_sb_init(&rec->anomalies, a, 64);
-	fs_sb_init(&rec->extra, a, 128);
 	if (len > 0 && line[len - 1] == '\r')
 	{
 		len--;
@@ -1198,15 +1216,26 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 			            "record may go on in the next line",
 			            h->delim);
 	}
-	for (i = 0; i < len; i++)
+	if (h->dlen == 1)
 	{
-		FS_POLL(i);
-		if (delim_at(h, line, len, i))
+		/* one byte: count them, in blocks the compiler vectorises, polling between blocks */
+		char d = h->delim[0];
+		size_t b, end;
+
+		for (b = 0; b < len; b = end)
 		{
-			nsep++;
-			i += h->dlen - 1;
+			end = len - b > 65536 ? b + 65536 : len;
+			fs_check_interrupts();
+			for (i = b; i < end; i++)
+				nsep += line[i] == d;
 		}
 	}
+	else
+		for (i = next_delim(h, line, len, 0); i < len; i = next_delim(h, line, len, i + h->dlen))
+		{
+			FS_POLL(nsep);
+			nsep++;
+		}
 	/* a --format list does not say whether sacct ran with -p: one field more, empty, is its
 	 * trailing delimiter */
 	if (h->format_list && nsep == h->ncols && len >= h->dlen &&
@@ -1250,20 +1279,18 @@ fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len, const
 	f = a->alloc(a->ctx, h->ncols * sizeof(fs_str));
 	start = 0;
 	k = 0;
-	for (i = 0; i <= len; i++)
+	for (i = next_delim(h, line, len, 0);; i = next_delim(h, line, len, i + h->dlen))
 	{
-		FS_POLL(i);
-		if (i < len && !delim_at(h, line, len, i))
-			continue;
-		if ((int) k == jn && extra > 0)
+		FS_POLL(k);
+		if (i < len && (int) k == jn && extra > 0)
 		{
 			extra--; /* the job name holds this delimiter */
-			i += h->dlen - 1;
 			continue;
 		}
 		f[k++] = fs_str_of(line + start, i - start);
+		if (i >= len)
+			break;
 		start = i + h->dlen;
-		i += h->dlen - 1;
 	}
 	if (nsep + 1 > h->ncols)
 		add_anomaly(rec, "JobName \"%s\" holds the delimiter \"%s\"", show(f[jn].s, f[jn].len).s,
@@ -1282,10 +1309,23 @@ fs_sacct_record_free(fs_sacct_record *rec, const fs_allocator *a)
 		a->release(a->ctx, rec->alloc_tres);
 	if (rec->req_tres)
 		a->release(a->ctx, rec->req_tres);
-	if (rec->extra.data)
-		a->release(a->ctx, rec->extra.data);
+	if (rec->extra)
+		a->release(a->ctx, rec->extra);
 	if (rec->anomalies.data)
 		a->release(a->ctx, rec->anomalies.data);
 	rec->alloc_tres = rec->req_tres = NULL;
-	rec->extra.data = rec->anomalies.data = NULL;
+	rec->extra = NULL;
+	rec->nextra = 0;
+	rec->anomalies.data = NULL;
+}
+
+const fs_sacct_extra *
+fs_sacct_extra_get(const fs_sacct_record *rec, const char *key)
+{
+	size_t k = rec->nextra;
+
+	while (k-- > 0)
+		if (fs_span_eq(rec->extra[k].key.s, rec->extra[k].key.len, key))
+			return &rec->extra[k];
+	return NULL;
 }

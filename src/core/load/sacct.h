@@ -64,6 +64,9 @@ typedef struct fs_sacct_header
 	/* ElapsedRaw (seconds) and TimelimitRaw (minutes): elapsed_s and timelimit_s when there is
 	 * no Elapsed or Timelimit column (both also kept in extra), or -1 */
 	int at_elapsed_raw, at_timelimit_raw;
+	/* the columns that go to `extra`, in jsonb's key order (shorter names first, then bytes) */
+	size_t *extra_cols;
+	size_t nextra_cols;
 } fs_sacct_header;
 
 /*
@@ -91,6 +94,13 @@ typedef struct fs_sacct_time
 	int64_t epoch;
 } fs_sacct_time;
 
+/* A column of `extra`: its name and value (val.s NULL when the field is empty: a JSON null). */
+typedef struct fs_sacct_extra
+{
+	fs_str key;
+	fs_str val;
+} fs_sacct_extra;
+
 /* Optional numbers carry their own has_ flag. */
 typedef struct fs_sacct_record
 {
@@ -109,7 +119,10 @@ typedef struct fs_sacct_record
 	size_t alloc_tres_len;
 	uint8_t *req_tres;
 	size_t req_tres_len;
-	fs_sb extra;     /* a JSON object: every other column as a string (null when empty) */
+	/* every other column as a string (null when empty), spans into the line and the header: the
+	   header's columns in jsonb key order, then array_task_spec when JobID has one */
+	fs_sacct_extra *extra;
+	size_t nextra;
 	fs_sb anomalies; /* NUL-terminated entries one after another */
 	size_t nanomalies;
 } fs_sacct_record;
@@ -122,6 +135,8 @@ typedef struct fs_sacct_record
 fs_status fs_sacct_parse_row(const fs_sacct_header *h, const char *line, size_t len,
                              const fs_allocator *a, fs_sacct_record *rec, fs_error *err);
 void fs_sacct_record_free(fs_sacct_record *rec, const fs_allocator *a);
+/* The entry of `extra` named key (the last, if two are), or NULL. O(entries). */
+const fs_sacct_extra *fs_sacct_extra_get(const fs_sacct_record *rec, const char *key);
 
 /*
  * A Slurm duration in seconds. *is_null is set (and *why names the word) for UNLIMITED,

@@ -102,6 +102,8 @@ fs_slurm_jobcomp_init(fs_slurm_jobcomp *jc, const fs_allocator *a, fs_error *err
 {
 	fs_status st;
 
+	jc->has_line_h = false;
+	jc->line_text.data = NULL;
 	fs_sb_init(&jc->text, a, 256);
 	put_header(&jc->text);
 	fs_sb_appendf(&jc->text, DELIM "JobName");
@@ -115,9 +117,23 @@ fs_slurm_jobcomp_init(fs_slurm_jobcomp *jc, const fs_allocator *a, fs_error *err
 	return FS_OK;
 }
 
+/* The last line's own header, once its record is done with. */
+static void
+drop_line_header(fs_slurm_jobcomp *jc, const fs_allocator *a)
+{
+	if (jc->has_line_h)
+	{
+		fs_sacct_header_free(&jc->line_h, a);
+		a->release(a->ctx, jc->line_text.data);
+	}
+	jc->has_line_h = false;
+	jc->line_text.data = NULL;
+}
+
 void
 fs_slurm_jobcomp_free(fs_slurm_jobcomp *jc, const fs_allocator *a)
 {
+	drop_line_header(jc, a);
 	fs_sacct_header_free(&jc->h, a);
 	a->release(a->ctx, jc->text.data);
 	a->release(a->ctx, jc->row.data);
@@ -418,6 +434,7 @@ fs_slurm_jobcomp_parse(fs_slurm_jobcomp *jc, const char *line, size_t len, const
 
 	memset(rec, 0, sizeof(*rec));
 	memset(&c, 0, sizeof(c));
+	drop_line_header(jc, a);
 	c.line = line;
 	c.len = len;
 	c.err = err;
@@ -469,6 +486,14 @@ fs_slurm_jobcomp_parse(fs_slurm_jobcomp *jc, const char *line, size_t len, const
 			fs_sb_append(&rec->anomalies, "", 1);
 			rec->nanomalies++;
 		}
+	if (c.nunknown > 0 && st == FS_OK)
+	{
+		/* the record's extra names point into this header: kept until the next call */
+		jc->line_h = own;
+		jc->line_text = hdr;
+		jc->has_line_h = true;
+		return st;
+	}
 	if (c.nunknown > 0)
 		fs_sacct_header_free(&own, a);
 done:

@@ -9,12 +9,16 @@
 
 #include "load/sacct.h"
 
-/* The header of the rows lines are written as (its names point into text), and the row being
- * written. */
+/* The header of the rows lines are written as (its names point into text), the row being
+ * written, and the header of the last line with keys jobcomp does not write (names into
+ * line_text; the record's extra names point into it until the next call). */
 typedef struct fs_slurm_jobcomp
 {
 	fs_sacct_header h;
 	fs_sb text, row;
+	fs_sacct_header line_h;
+	fs_sb line_text;
+	bool has_line_h;
 } fs_slurm_jobcomp;
 
 /* Parse the header once; fs_slurm_jobcomp_free releases it. */
@@ -26,7 +30,8 @@ void fs_slurm_jobcomp_free(fs_slurm_jobcomp *jc, const fs_allocator *a);
  * jobcomp/filetxt writes (any version since 2.x) and '='; other text, spaces and '=' included,
  * belongs to the value before it (Name= and WorkDir= may hold spaces). On success rec's spans
  * point into jc's row (valid until the next call) and its buffers are in allocator memory
- * (fs_sacct_record_free frees them). A line that is not such a record, a key given twice, or a
+ * (fs_sacct_record_free frees them); the names of its extra columns point into jc too (valid until
+ * the next call). A line that is not such a record, a key given twice, or a
  * value sacct would not print is a syntax error naming the character of the line. Linear in the
  * line.
  */

@@ -16,6 +16,7 @@
 #include "utils/timestamp.h"
 
 #include "load/json_glue.h"
+#include "load/jsonb_build.h"
 #include "load/pbs_glue.h"
 #include "load/pbs_qstat_json.h"
 #include "load/sacct_glue.h"
@@ -54,29 +55,18 @@ span_text(const char *line, size_t off, size_t len)
 	return PointerGetDatum(cstring_to_text_with_len(line + off, (int) len));
 }
 
-static void
-push_string(JsonbParseState **st, JsonbIteratorToken tok, const char *s, size_t len)
-{
-	JsonbValue v;
-
-	v.type = jbvString;
-	v.val.string.val = (char *) s;
-	v.val.string.len = (int) len;
-	pushJsonbValue(st, tok, &v);
-}
-
 /*
  * A jsonb object of pairs (all of them, or those listed in `which`); later keys win. All of them
- * come in jsonb's own key order (rec->by_key), so that jsonb finds them sorted.
+ * come in jsonb's own key order (rec->by_key), so that nothing is sorted unless a key repeats;
+ * the listed ones are sorted by fs_pg_jsonb_object.
  */
 static Datum
 pairs_jsonb(const fs_pbs_record *rec, const size_t *which, size_t n, size_t strip)
 {
-	JsonbParseState *st = NULL;
-	JsonbValue *res;
+	fs_pg_jpair *jp = palloc(sizeof(fs_pg_jpair) * (n + 1));
+	Datum d;
 	size_t i;
 
-	pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
 	for (i = 0; i < n; i++)
 	{
 		const fs_pbs_pair *p = &rec->pairs[which ? which[i] : rec->by_key[i]];
@@ -86,11 +76,14 @@ pairs_jsonb(const fs_pbs_record *rec, const size_t *which, size_t n, size_t stri
 		if (strip && p->key_len > strip &&
 		    memcmp(rec->line + p->key_off, "Resource_List.", 14) == 0)
 			cut = strip;
-		push_string(&st, WJB_KEY, rec->line + p->key_off + cut, p->key_len - cut);
-		push_string(&st, WJB_VALUE, rec->line + p->val_off, p->val_len);
+		jp[i].key = rec->line + p->key_off + cut;
+		jp[i].klen = p->key_len - cut;
+		jp[i].val = rec->line + p->val_off;
+		jp[i].vlen = p->val_len;
 	}
-	res = pushJsonbValue(&st, WJB_END_OBJECT, NULL);
-	return JsonbPGetDatum(JsonbValueToJsonb(res));
+	d = fs_pg_jsonb_object(jp, n);
+	pfree(jp);
+	return d;
 }
 
 static TimestampTz
@@ -194,13 +187,9 @@ fs_pg_pbs_tuple(TupleDesc desc, const fs_pbs_record *rec, const fs_error *err)
 	}
 	if (rec->free_text)
 	{
-		JsonbParseState *st = NULL;
+		fs_pg_jpair msg = {"message", 7, rec->line + rec->msg_off, rec->msg_len};
 
-		pushJsonbValue(&st, WJB_BEGIN_OBJECT, NULL);
-		push_string(&st, WJB_KEY, "message", 7);
-		push_string(&st, WJB_VALUE, rec->line + rec->msg_off, rec->msg_len);
-		SET(COL_ATTRS,
-		    JsonbPGetDatum(JsonbValueToJsonb(pushJsonbValue(&st, WJB_END_OBJECT, NULL))));
+		SET(COL_ATTRS, fs_pg_jsonb_object(&msg, 1));
 	}
 	else
 		SET(COL_ATTRS, pairs_jsonb(rec, NULL, rec->npairs, 0));
@@ -222,14 +211,29 @@ fs_pg_pbs_tuple(TupleDesc desc, const fs_pbs_record *rec, const fs_error *err)
 	return heap_form_tuple(desc, values, nulls);
 }
 
+/* The result's descriptor, looked up and blessed once per call site (kept in fn_extra). */
+static TupleDesc
+result_desc(FunctionCallInfo fcinfo)
+{
+	TupleDesc desc = (TupleDesc) fcinfo->flinfo->fn_extra;
+
+	if (desc == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+
+		if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "pbs_acct must return a composite type");
+		desc = BlessTupleDesc(desc);
+		MemoryContextSwitchTo(old);
+		fcinfo->flinfo->fn_extra = desc;
+	}
+	return desc;
+}
+
 static Datum
 record_datum(FunctionCallInfo fcinfo, const fs_pbs_record *rec, const fs_error *err)
 {
-	TupleDesc desc;
-
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "pbs_acct must return a composite type");
-	return HeapTupleGetDatum(fs_pg_pbs_tuple(BlessTupleDesc(desc), rec, err));
+	return HeapTupleGetDatum(fs_pg_pbs_tuple(result_desc(fcinfo), rec, err));
 }
 
 static Datum

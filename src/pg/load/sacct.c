@@ -5,6 +5,7 @@
  */
 #include "fs_pg.h"
 
+#include "load/jsonb_build.h"
 #include "load/plausible.h"
 #include "load/sacct.h"
 #include "load/sacct_glue.h"
@@ -32,6 +33,13 @@
 typedef struct header_cache
 {
 	MemoryContext cxt;
+	/* the result's descriptor, blessed, in fn_mcxt */
+	TupleDesc desc;
+	/* the zone argument of the last call (zone_len -1: absent or NULL, UTC), in fn_mcxt */
+	char *zone_text;
+	int zone_len;
+	pg_tz *tz;
+	const char *tzname;
 	bool valid;
 	char *text;
 	int len;
@@ -42,6 +50,22 @@ typedef struct header_cache
 	fs_error err;
 } header_cache;
 
+/* The call site's cache, made at its first call. */
+static header_cache *
+call_cache(FunctionCallInfo fcinfo)
+{
+	header_cache *hc = (header_cache *) fcinfo->flinfo->fn_extra;
+
+	if (hc == NULL)
+	{
+		hc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(header_cache));
+		hc->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "sacct_row header",
+		                                ALLOCSET_DEFAULT_SIZES);
+		fcinfo->flinfo->fn_extra = hc;
+	}
+	return hc;
+}
+
 /*
  * The parse of header split on delim, from the cache when both are the last one's; a failure is
  * cached too.
@@ -49,23 +73,16 @@ typedef struct header_cache
 static const fs_sacct_header *
 cached_header(FunctionCallInfo fcinfo, text *header, text *delim, const fs_error **failed)
 {
-	header_cache *hc = (header_cache *) fcinfo->flinfo->fn_extra;
+	header_cache *hc = call_cache(fcinfo);
 	int len = VARSIZE_ANY_EXHDR(header);
 	int dlen = VARSIZE_ANY_EXHDR(delim);
 	MemoryContext old;
 
-	if (hc && hc->valid && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0 &&
+	if (hc->valid && hc->len == len && memcmp(hc->text, VARDATA_ANY(header), len) == 0 &&
 	    hc->dlen == dlen && memcmp(hc->delim, VARDATA_ANY(delim), dlen) == 0)
 	{
 		*failed = hc->st == FS_OK ? NULL : &hc->err;
 		return &hc->h;
-	}
-	if (hc == NULL)
-	{
-		hc = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(header_cache));
-		hc->cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "sacct_row header",
-		                                ALLOCSET_DEFAULT_SIZES);
-		fcinfo->flinfo->fn_extra = hc;
 	}
 	hc->valid = false;
 	MemoryContextReset(hc->cxt);
@@ -139,6 +156,47 @@ fs_pg_sacct_zone(FunctionCallInfo fcinfo, int n, const char *writer, const char 
 	return tz;
 }
 
+/*
+ * fs_pg_sacct_zone of argument n, from the call site's cache while the argument's text stays the
+ * same (pg_tzset keeps the zones it loaded for the life of the backend).
+ */
+static pg_tz *
+cached_zone(FunctionCallInfo fcinfo, header_cache *hc, int n, const char **name_out)
+{
+	text *z = (PG_NARGS() <= n || PG_ARGISNULL(n)) ? NULL : PG_GETARG_TEXT_PP(n);
+	int len = z ? (int) VARSIZE_ANY_EXHDR(z) : -1;
+	MemoryContext old;
+
+	if (hc->tz != NULL && hc->zone_len == len &&
+	    (len <= 0 || memcmp(hc->zone_text, VARDATA_ANY(z), len) == 0))
+	{
+		*name_out = hc->tzname;
+		return hc->tz;
+	}
+	hc->tz = NULL;
+	old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+	if (hc->zone_text)
+		pfree(hc->zone_text);
+	hc->zone_text = NULL;
+	if (len > 0)
+	{
+		hc->zone_text = palloc(len);
+		memcpy(hc->zone_text, VARDATA_ANY(z), len);
+	}
+	if (hc->tzname && hc->zone_len >= 0)
+		pfree((char *) hc->tzname); /* the name fs_pg_sacct_zone copied from the argument */
+	hc->tzname = NULL;
+	hc->zone_len = len;
+	{
+		pg_tz *tz = fs_pg_sacct_zone(fcinfo, n, "sacct", &hc->tzname);
+
+		MemoryContextSwitchTo(old);
+		hc->tz = tz;
+	}
+	*name_out = hc->tzname;
+	return hc->tz;
+}
+
 /* The UTC offset (seconds east) of zone tz at Unix time t. */
 static long
 gmtoff_at(pg_time_t t, pg_tz *tz)
@@ -204,6 +262,7 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 	{
 		struct pg_tm tm;
 		int offset;
+		long fixed;
 
 		memset(&tm, 0, sizeof(tm));
 		tm.tm_year = t->year;
@@ -212,9 +271,18 @@ time_datum(const fs_sacct_time *t, pg_tz *tz, const char *tzname, const char *co
 		tm.tm_hour = t->hour;
 		tm.tm_min = t->min;
 		tm.tm_sec = t->sec;
-		offset = DetermineTimeZoneOffset(&tm, tz);
-		check_utc_offset(tzname, -(long) offset); /* PostgreSQL's offsets count west */
-		note_dst(t, tz, tzname, col, offset, notes);
+		if (pg_get_timezone_offset(tz, &fixed))
+		{
+			/* one offset at every date (UTC, 'UTC-3'), checked when the zone was read: no
+			 * clock change to look up or note */
+			offset = (int) -fixed;
+		}
+		else
+		{
+			offset = DetermineTimeZoneOffset(&tm, tz);
+			check_utc_offset(tzname, -(long) offset); /* PostgreSQL's offsets count west */
+			note_dst(t, tz, tzname, col, offset, notes);
+		}
 		if (tm2timestamp(&tm, 0, &offset, &ts) != 0 || !IS_VALID_TIMESTAMP(ts))
 			ereport(ERROR, (errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 			                errmsg("%s is out of range for type timestamp with time zone", col)));
@@ -284,8 +352,20 @@ fs_pg_sacct_values(const fs_sacct_record *r, pg_tz *tz, const char *tzname, cons
 			v[27] = fs_pg_resvec_datum(r->alloc_tres), n[27] = false;
 		if (r->req_tres)
 			v[28] = fs_pg_resvec_datum(r->req_tres), n[28] = false;
-		v[29] = DirectFunctionCall1(jsonb_in, CStringGetDatum(r->extra.data));
-		n[29] = false;
+		{
+			fs_pg_jpair *jp = palloc(sizeof(fs_pg_jpair) * (r->nextra + 1));
+
+			for (k = 0; k < r->nextra; k++)
+			{
+				jp[k].key = r->extra[k].key.s;
+				jp[k].klen = r->extra[k].key.len;
+				jp[k].val = r->extra[k].val.s;
+				jp[k].vlen = r->extra[k].val.len;
+			}
+			v[29] = fs_pg_jsonb_object(jp, r->nextra);
+			n[29] = false;
+			pfree(jp);
+		}
 		/* a job not ended has no real End (sacct prints Start or now): nothing to compare */
 		if (r->has_elapsed && !n[20] && !n[21] &&
 		    !fs_span_eq(r->state.s, r->state.len, "RUNNING") &&
@@ -327,18 +407,26 @@ static Datum
 record_datum(FunctionCallInfo fcinfo, const fs_sacct_record *r, pg_tz *tz, const char *tzname,
              const char *error)
 {
-	TupleDesc desc;
+	header_cache *hc = call_cache(fcinfo);
 	Datum v[SACCT_NATTS];
 	bool n[SACCT_NATTS];
 
-	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "sacct_row must return a composite type");
-	desc = BlessTupleDesc(desc);
-	if (desc->natts != SACCT_NATTS)
-		elog(ERROR, "fairsched.sacct_record has %d attributes, expected %d", desc->natts,
-		     SACCT_NATTS);
+	if (hc->desc == NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(fcinfo->flinfo->fn_mcxt);
+		TupleDesc desc;
+
+		if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+			elog(ERROR, "sacct_row must return a composite type");
+		desc = BlessTupleDesc(desc);
+		MemoryContextSwitchTo(old);
+		if (desc->natts != SACCT_NATTS)
+			elog(ERROR, "fairsched.sacct_record has %d attributes, expected %d", desc->natts,
+			     SACCT_NATTS);
+		hc->desc = desc;
+	}
 	fs_pg_sacct_values(r, tz, tzname, error, v, n);
-	return HeapTupleGetDatum(heap_form_tuple(desc, v, n));
+	return HeapTupleGetDatum(heap_form_tuple(hc->desc, v, n));
 }
 
 static char *
@@ -359,7 +447,7 @@ sacct_row_common(FunctionCallInfo fcinfo, bool try_only)
 	text *line = PG_GETARG_TEXT_PP(0);
 	text *header = PG_GETARG_TEXT_PP(1);
 	const char *tzname;
-	pg_tz *tz = fs_pg_sacct_zone(fcinfo, 2, "sacct", &tzname);
+	pg_tz *tz = cached_zone(fcinfo, call_cache(fcinfo), 2, &tzname);
 	text *delim = PG_NARGS() > 3 ? PG_GETARG_TEXT_PP(3) : NULL;
 	const fs_error *hfail;
 	const fs_sacct_header *h;

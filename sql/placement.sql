@@ -494,7 +494,7 @@ DO $$
 DECLARE
     t0 timestamptz := clock_timestamp();
 BEGIN
-    PERFORM count(*) FROM big_sel, place_select(pool, '{}', '100000:ncpus=3+1:ncpus=4');
+    PERFORM count(*) FROM big_sel, place_select(pool, '{}', '99999:ncpus=3+1:ncpus=4');
     RAISE NOTICE 'place_select was not cancelled';
 EXCEPTION WHEN query_canceled THEN
     RAISE NOTICE 'place_select cancelled within 1 s of the timeout: %',

@@ -61,6 +61,17 @@ cmp_sshare() {
 SQL
 }
 
+# The usage held still (scenario_hold_usage): each association's RawUsage in snapshot B as in
+# snapshot A, so both snapshots are of the same usage. SNAP_A SNAP_B
+cmp_usage_held() {
+    interop_compare "sshare RawUsage ($2) against ($1): the usage held still" <<SQL
+    SELECT format('sshare RawUsage of %s (%s against %s)',
+                  coalesce(nullif(coalesce(b.path, a.path)::text, ''), 'the root account'), '$2', '$1') AS item,
+           a.raw_usage AS slurm, b.raw_usage AS fairsched
+    FROM interop.sshare('$1') a FULL JOIN interop.sshare('$2') b ON b.path::text = a.path::text
+SQL
+}
+
 # sprio OPTIONS against sprio(): SNAP ALGORITHM FILE OPTIONS
 cmp_sprio() {
     interop_compare "sprio $4 ($1) against sprio(..., '$4')" <<SQL

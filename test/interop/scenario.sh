@@ -1,9 +1,27 @@
 # test/interop/scenario.sh: the generated account tree, the jobs that create usage and the jobs
-# left pending. Source it after slurm_lib.sh. Everything comes from bash's RANDOM seeded with
-# $INTEROP_SEED (default 28), so one seed is one scenario, and another seed another one.
+# left pending. Source it after slurm_lib.sh. Every choice comes from bash's RANDOM seeded with
+# $INTEROP_SEED (scenario_seed), drawn in the suite's own shell: bash reseeds RANDOM in every
+# subshell, so a draw inside $(...) would differ from run to run. One seed is one tree and one set
+# of jobs (their timing, and so their usage, still follows the clock).
 
-rand() { # rand LO HI: an integer in [LO, HI]
-    echo $(($1 + RANDOM % ($2 - $1 + 1)))
+# scenario_seed: INTEROP_SEED, or a new one when it is unset or empty (so runs vary); exported,
+# so that a failed run's log names the seed that makes its tree again
+scenario_seed() {
+    if [ -z "${INTEROP_SEED:-}" ]; then
+        INTEROP_SEED=$(od -A n -t u2 -N 2 /dev/urandom | tr -d ' ')
+    fi
+    case $INTEROP_SEED in
+    '' | *[!0-9]*)
+        echo "INTEROP_SEED=$INTEROP_SEED is not a number: give a whole number, or leave it unset for a new one" >&2
+        return 1
+        ;;
+    esac
+    export INTEROP_SEED
+}
+
+# rand LO HI: an integer in [LO, HI] into R, drawn here (never call it inside $(...))
+rand() {
+    R=$(($1 + RANDOM % ($2 - $1 + 1)))
 }
 
 # as USER: a command of SLURM's as that user (jobs run as their owner)
@@ -18,23 +36,29 @@ SCEN_ASSOCS=()       # "user account" pairs (a user may appear twice)
 SCEN_LEAF_ACCOUNTS=()
 
 scenario_tree() {
-    RANDOM=${INTEROP_SEED:-28}
+    RANDOM=$INTEROP_SEED
     local tops=(phys chem bio) top sub n i u a s
-    sacctmgr -i add qos high Priority=$(rand 50 200) >/dev/null
-    sacctmgr -i modify qos normal set Priority=$(rand 1 40) >/dev/null
+    rand 50 200
+    sacctmgr -i add qos high Priority=$R >/dev/null
+    rand 1 40
+    sacctmgr -i modify qos normal set Priority=$R >/dev/null
     for top in "${tops[@]}"; do
-        sacctmgr -i add account "$top" Parent=root Fairshare=$(rand 10 100) >/dev/null
-        n=$(rand 0 2)
+        rand 10 100
+        sacctmgr -i add account "$top" Parent=root Fairshare=$R >/dev/null
+        rand 0 2
+        n=$R
         if [ "$n" = 0 ]; then
             SCEN_LEAF_ACCOUNTS+=("$top")
         fi
         for i in $(seq 1 "$n"); do
             sub="${top}_$i"
-            sacctmgr -i add account "$sub" Parent="$top" Fairshare=$(rand 1 50) >/dev/null
+            rand 1 50
+            sacctmgr -i add account "$sub" Parent="$top" Fairshare=$R >/dev/null
             SCEN_LEAF_ACCOUNTS+=("$sub")
         done
     done
-    n=$(rand 5 7)
+    rand 5 7
+    n=$R
     for i in $(seq 1 "$n"); do SCEN_USERS+=("fsu$i"); done
     slurm_users "${SCEN_USERS[@]}"
     i=0
@@ -43,39 +67,59 @@ scenario_tree() {
         if [ "$i" -lt "${#SCEN_LEAF_ACCOUNTS[@]}" ]; then
             a=${SCEN_LEAF_ACCOUNTS[$i]}
         else
-            a=${SCEN_LEAF_ACCOUNTS[$(rand 0 $((${#SCEN_LEAF_ACCOUNTS[@]} - 1)))]}
+            rand 0 $((${#SCEN_LEAF_ACCOUNTS[@]} - 1))
+            a=${SCEN_LEAF_ACCOUNTS[$R]}
         fi
         i=$((i + 1))
-        s=$(rand 1 10)
+        rand 1 10
+        s=$R
         sacctmgr -i add user "$u" Account="$a" Fairshare="$s" QOS=normal,high DefaultQOS=normal >/dev/null
         SCEN_ASSOCS+=("$u $a")
     done
     # one user in two accounts: the first user also in another leaf account
     for a in "${SCEN_LEAF_ACCOUNTS[@]}"; do
         if [ "$a" != "${SCEN_ASSOCS[0]#* }" ]; then
-            sacctmgr -i add user "${SCEN_USERS[0]}" Account="$a" Fairshare=$(rand 1 10) QOS=normal,high >/dev/null
+            rand 1 10
+            sacctmgr -i add user "${SCEN_USERS[0]}" Account="$a" Fairshare=$R QOS=normal,high >/dev/null
             SCEN_ASSOCS+=("${SCEN_USERS[0]} $a")
             break
         fi
     done
     # an association priority on two associations (PriorityWeightAssoc)
     read -r u a <<<"${SCEN_ASSOCS[1]}"
-    sacctmgr -i modify user "$u" where account="$a" set Priority=$(rand 10 100) >/dev/null
+    rand 10 100
+    sacctmgr -i modify user "$u" where account="$a" set Priority=$R >/dev/null
     read -r u a <<<"${SCEN_ASSOCS[2]}"
-    sacctmgr -i modify user "$u" where account="$a" set Priority=$(rand 10 100) >/dev/null
+    rand 10 100
+    sacctmgr -i modify user "$u" where account="$a" set Priority=$R >/dev/null
 }
 
-# Short real jobs for usage: one or two per association, 1-8 CPUs, 3-20 s; then wait for them.
-# The decay thread charges usage from its second pass on (the first only records its instant),
-# so the jobs start after a pass.
+# Real jobs for usage; then wait for them. SLURM 22.05 charges a job's usage in the decay passes
+# it runs across (PriorityCalcPeriod=1: every minute; the first pass only records its instant,
+# so the jobs start after a pass), not a job that starts and ends between two passes. So two jobs
+# run across the next pass: one of each association of the user in two accounts (the first user),
+# which puts usage under two parents and gives NormUsage, EffectvUsage, FairShare and LevelFS
+# values other than 0 and 1. Then short ones, one or two per association, 1-8 CPUs, 3-20 s (a
+# short one that waited for CPUs may run across the pass too).
 scenario_usage_jobs() {
-    local p u a k
+    local p u a k n cpus secs
     slurm_next_pass >/dev/null
     for p in "${SCEN_ASSOCS[@]}"; do
         read -r u a <<<"$p"
-        for k in $(seq 1 "$(rand 1 2)"); do
-            as_user "$u" sbatch -Q -A "$a" -n "$(rand 1 8)" -t 5 --chdir=/tmp -o /dev/null \
-                -J "use$k" --wrap "sleep $(rand 3 20)" >/dev/null
+        [ "$u" = "${SCEN_USERS[0]}" ] || continue
+        as_user "$u" sbatch -Q -A "$a" -n 2 -t 5 --chdir=/tmp -o /dev/null -J across --wrap "sleep 75" >/dev/null
+    done
+    for p in "${SCEN_ASSOCS[@]}"; do
+        read -r u a <<<"$p"
+        rand 1 2
+        n=$R
+        for k in $(seq 1 "$n"); do
+            rand 1 8
+            cpus=$R
+            rand 3 20
+            secs=$R
+            as_user "$u" sbatch -Q -A "$a" -n "$cpus" -t 5 --chdir=/tmp -o /dev/null \
+                -J "use$k" --wrap "sleep $secs" >/dev/null
         done
     done
     # a job that fails and one with steps, for sacct's states and step lines
@@ -92,23 +136,50 @@ scenario_usage_jobs() {
     return 1
 }
 
-# Jobs left pending: a job holding every CPU of the node, then per association one or two jobs
-# with various CPUs, partitions, QOS, time limits, a nice value, one in two partitions, one held.
+# The usage is then held still: QOS normal, the only QOS that runs a job from here on (the
+# blocker of scenario_pending_jobs), charges nothing (UsageFactor=0). Without it the blocker adds
+# 16 CPU-minutes a pass, and under PriorityFlags=NO_FAIR_TREE sshare shows two instants: a pass
+# sets the accounts' NormUsage and EffectvUsage first (_set_children_usage_efctv, before it
+# charges the running jobs), a user's when the pass reaches the user's first pending job (after
+# the running jobs before it in the job list) or when sshare asks, and RawUsage after the charge.
+# With nothing charged every pass leaves the usage as it was, so what sshare prints is of one
+# instant; cmp_usage_held checks that the usage did not move from the Fair Tree snapshot on.
+scenario_hold_usage() {
+    sacctmgr -i modify qos normal set UsageFactor=0 >/dev/null
+}
+
+# Jobs left pending: a job holding every CPU of the node (QOS normal: it charges no usage), then
+# per association one or two jobs with various CPUs, partitions, QOS, time limits, a nice value,
+# one in two partitions, one held.
 scenario_pending_jobs() {
-    local p u a k parts qos extra
+    local p u a k n parts qos extra cpus limit mem
     read -r u a <<<"${SCEN_ASSOCS[0]}"
-    as_user "$u" sbatch -Q -A "$a" -n "$SLURM_NODE_CPUS" -t 30 --chdir=/tmp -o /dev/null -J blocker \
+    as_user "$u" sbatch -Q -A "$a" -q normal -n "$SLURM_NODE_CPUS" -t 30 --chdir=/tmp -o /dev/null -J blocker \
         --wrap "sleep 1800" >/dev/null
     slurm_wait 60 sh -c "squeue -h -t R -o %i | grep -q ."
     for p in "${SCEN_ASSOCS[@]}"; do
         read -r u a <<<"$p"
-        for k in $(seq 1 "$(rand 1 2)"); do
-            case $(rand 0 3) in 0) parts=low ;; 1) parts=main,low ;; *) parts=main ;; esac
-            case $(rand 0 2) in 0) qos=high ;; *) qos=normal ;; esac
+        rand 1 2
+        n=$R
+        for k in $(seq 1 "$n"); do
+            rand 0 3
+            case $R in 0) parts=low ;; 1) parts=main,low ;; *) parts=main ;; esac
+            rand 0 2
+            case $R in 0) qos=high ;; *) qos=normal ;; esac
             extra=""
-            [ "$(rand 0 4)" = 0 ] && extra="--nice=$(rand 1 300)"
-            as_user "$u" sbatch -Q -A "$a" -p "$parts" -q "$qos" -n "$(rand 1 16)" \
-                -t "$(rand 5 120)" --mem="$(rand 100 4000)" $extra --chdir=/tmp -o /dev/null \
+            rand 0 4
+            if [ "$R" = 0 ]; then
+                rand 1 300
+                extra="--nice=$R"
+            fi
+            rand 1 16
+            cpus=$R
+            rand 5 120
+            limit=$R
+            rand 100 4000
+            mem=$R
+            as_user "$u" sbatch -Q -A "$a" -p "$parts" -q "$qos" -n "$cpus" \
+                -t "$limit" --mem="$mem" $extra --chdir=/tmp -o /dev/null \
                 -J "pend$k" --wrap "sleep 10" >/dev/null
         done
     done
@@ -182,8 +253,12 @@ SREPORTS=(
 # the hour the cluster's jobs began in to the end of the current hour. `sacctmgr rollup START END`
 # rolls that window up now, the current hour as slurmdbd rolls any hour: whatever still runs
 # (the cluster, the running job, the pending jobs) runs to the hour's end, as when the hour is
-# over with nothing changed. Then, of the same window: the sacct records, the cluster's and the
-# nodes' events (its registration, down times), and the window itself (window.txt: two epochs).
+# over with nothing changed. sreport itself reports on less when the end is past: from the start
+# to the last whole hour before now, at least one hour (at 08:00:17, START 07:00 and END 09:00 give
+# 07:00-07:59:59), and prints that window in the heading of each report without -P. Then, of the
+# request's window: the sacct records, the cluster's and the nodes' events (its registration, down
+# times), and the window sreport printed (window.txt: two epochs, the end the second after the
+# printed last one; every report must print the same one, else the capture is taken again).
 # The job reports read the job records, not the rollups: a running job counts there up to the
 # instant sreport runs, so each -P job report runs within one second, and sreport_instants.txt
 # keeps that second (a line "FILE EPOCH").
@@ -214,5 +289,21 @@ scenario_sreport() {
         sacctmgr -P show event event="$ev" start="$SREPORT_START" end="$SREPORT_END" \
             format=Cluster,NodeName,Start,End,State,TRES >"$d/sacctmgr_show_event_${ev}_P.txt"
     done
-    echo "$(date -d "$SREPORT_START" +%s) $(date -d "$SREPORT_END" +%s)" >"$d/window.txt"
+    local w0 w1 w
+    w=$(for r in "${SREPORTS[@]}"; do sreport_printed_window "$d/sreport_$(echo "$r" | tr ' ' '_').txt"; done | sort -u)
+    if [ "$(echo "$w" | wc -l)" != 1 ] || [ -z "$w" ]; then
+        echo "the sreport reports printed different windows (an hour began during the capture): $w" >&2
+        return 1
+    fi
+    read -r w0 w1 <<<"$w"
+    echo "$w0 $((w1 + 1))" >"$d/window.txt"
+}
+
+# sreport_printed_window FILE: the window in the heading of a report without -P ("... START - END
+# ..."), as two epochs
+sreport_printed_window() {
+    local s e
+    read -r s e < <(sed -n 2p "$1" | grep -Eo '[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}' | tr '\n' ' ')
+    [ -n "$e" ] || { echo "no window in the heading of $1" >&2; return 1; }
+    echo "$(date -d "$s" +%s) $(date -d "$e" +%s)"
 }

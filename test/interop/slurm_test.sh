@@ -4,9 +4,10 @@
 # `make test`. As root (daemons, a mount namespace). Everything runs on 127.0.0.1 on free ports
 # with its state in temporary directories, and is stopped on exit, also on failure.
 #
-# The scenario (account tree, jobs) is generated from INTEROP_SEED (default 28). Counts are per
-# compared cell: a sshare cell, a sprio cell (and each sprio line's bytes), an sacct field. The
-# last line is "N passed, N failed".
+# The scenario (account tree, jobs) is generated from INTEROP_SEED (unset: a new seed each run;
+# the first line and the last name it, and INTEROP_SEED=N make interop makes the same tree again).
+# Counts are per compared cell: a sshare cell, a sprio cell (and each sprio line's bytes), an
+# sacct field. The last line is "N passed, N failed (INTEROP_SEED=N)".
 set -euo pipefail
 export TZ=UTC
 cd "$(dirname "$0")/../.."
@@ -15,6 +16,8 @@ cd "$(dirname "$0")/../.."
 . test/interop/scenario.sh
 . test/interop/compare.sh
 slurm_namespace "$0" "$@"
+scenario_seed
+fs_log "INTEROP_SEED=$INTEROP_SEED (INTEROP_SEED=$INTEROP_SEED make interop makes this tree again)"
 
 fs_deps
 slurm_deps
@@ -28,10 +31,11 @@ psql -X -q -v ON_ERROR_STOP=1 -f test/interop/interop.sql >/dev/null
 
 fs_log "starting munge, MariaDB, slurmdbd, slurmctld and slurmd (Fair Tree)"
 slurm_start
-fs_log "the account tree (seed ${INTEROP_SEED:-28}), jobs for usage, jobs left pending"
+fs_log "the account tree (INTEROP_SEED=$INTEROP_SEED), jobs for usage, jobs left pending"
 scenario_tree
 SACCT_START=$(date +%Y-%m-%dT%H:%M:%S)
 scenario_usage_jobs
+scenario_hold_usage
 slurm_next_pass >/dev/null
 scenario_pending_jobs
 
@@ -53,11 +57,13 @@ fs_log "restarting slurmctld with PriorityFlags=NO_FAIR_TREE (classic)"
 slurm_restart_ctld NO_FAIR_TREE
 snapshot classic
 
-# sreport over whole hours: from the hour the jobs began in to the end of the current one
+# sreport over whole hours: from the hour the jobs began in to the end of the current one (sreport
+# reports on the window it prints, which scenario_sreport keeps)
 SREPORT_START=$(date -d "@$(($(date -d "$SACCT_START" +%s) / 3600 * 3600))" +%Y-%m-%dT%H:%M:%S)
 SREPORT_END=$(date -d "@$((($(date +%s) / 3600 + 1) * 3600))" +%Y-%m-%dT%H:%M:%S)
 fs_log "sreport from $SREPORT_START to $SREPORT_END, rolled up now"
-scenario_sreport "$SLURM_DIR/snap/sreport"
+# taken once more when the reports printed different windows (an hour began in between)
+scenario_sreport "$SLURM_DIR/snap/sreport" || { rm -rf "$SLURM_DIR/snap/sreport"; scenario_sreport "$SLURM_DIR/snap/sreport"; }
 chmod -R a+rX "$SLURM_DIR/snap"
 interop_load sreport "$SLURM_DIR/snap/sreport"
 if [ -n "${INTEROP_CAPTURE:-}" ]; then
@@ -66,6 +72,7 @@ if [ -n "${INTEROP_CAPTURE:-}" ]; then
 fi
 
 fs_log "comparisons (one count per cell)"
+cmp_usage_held fair_tree classic
 cmp_sshare fair_tree fair_tree
 cmp_sshare classic classic
 for snap in fair_tree classic; do
@@ -90,5 +97,5 @@ for r in "${SREPORTS[@]}"; do
     done
 done
 
-echo "$INTEROP_PASSED passed, $INTEROP_FAILED failed"
+echo "$INTEROP_PASSED passed, $INTEROP_FAILED failed (INTEROP_SEED=$INTEROP_SEED)"
 [ "$INTEROP_FAILED" = 0 ]

@@ -22,23 +22,6 @@ PG_FUNCTION_INFO_V1(slurm_priority_config);
 
 #define CONFIG_TYPE "fairsched.slurm_priority_config"
 
-/* The attribute number of a field of the result type, found by name. */
-static int
-field(TupleDesc td, const char *name)
-{
-	int i;
-
-	for (i = 0; i < td->natts; i++)
-	{
-		Form_pg_attribute att = TupleDescAttr(td, i);
-
-		if (!att->attisdropped && strcmp(NameStr(att->attname), name) == 0)
-			return i;
-	}
-	elog(ERROR, "type %s has no field \"%s\"", CONFIG_TYPE, name);
-	return -1;
-}
-
 /* Seconds as an interval of days and a time of day: "7 days", "00:05:00". */
 static Datum
 seconds_interval(uint32_t secs)
@@ -95,7 +78,7 @@ slurm_priority_config(PG_FUNCTION_ARGS)
 #define SET(name, datum)                                                                           \
 	do                                                                                             \
 	{                                                                                              \
-		int a_ = field(desc, name);                                                                \
+		int a_ = fs_pg_field_number(desc, name, CONFIG_TYPE);                                      \
 		values[a_] = (datum);                                                                      \
 		nulls[a_] = false;                                                                         \
 	} while (0)
@@ -403,18 +386,10 @@ row_type(HeapTupleHeader t, const char *const *names, int n, int *idx)
 {
 	TupleDesc td =
 	    lookup_rowtype_tupdesc_copy(HeapTupleHeaderGetTypeId(t), HeapTupleHeaderGetTypMod(t));
-	int i, k;
+	int k;
 
 	for (k = 0; k < n; k++)
-	{
-		idx[k] = -1;
-		for (i = 0; i < td->natts; i++)
-			if (!TupleDescAttr(td, i)->attisdropped &&
-			    strcmp(NameStr(TupleDescAttr(td, i)->attname), names[k]) == 0)
-				idx[k] = i;
-		if (idx[k] < 0)
-			elog(ERROR, "row type has no field \"%s\"", names[k]);
-	}
+		idx[k] = fs_pg_field_number(td, names[k], format_type_be(td->tdtypeid));
 	return td;
 }
 
@@ -478,7 +453,8 @@ cache_of(FunctionCallInfo fcinfo, bool result_row)
 		if (c->res_td->natts > 32)
 			elog(ERROR, "type fairsched.slurm_priority has too many fields");
 		for (i = 0; i < NR; i++)
-			c->res_idx[i] = field(c->res_td, result_fields[i]);
+			c->res_idx[i] =
+			    fs_pg_field_number(c->res_td, result_fields[i], "fairsched.slurm_priority");
 	}
 	c->cfg_cxt = AllocSetContextCreate(fcinfo->flinfo->fn_mcxt, "slurm_priority config",
 	                                   ALLOCSET_SMALL_SIZES);
@@ -1186,8 +1162,8 @@ slurm_priorities(PG_FUNCTION_ARGS)
 
 		fs_pg_check(fs_sprio_pairs_incr_only(&c->cfg, pairs, npairs, prev, nprev, &err), &err);
 	}
-	pcol = field(c->res_td, "partition_name");
-	qcol = field(c->res_td, "qos_name");
+	pcol = fs_pg_field_number(c->res_td, "partition_name", "slurm_priorities' result");
+	qcol = fs_pg_field_number(c->res_td, "qos_name", "slurm_priorities' result");
 	for (i = 0; i < npairs; i++)
 	{
 		Datum values[32];

@@ -233,21 +233,26 @@ too_many_entries(fs_error *err)
 	return FS_ERR_LIMIT;
 }
 
-fs_status
-fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, size_t reserve,
-            uint8_t **out, size_t *outlen, fs_error *err)
+/*
+ * What every vector's items go through before they are written: each checked, the count bounded,
+ * put in name order, no name twice. maxlen gets the encoded size's bound. With pos_is_char, an
+ * item's pos is its character position in the text read (a duplicate's DETAIL names it); else
+ * it is the caller's own index, which the sort keeps.
+ */
+static fs_status
+prepare_items(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, bool pos_is_char,
+              size_t *maxlen, fs_error *err)
 {
-	rv_writer w;
-	size_t maxlen = sizeof(uint32_t);
 	size_t i;
 	fs_status st;
 
+	*maxlen = sizeof(uint32_t);
 	for (i = 0; i < n; i++)
 	{
 		st = check_item(&items[i], bad, err);
 		if (st != FS_OK)
 			return st;
-		maxlen += ENTRY_OVERHEAD + items[i].namelen;
+		*maxlen += ENTRY_OVERHEAD + items[i].namelen;
 	}
 	if (n > FS_RV_ENTRIES_MAX)
 		return too_many_entries(err);
@@ -261,13 +266,27 @@ fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, s
 			fs_quote_excerpt(shown, sizeof(shown), items[i].name, items[i].namelen, 63);
 			fs_fail(err, bad, "resource \"%s\" appears more than once", shown);
 			/* characters are counted only here, so that parsing stays linear */
-			if (second->pos > 0)
+			if (pos_is_char && second->pos > 0)
 				fs_error_detail(err, "The second \"%s\" is at character %zu.", shown,
 				                fs_char_pos(second->name - (second->pos - 1), second->pos - 1));
 			fs_error_hint(err, "Give each resource once; add the amounts first if needed.");
 			return bad;
 		}
 	}
+	return FS_OK;
+}
+
+fs_status
+fs_rv_build(fs_rv_item *items, size_t n, fs_status bad, const fs_allocator *a, size_t reserve,
+            uint8_t **out, size_t *outlen, fs_error *err)
+{
+	rv_writer w;
+	size_t maxlen;
+	size_t i;
+	fs_status st = prepare_items(items, n, bad, a, true, &maxlen, err);
+
+	if (st != FS_OK)
+		return st;
 	writer_init(&w, a, reserve, maxlen);
 	for (i = 0; i < n; i++)
 		writer_put(&w, items[i].name, items[i].namelen, items[i].kind, items[i].amount);
@@ -281,32 +300,19 @@ fs_rv_plan_init(fs_rv_plan *p, const char *const *names, size_t n, int kind, fs_
 {
 	fs_rv_item *items = a->alloc(a->ctx, sizeof(fs_rv_item) * (n + 1));
 	size_t i;
-	fs_status st = FS_OK;
+	fs_status st;
 
 	memset(p, 0, sizeof(*p));
 	p->kind = kind;
-	p->maxlen = sizeof(uint32_t);
-	for (i = 0; i < n && st == FS_OK; i++)
+	for (i = 0; i < n; i++)
 	{
 		items[i].name = names[i];
 		items[i].namelen = strlen(names[i]);
 		items[i].kind = kind;
 		items[i].amount = 1;
 		items[i].pos = i + 1; /* the caller's index, kept through the sort */
-		st = check_item(&items[i], bad, err);
-		p->maxlen += ENTRY_OVERHEAD + items[i].namelen;
 	}
-	if (st == FS_OK && n > FS_RV_ENTRIES_MAX)
-		st = too_many_entries(err);
-	if (st == FS_OK && !sort_items(items, n, a))
-		for (i = 1; i < n && st == FS_OK; i++)
-			if (item_cmp(&items[i - 1], &items[i]) == 0)
-			{
-				char shown[80];
-
-				fs_quote_excerpt(shown, sizeof(shown), items[i].name, items[i].namelen, 63);
-				st = fs_fail(err, bad, "resource \"%s\" appears more than once", shown);
-			}
+	st = prepare_items(items, n, bad, a, false, &p->maxlen, err);
 	if (st == FS_OK)
 	{
 		p->n = n;

@@ -9,7 +9,7 @@ SET extra_float_digits = 0;
 -- each of PoolA and PoolB; the root's jump at 0.6 is taken child by child: the root and PoolA 0.6,
 -- PoolB 0 (the standard mode: both 0, see vector_hdrf)
 CREATE TEMP TABLE gangs AS
-SELECT ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL), ROW('PoolB', NULL, NULL, NULL, NULL)]::hdrf_pool[] AS p,
+SELECT ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL, NULL), ROW('PoolB', NULL, NULL, NULL, NULL, NULL)]::hdrf_pool[] AS p,
        ARRAY[ROW('PoolA.x', 'user_slots=60,cpu=60,memory=600', NULL, NULL, true, NULL),
              ROW('PoolB.y', 'user_slots=60,cpu=60,memory=600', NULL, NULL, true, NULL)]::hdrf_operation[] AS o;
 SELECT path, fair_share, round(fit_factor::numeric, 6) AS fit_factor, bound
@@ -18,7 +18,7 @@ SELECT path, fair_share, bound
 FROM gangs, vector_fair_share(p, o, :total5, improved_fit_factor => false);
 -- the children's order decides, and a pool's children are in path order: Pool0 before PoolA
 SELECT path, fair_share
-FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL), ROW('Pool0', NULL, NULL, NULL, NULL)]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL, NULL), ROW('Pool0', NULL, NULL, NULL, NULL, NULL)]::hdrf_pool[],
                        ARRAY[ROW('PoolA.x', 'user_slots=60,cpu=60,memory=600', NULL, NULL, true, NULL),
                              ROW('Pool0.y', 'user_slots=60,cpu=60,memory=600', NULL, NULL, true, NULL)]::hdrf_operation[],
                        :total5, improved_fit_factor => true);
@@ -34,7 +34,7 @@ FROM vector_fair_share('{}', ARRAY[ROW('a', 'cpu=40', NULL, NULL, true, NULL), R
 -- TestGangOperationsWithSkewedResources: the test sets only X's demand (50, 60, 0, 100, 0): the root
 -- and PoolA (0.5, 0.6, 0, 0.1, 0), PoolB 0
 SELECT path, fair_share
-FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL), ROW('PoolB', NULL, NULL, NULL, NULL)]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL, NULL), ROW('PoolB', NULL, NULL, NULL, NULL, NULL)]::hdrf_pool[],
                        ARRAY[ROW('PoolA.x', 'user_slots=50,cpu=60,memory=100', NULL, NULL, true, NULL),
                              ROW('PoolB.y', '', NULL, NULL, true, NULL)]::hdrf_operation[],
                        :total5, improved_fit_factor => true);
@@ -42,7 +42,7 @@ FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, NULL), ROW('PoolB', 
 -- TestMultipleGangOperations: FIFO pools PoolA and PoolB of two gangs of 0.3 each: the root 0.9,
 -- PoolA 0.6 (0.3 + 0.3), PoolB 0.3 (0.3 + 0)
 SELECT path, fair_share, fifo_index
-FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, 'fifo'), ROW('PoolB', NULL, NULL, NULL, 'fifo')]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, 'fifo', NULL), ROW('PoolB', NULL, NULL, NULL, 'fifo', NULL)]::hdrf_pool[],
                        ARRAY[ROW('PoolA.a1', 'user_slots=30,cpu=30,memory=300', NULL, NULL, true, NULL),
                              ROW('PoolA.a2', 'user_slots=30,cpu=30,memory=300', NULL, NULL, true, NULL),
                              ROW('PoolB.b1', 'user_slots=30,cpu=30,memory=300', NULL, NULL, true, NULL),
@@ -53,32 +53,32 @@ FROM vector_fair_share(ARRAY[ROW('PoolA', NULL, NULL, NULL, 'fifo'), ROW('PoolB'
 -- of them agrees between the two here (the rows that differ: none)
 CREATE TEMP TABLE param_cases(name text, pools hdrf_pool[], ops hdrf_operation[], total resvec);
 INSERT INTO param_cases VALUES
-('TestSimple', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL),ROW('PoolC',NULL,NULL,NULL,'fifo'),ROW('PoolD',NULL,NULL,NULL,'fifo')]::hdrf_pool[],
+('TestSimple', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL),ROW('PoolC',NULL,NULL,NULL,'fifo', NULL),ROW('PoolD',NULL,NULL,NULL,'fifo', NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.op0','user_slots=10,cpu=10,memory=100',NULL,NULL,NULL,NULL),ROW('PoolA.op1','user_slots=10,cpu=10,memory=100',NULL,NULL,NULL,NULL),
        ROW('PoolC.op2','user_slots=10,cpu=10,memory=100',NULL,10,NULL,NULL),ROW('PoolC.op3','user_slots=10,cpu=10,memory=100',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5),
-('TestResourceLimits', ARRAY[ROW('PoolA',NULL,NULL,'user_slots=60,cpu=70,memory=800',NULL),ROW('PoolA.PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[], '{}', :total5),
-('TestEmptyTree', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[], '{}', :total5),
-('TestOneLargeOperation', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestResourceLimits', ARRAY[ROW('PoolA',NULL,NULL,'user_slots=60,cpu=70,memory=800',NULL, NULL),ROW('PoolA.PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[], '{}', :total5),
+('TestEmptyTree', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[], '{}', :total5),
+('TestOneLargeOperation', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.x','user_slots=200,cpu=200,memory=4000',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5),
-('TestOneSmallOperation', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestOneSmallOperation', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.x','user_slots=30,cpu=30,memory=600',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5),
-('TestTwoComplementaryOperations', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestTwoComplementaryOperations', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.x','user_slots=100,cpu=100,memory=2000',NULL,NULL,NULL,NULL),ROW('PoolA.y','user_slots=100,cpu=200,memory=1000',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5),
-('TestComplexCase', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestComplexCase', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.x','user_slots=10,cpu=10,memory=200',NULL,NULL,NULL,NULL),ROW('PoolA.y','user_slots=1000,cpu=3000,memory=10000',NULL,NULL,NULL,NULL),
        ROW('PoolB.z','user_slots=2000,cpu=2000,memory=100000',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5),
-('TestNonContinuousFairShare', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL),ROW('PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestNonContinuousFairShare', ARRAY[ROW('PoolA',NULL,NULL,NULL,NULL, NULL),ROW('PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('PoolA.x','user_slots=10,cpu=10,memory=10,network=40',NULL,10,NULL,NULL),ROW('PoolA.y','user_slots=1000,cpu=1000,memory=1000,network=0',NULL,NULL,NULL,NULL)]::hdrf_operation[],
  'user_slots=100000,cpu=100,gpu=0,memory=100,network=100'),
-('TestNonContinuousFairShareFunctionIsLeftContinuous', ARRAY[ROW('FakeRoot',NULL,NULL,'cpu=40',NULL),ROW('FakeRoot.PoolA',NULL,NULL,NULL,NULL),ROW('FakeRoot.PoolB',NULL,NULL,NULL,NULL)]::hdrf_pool[],
+('TestNonContinuousFairShareFunctionIsLeftContinuous', ARRAY[ROW('FakeRoot',NULL,NULL,'cpu=40',NULL, NULL),ROW('FakeRoot.PoolA',NULL,NULL,NULL,NULL, NULL),ROW('FakeRoot.PoolB',NULL,NULL,NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('FakeRoot.PoolA.x','user_slots=10,cpu=10,memory=10,network=40',NULL,10,NULL,NULL),ROW('FakeRoot.PoolA.y','user_slots=1000,cpu=1000,memory=1000,network=0',NULL,NULL,NULL,NULL)]::hdrf_operation[],
  'user_slots=100000,cpu=100,gpu=0,memory=100,network=100'),
-('TestImpreciseComposition', ARRAY[ROW('Pool',NULL,'cpu=3',NULL,NULL)]::hdrf_pool[],
+('TestImpreciseComposition', ARRAY[ROW('Pool',NULL,'cpu=3',NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('Pool.a','user_slots=2,cpu=2,memory=805306368,network=0','user_slots=2,cpu=2,memory=805306368,network=0',NULL,NULL,NULL),
        ROW('Pool.b','user_slots=3,cpu=3,memory=1207959552',NULL,NULL,NULL,NULL)]::hdrf_operation[],
  'user_slots=3,cpu=3,gpu=0,memory=8316576848,network=0'),
-('TestPromisedGuaranteeFairShare', ARRAY[ROW('poolA',NULL,'cpu=30',NULL,NULL),ROW('poolA.poolA1',NULL,'cpu=10',NULL,NULL),ROW('poolA.poolA2',NULL,NULL,NULL,NULL),
-       ROW('poolA.poolA3',NULL,NULL,NULL,NULL),ROW('poolB',NULL,'cpu=30',NULL,NULL)]::hdrf_pool[],
+('TestPromisedGuaranteeFairShare', ARRAY[ROW('poolA',NULL,'cpu=30',NULL,NULL, NULL),ROW('poolA.poolA1',NULL,'cpu=10',NULL,NULL, NULL),ROW('poolA.poolA2',NULL,NULL,NULL,NULL, NULL),
+       ROW('poolA.poolA3',NULL,NULL,NULL,NULL, NULL),ROW('poolB',NULL,'cpu=30',NULL,NULL, NULL)]::hdrf_pool[],
  ARRAY[ROW('poolA.poolA1.op','user_slots=100,cpu=100,memory=1000',NULL,NULL,NULL,NULL),ROW('poolA.poolA2.op','user_slots=100,cpu=100,memory=1000',NULL,NULL,NULL,NULL),
        ROW('poolA.poolA3.op','user_slots=2,cpu=2,memory=20',NULL,NULL,NULL,NULL),ROW('poolB.op','user_slots=100,cpu=100,memory=1000',NULL,NULL,NULL,NULL)]::hdrf_operation[], :total5);
 SELECT name, count(*) AS elements,
@@ -139,7 +139,7 @@ INSERT INTO fifo_cases VALUES
        ROW('FifoPool.limited', 'user_slots=70,cpu=70,memory=700', NULL, 2, true, 'user_slots=30,cpu=30,memory=300'),
        ROW('FifoPool.fitting', 'user_slots=60,cpu=60,memory=600', NULL, 1, true, NULL)]::hdrf_operation[]);
 CREATE TEMP TABLE fifo_pools AS
-SELECT ARRAY[ROW('FifoPool', NULL, 'cpu=60', NULL, 'fifo'), ROW('CompetitorPool', NULL, 'cpu=40', NULL, NULL)]::hdrf_pool[] AS p,
+SELECT ARRAY[ROW('FifoPool', NULL, 'cpu=60', NULL, 'fifo', NULL), ROW('CompetitorPool', NULL, 'cpu=40', NULL, NULL, NULL)]::hdrf_pool[] AS p,
        ROW('CompetitorPool.op', 'user_slots=100,cpu=100,memory=1000', NULL, NULL, NULL, NULL)::hdrf_operation AS competitor;
 
 -- TestFifoChildrenReorderingForGuaranteeUtilization: the blocking gang (0.7) is deferred, the two
@@ -183,7 +183,7 @@ WHERE name = 'ForgetsEffectiveOrder' AND path <@ 'FifoPool';
 -- ...DoesNotDeferRunningGang: running 0.4 (taken despite not fitting), first pending 0.4, second 0,
 -- FifoPool 0.8
 SELECT path, fair_share, effective_fifo_index
-FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo')]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo', NULL)]::hdrf_pool[],
                        ARRAY[ROW('FifoPool.first_pending', 'user_slots=40,cpu=40,memory=400', NULL, 3, true, NULL),
                              ROW('FifoPool.second_pending', 'user_slots=40,cpu=40,memory=400', NULL, 2, true, NULL),
                              ROW('FifoPool.running', 'user_slots=40,cpu=40,memory=400', 'user_slots=10,cpu=10,memory=100', 1, true, NULL)]::hdrf_operation[],
@@ -191,7 +191,7 @@ FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo')]::hdr
 -- ...StopsAtNonGang (a competitor of 70 cpu): the operation that is not a gang is promoted ahead of the
 -- deferred gang and ends the packing: it gets 0.3, the deferred and the trailing gang 0, FifoPool 0.3
 SELECT path, fair_share, effective_fifo_index
-FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo'), ROW('CompetitorPool', NULL, 'cpu=70', NULL, NULL)]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo', NULL), ROW('CompetitorPool', NULL, 'cpu=70', NULL, NULL, NULL)]::hdrf_pool[],
                        ARRAY[ROW('FifoPool.deferred', 'user_slots=35,cpu=35,memory=350', NULL, 3, true, NULL),
                              ROW('FifoPool.blocking', 'user_slots=40,cpu=40,memory=400', NULL, 2, false, NULL),
                              ROW('FifoPool.trailing', 'user_slots=30,cpu=30,memory=300', NULL, 1, true, NULL),
@@ -200,7 +200,7 @@ FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo'), ROW(
 WHERE path <@ 'FifoPool';
 -- ...KeepsOrderBehindNonGang (no competitor): blocking deferred first second: 0.4, 0.35, 0.2, 0
 SELECT path, fair_share, effective_fifo_index
-FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo')]::hdrf_pool[],
+FROM vector_fair_share(ARRAY[ROW('FifoPool', NULL, 'cpu=30', NULL, 'fifo', NULL)]::hdrf_pool[],
                        ARRAY[ROW('FifoPool.deferred', 'user_slots=35,cpu=35,memory=350', NULL, 4, true, NULL),
                              ROW('FifoPool.blocking', 'user_slots=40,cpu=40,memory=400', NULL, 3, false, NULL),
                              ROW('FifoPool.first_trailing', 'user_slots=20,cpu=20,memory=200', NULL, 2, true, NULL),
@@ -213,7 +213,7 @@ ORDER BY effective_fifo_index NULLS FIRST;
 SELECT improved, count(*) FILTER (WHERE is_operation AND fair_share = 'user_slots=0.01,cpu=0.01,gpu=0,memory=0.001,network=0') AS served,
        count(*) FILTER (WHERE is_operation AND fair_share = 'user_slots=0,cpu=0,gpu=0,memory=0,network=0') AS waiting
 FROM (VALUES (false), (true)) AS m(improved),
-     vector_fair_share(ARRAY[ROW('FifoPoolLarge', NULL, NULL, NULL, 'fifo')]::hdrf_pool[],
+     vector_fair_share(ARRAY[ROW('FifoPoolLarge', NULL, NULL, NULL, 'fifo', NULL)]::hdrf_pool[],
                        ARRAY(SELECT ROW(format('FifoPoolLarge.op%s', i), 'user_slots=1,cpu=1,memory=1', NULL, 2000 - i, NULL, NULL)::hdrf_operation
                              FROM generate_series(0, 1999) i),
                        :total5, improved_fit_factor => improved)
@@ -228,13 +228,13 @@ WHERE name = 'TestFifoChildrenReorderingForGuaranteeUtilization';
 
 -- a FIFO pool's operation that waits behind the one ahead of it (the standard mode's order)
 SELECT path, bound, reason
-FROM vector_fair_share_explain(ARRAY[ROW('q', NULL, NULL, NULL, 'fifo')]::hdrf_pool[],
+FROM vector_fair_share_explain(ARRAY[ROW('q', NULL, NULL, NULL, 'fifo', NULL)]::hdrf_pool[],
                                ARRAY[ROW('q.zeta', 'cpu=70', NULL, NULL, NULL, NULL),
                                      ROW('q.alpha', 'cpu=70', NULL, NULL, NULL, NULL)]::hdrf_operation[],
                                'cpu=100', 'q.alpha', improved_fit_factor => true);
 
 -- errors: a pool that is not FIFO, one that is not in the tree, a NULL
-SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, NULL)]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => '{a}');
-SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, 'fifo')]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => '{b}');
+SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, NULL, NULL)]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => '{a}');
+SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, 'fifo', NULL)]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => '{b}');
 SELECT * FROM vector_fair_share('{}', ARRAY[ROW('a.j', 'cpu=1', NULL, NULL, NULL, NULL)]::hdrf_operation[], 'cpu=1', fifo_reordering => '{a.j}');
-SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, 'fifo')]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => ARRAY[NULL]::sharepath[]);
+SELECT * FROM vector_fair_share(ARRAY[ROW('a', NULL, NULL, NULL, 'fifo', NULL)]::hdrf_pool[], '{}', 'cpu=1', fifo_reordering => ARRAY[NULL]::sharepath[]);

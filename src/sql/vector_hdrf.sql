@@ -2,8 +2,9 @@
 
 CREATE TYPE fairsched.hdrf_pool AS (path fairsched.sharepath, weight float8,
                                     strong_guarantee fairsched.resvec,
-                                    resource_limits fairsched.resvec, mode text);
-COMMENT ON TYPE fairsched.hdrf_pool IS 'a pool of vector_fair_share: its path, weight (NULL: 1), strong guarantee resources (resources it does not name are inferred from the main one) resource limits (NULL: none) and mode (fair_share, the default, or fifo: its operations one after another, in the order of the operations array)';
+                                    resource_limits fairsched.resvec, mode text,
+                                    strong_guarantee_tier int);
+COMMENT ON TYPE fairsched.hdrf_pool IS 'a pool of vector_fair_share: its path, weight (NULL: 1), strong guarantee resources (resources it does not name are inferred from the main one) resource limits (NULL: none) and mode (fair_share, the default, or fifo: its operations one after another, in the order of the operations array) and strong guarantee tier (NULL: 0; when siblings'' guarantees overcommit their parent, lower tiers keep theirs first, the tier that overflows is scaled, later tiers get none)';
 
 CREATE TYPE fairsched.hdrf_operation AS (path fairsched.sharepath, demand fairsched.resvec,
                                          usage fairsched.resvec, weight float8, gang boolean,

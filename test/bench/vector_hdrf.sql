@@ -8,11 +8,11 @@ SET max_parallel_workers_per_gather = 0;
 CREATE UNLOGGED TABLE vh_inst AS
 SELECT n,
        ARRAY(SELECT ROW(format('p%s', i)::sharepath, (1 + i % 3)::float8,
-                        format('cpu=%s', 0.5)::resvec, NULL::resvec, NULL)::hdrf_pool
+                        format('cpu=%s', 0.5)::resvec, NULL::resvec, NULL, NULL)::hdrf_pool
              FROM generate_series(0, 99) i
              UNION ALL
              SELECT ROW(format('p%s.s%s', i % 100, i)::sharepath, (1 + i % 5)::float8, NULL::resvec,
-                        CASE WHEN i % 7 = 0 THEN 'cpu=50'::resvec END, NULL)::hdrf_pool
+                        CASE WHEN i % 7 = 0 THEN 'cpu=50'::resvec END, NULL, NULL)::hdrf_pool
              FROM generate_series(1, n / 10 - 100) i) AS pools,
        ARRAY(SELECT ROW(format('p%s.s%s.o%s', (1 + i % (n / 10 - 100)) % 100, 1 + i % (n / 10 - 100), i)::sharepath,
                         format('user_slots=%s,cpu=%s,gpu=%s,memory=%s,network=%s', 1 + i % 11, 1 + i % 17,

@@ -225,7 +225,7 @@ SELECT to_regtype('fairsched.hdrf_pool') IS NOT NULL AS has_hdrf \gset
 \if :has_hdrf
 CREATE TABLE fill.hdrf (id int PRIMARY KEY, p hdrf_pool, o hdrf_operation[]);
 INSERT INTO fill.hdrf
-SELECT i, ROW(format('p%s', i)::sharepath, i, format('cpu=%s', i)::resvec, NULL, NULL)::hdrf_pool,
+SELECT i, ROW(format('p%s', i)::sharepath, i, format('cpu=%s', i)::resvec, NULL, NULL, NULL)::hdrf_pool,
        ARRAY[ROW(format('p%s.o', i)::sharepath, 'cpu=4,mem=1gb'::resvec, NULL, 1, i % 2 = 0, NULL)::hdrf_operation]
 FROM generate_series(1, 20) AS i;
 \endif

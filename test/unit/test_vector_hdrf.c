@@ -200,10 +200,10 @@ test_trees(void)
 
 	/* TestOneLargeOperation: the op is bound by memory: (0.5, 0.5, 0, 1, 0) */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {1, true, false, 1, big, zero, NULL, NULL, false, 0, false, 0}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[3].fair_share[0], 0.5, 1e-7);
@@ -216,9 +216,9 @@ test_trees(void)
 	}
 	/* complementary demands: equal dominant shares, 2/3 each */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0, false},
-		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, true, false, 1, dA, zero, NULL, NULL, false, 0, false, 0},
+		                   {0, true, false, 1, dB, zero, NULL, NULL, false, 0, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 2.0 / 3, 1e-7);
@@ -231,13 +231,13 @@ test_trees(void)
 	 * first one 10 % and nothing: the guarantee adds to the weight part: 0.5 = 0.3 + 0.2.
 	 */
 	{
-		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false},
-		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0, false},
-		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0, false},
-		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false},
-		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0, false, 0},
+		                   {2, true, false, 1, dbig, zero, NULL, NULL, false, 0, false, 0},
+		                   {1, true, false, 1, dbig, zero, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g3, false, 0, false, 0},
+		                   {5, true, false, 1, dbig, zero, NULL, NULL, false, 0, false, 0}};
 
 		run(t, 7, total100, 5, true, out);
 		CHECK_DBL(out[1].fair_share[1], 0.5, 1e-7);
@@ -252,9 +252,9 @@ test_trees(void)
 	}
 	/* guarantees of 70 + 60 at the root are scaled by one factor to fit: 70/130, 60/130 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0, false}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g7, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, false, 0, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK_DBL(out[1].strong[1], 70.0 / 130, 1e-12);
@@ -263,20 +263,53 @@ test_trees(void)
 	}
 	/* children exceeding their parent: 60 + 60 in a pool of 50 become 25 + 25 */
 	{
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0, false},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false},
-		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false, 0}};
 
 		run(t, 4, total100, 5, true, out);
 		CHECK_DBL(out[2].strong[1], 0.25, 1e-12);
 		CHECK_DBL(out[3].strong[1], 0.25, 1e-12);
 	}
+	/*
+	 * strong guarantee tiers in a pool of 50: tier 0's 10 kept, tier 1's 60 + 30 scaled into the
+	 * 40 left (x 4/9), tier 2's 60 zeroed; the order of the children does not matter
+	 */
+	{
+		fs_vh_node t[6] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g50, false, 0, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false, 2},
+		                   {1, false, false, 1, NULL, NULL, NULL, g60, false, 0, false, 1},
+		                   {1, false, false, 1, NULL, NULL, NULL, g10, false, 0, false, 0},
+		                   {1, false, false, 1, NULL, NULL, NULL, g3, false, 0, false, 1}};
+
+		run(t, 6, total100, 5, true, out);
+		CHECK_DBL(out[4].strong[1], 0.1, 1e-12);
+		CHECK_DBL(out[3].strong[1], 0.6 * 40 / 90, 1e-9);
+		CHECK_DBL(out[5].strong[1], 0.3 * 40 / 90, 1e-9);
+		CHECK_DBL(out[2].strong[1], 0, 0);
+		CHECK(out[3].strong[1] + out[4].strong[1] + out[5].strong[1] <= 0.5);
+		/* all in one tier: proportional, 50 / 160 each */
+		t[2].tier = t[3].tier = t[4].tier = t[5].tier = 7;
+		run(t, 6, total100, 5, true, out);
+		CHECK_DBL(out[2].strong[1], 0.6 * 50 / 160, 1e-9);
+		CHECK_DBL(out[4].strong[1], 0.1 * 50 / 160, 1e-9);
+		/* tiers 1 and 7 (10 each) kept, the last (10 + 30) scaled into the 30 left (x 3/4) */
+		t[3].tier = 1;
+		t[2].tier = t[5].tier = 9;
+		t[2].strong = t[3].strong = g10;
+		run(t, 6, total100, 5, true, out);
+		CHECK_DBL(out[3].strong[1], 0.1, 1e-12);
+		CHECK_DBL(out[4].strong[1], 0.1, 1e-12);
+		CHECK_DBL(out[2].strong[1], 0.075, 1e-9);
+		CHECK_DBL(out[5].strong[1], 0.225, 1e-9);
+	}
 	/* TestGangOperations: two gangs of 60 % that both cannot fit: both resolve to 0 */
 	{
-		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false},
-		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false, 0},
+		                   {0, true, true, 1, gang, zero, NULL, NULL, false, 0, false, 0}};
 
 		run(t, 3, total100, 5, true, out);
 		CHECK(out[1].dominant_fair_share < 1e-9);
@@ -289,13 +322,13 @@ test_trees(void)
 	/* a FIFO pool: the operation first in its order takes 0.7, the next one the rest */
 	{
 		double d7[5] = {70, 70, 0, 700, 0};
-		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
-		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1, false},
-		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0, false}};
-		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
-		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
+		fs_vh_node t[4] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false, 0},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 1, false, 0},
+		                   {1, true, false, 1, d7, zero, NULL, NULL, false, 0, false, 0}};
+		fs_vh_node bad[3] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                     {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0}};
 		fs_vh_options o = {1, true, false};
 		fs_error err;
 
@@ -312,10 +345,10 @@ test_trees(void)
 	}
 	/* an empty tree, and a bad one */
 	{
-		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
-		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false}};
+		fs_vh_node t[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0}};
+		fs_vh_node bad[2] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                     {1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0}};
 		fs_vh_options o = {1, true, false};
 		fs_error err;
 
@@ -418,11 +451,11 @@ test_improved(void)
 
 	/* TestGangOperationsWithImprovedFairShareByFitFactorComputation: the first gang 0.6 */
 	{
-		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {1, true, true, 1, gang, zero, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {3, true, true, 1, gang, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 1, gang, zero, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {3, true, true, 1, gang, zero, NULL, NULL, false, 0, false, 0}};
 
 		run_improved(t, 5, total100, true, true, out);
 		CHECK_DBL(out[0].fair_share[1], 0.6, 1e-12);
@@ -442,11 +475,11 @@ test_improved(void)
 	 */
 	{
 		double g4[5] = {40, 40, 0, 400, 0}, all[5] = {100, 100, 0, 1000, 0};
-		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 0, false},
-		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 1, false},
-		                   {0, true, false, 1, all, zero, NULL, NULL, false, 2, false}};
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 1, g4, zero, NULL, NULL, false, 1, false, 0},
+		                   {0, true, false, 1, all, zero, NULL, NULL, false, 2, false, 0}};
 
 		run_improved(t, 5, total100, true, false, out);
 		CHECK(out[1].fair_share[1] == 0);
@@ -460,11 +493,11 @@ test_improved(void)
 	}
 	/* TestGangOperationsWithSkewedResources: one gang, the other demands nothing */
 	{
-		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {1, true, true, 1, skew, zero, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {3, true, true, 1, zero, zero, NULL, NULL, false, 0, false}};
+		fs_vh_node t[5] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 1, skew, zero, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {3, true, true, 1, zero, zero, NULL, NULL, false, 0, false, 0}};
 
 		run_improved(t, 5, total100, true, true, out);
 		CHECK_DBL(out[0].fair_share[0], 0.5, 1e-12);
@@ -474,13 +507,13 @@ test_improved(void)
 	}
 	/* TestMultipleGangOperations: two FIFO pools of two gangs of 0.3 */
 	{
-		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
-		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 0, false},
-		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 1, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false},
-		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 2, false},
-		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 3, false}};
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false, 0},
+		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 1, g3, zero, NULL, NULL, false, 1, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, NULL, true, 0, false, 0},
+		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 2, false, 0},
+		                   {4, true, true, 1, g3, zero, NULL, NULL, false, 3, false, 0}};
 
 		run_improved(t, 7, total100, true, true, out);
 		CHECK_DBL(out[0].fair_share[1], 0.9, 1e-12);
@@ -512,13 +545,13 @@ test_fifo_reorder(void)
 	 */
 	for (improved = 0; improved < 2; improved++)
 	{
-		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g60, true, 0, true},
-		                   {1, true, true, 3, d7, zero, NULL, NULL, false, 0, false},
-		                   {1, true, true, 2, d3, zero, NULL, NULL, false, 1, false},
-		                   {1, true, true, 1, d3, zero, NULL, NULL, false, 2, false},
-		                   {0, false, false, 1, NULL, NULL, NULL, g40, false, 0, false},
-		                   {5, true, false, 1, all, zero, NULL, NULL, false, 3, false}};
+		fs_vh_node t[7] = {{-1, false, false, 1, NULL, NULL, NULL, NULL, false, 0, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g60, true, 0, true, 0},
+		                   {1, true, true, 3, d7, zero, NULL, NULL, false, 0, false, 0},
+		                   {1, true, true, 2, d3, zero, NULL, NULL, false, 1, false, 0},
+		                   {1, true, true, 1, d3, zero, NULL, NULL, false, 2, false, 0},
+		                   {0, false, false, 1, NULL, NULL, NULL, g40, false, 0, false, 0},
+		                   {5, true, false, 1, all, zero, NULL, NULL, false, 3, false, 0}};
 
 		run_improved(t, 7, total100, true, improved, out);
 		CHECK_DBL(out[1].fair_share[1], 0.6, 1e-7);

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
 static const char *const bound_names[] = {"demand", "limit",   "guarantee", "weight",
                                           "gang",   "cluster", "no demand", "fifo"};
@@ -36,11 +37,12 @@ fs_vh_dominates(const double *a, const double *b, double eps, size_t k)
 	return true;
 }
 
-/* Children's summed strong guarantees scaled by t fit into max (ComputeByFitting). */
+/* Some children's summed strong guarantees scaled by x fit into max (ComputeByFitting). */
 typedef struct vh_fit
 {
 	const vh_tree *t;
-	size_t parent;
+	const size_t *kids; /* the children summed */
+	size_t count;
 	const double *max;
 	double *sum;
 } vh_fit;
@@ -53,14 +55,74 @@ fit_pred(double x, void *ctx)
 	size_t k = t->k, i, r;
 
 	memset(c->sum, 0, k * sizeof(double));
-	for (i = 0; i < t->count[c->parent]; i++)
-	{
-		size_t ch = t->kids[t->first[c->parent] + i];
-
+	for (i = 0; i < c->count; i++)
 		for (r = 0; r < k; r++)
-			c->sum[r] += t->sg[ch * k + r] * x;
-	}
+			c->sum[r] += t->sg[c->kids[i] * k + r] * x;
 	return fs_vh_dominates(c->max, c->sum, 0, k);
+}
+
+/* A child and its strong guarantee tier, sorted lower tier first, stable by index. */
+typedef struct vh_tiered
+{
+	int64_t tier;
+	size_t node;
+} vh_tiered;
+
+static int
+tier_cmp(const void *x, const void *y)
+{
+	const vh_tiered *a = x, *b = y;
+
+	return a->tier < b->tier ? -1 : a->tier > b->tier ? 1 : a->node < b->node ? -1 : a->node > b->node;
+}
+
+/*
+ * Children of pool i whose guarantees overcommit it (AdjustStrongGuarantees): tier by tier, lower
+ * first, a tier is kept whole if it fits into what the tiers before it left, else scaled by one
+ * common factor into it, and the tiers after it get nothing. One tier: proportional scaling.
+ */
+static void
+adjust_children(const vh_tree *t, size_t i, vh_tiered *tiers, size_t *order, double *left,
+                double *sum)
+{
+	size_t k = t->k, c = t->count[i], j, e, r;
+	bool full = false;
+
+	for (j = 0; j < c; j++)
+	{
+		tiers[j].node = t->kids[t->first[i] + j];
+		tiers[j].tier = t->nodes[tiers[j].node].tier;
+	}
+	qsort(tiers, c, sizeof(vh_tiered), tier_cmp);
+	for (j = 0; j < c; j++)
+		order[j] = tiers[j].node;
+	memcpy(left, t->sg + i * k, k * sizeof(double));
+	for (j = 0; j < c; j = e)
+	{
+		vh_fit f;
+		double x;
+
+		for (e = j + 1; e < c && tiers[e].tier == tiers[j].tier; e++)
+			;
+		f.t = t;
+		f.kids = order + j;
+		f.count = e - j;
+		f.max = left;
+		f.sum = sum;
+		x = full ? 0 : fit_pred(1, &f) ? 1 : fit_pred(0, &f) ? fs_vh_bisect(0, 1, fit_pred, &f) : 0;
+		if (x < 1)
+			full = true;
+		fit_pred(x, &f);
+		for (r = 0; r < k; r++)
+		{
+			left[r] -= sum[r];
+			if (left[r] < 0)
+				left[r] = 0;
+		}
+		for (; j < e; j++)
+			for (r = 0; r < k; r++)
+				t->sg[order[j] * k + r] *= x;
+	}
 }
 
 /*
@@ -446,13 +508,14 @@ fs_vh_compute(const fs_vh_node *nodes, size_t n, const double *total, size_t k,
 				tmp[r] += t.sg[t.kids[t.first[i] + j] * k + r];
 		if (!fs_vh_dominates(t.sg + i * k, tmp, 0, k))
 		{
-			double *sum = vec(a, k);
-			vh_fit c = {&t, i, t.sg + i * k, sum};
-			double x = fit_pred(0, &c) ? fs_vh_bisect(0, 1, fit_pred, &c) : 0;
+			double *sum = vec(a, k), *left = vec(a, k);
+			size_t *order = a->alloc(a->ctx, t.count[i] * sizeof(size_t));
+			vh_tiered *tiers = a->alloc(a->ctx, t.count[i] * sizeof(vh_tiered));
 
-			for (j = 0; j < t.count[i]; j++)
-				for (r = 0; r < k; r++)
-					t.sg[t.kids[t.first[i] + j] * k + r] *= x;
+			adjust_children(&t, i, tiers, order, left, sum);
+			a->release(a->ctx, tiers);
+			a->release(a->ctx, order);
+			a->release(a->ctx, left);
 			a->release(a->ctx, sum);
 		}
 	}

@@ -31,6 +31,8 @@ typedef struct fs_vh_node
 	bool fifo;            /* a FIFO pool: its operations one after another, by `order` */
 	int64_t order;        /* an operation's place in a FIFO pool (its start order) */
 	bool fifo_reorder;    /* a FIFO pool that reorders its gangs to use its guarantee */
+	int64_t tier;         /* strong guarantee tier: when siblings overcommit their parent,
+	                         lower tiers keep theirs first (0 for all: proportional scaling) */
 } fs_vh_node;
 
 typedef struct fs_vh_options

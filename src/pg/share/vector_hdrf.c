@@ -349,14 +349,14 @@ Datum
 vector_fair_share(PG_FUNCTION_ARGS)
 {
 	static const char *const pool_fields[] = {"path", "weight", "strong_guarantee",
-	                                          "resource_limits", "mode"};
+	                                          "resource_limits", "mode", "strong_guarantee_tier"};
 	static const char *const op_fields[] = {"path",   "demand", "usage",
 	                                        "weight", "gang",   "resource_limits"};
 	ArrayType *pools = PG_GETARG_ARRAYTYPE_P(0), *ops = PG_GETARG_ARRAYTYPE_P(1);
 	const uint8_t *total = (const uint8_t *) VARDATA_ANY(PG_GETARG_VARLENA_PP(2));
 	text *main_name = PG_GETARG_TEXT_PP(3);
 	fs_vh_options opt;
-	int np, no, i, r, pf[5], of[6];
+	int np, no, i, r, pf[6], of[6];
 	fs_pg_row_reader rd;
 	Datum *pe, *oe, bounds[8], shares[8];
 	vh_elem *given, *el;
@@ -391,7 +391,7 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		                errmsg("too many resources for vector fair share: %d", tot.k),
 		                errdetail("The limit is %d.", FS_VH_RESOURCES_MAX),
 		                errhint("Give the cluster's totals only the resources that matter.")));
-	pe = fs_pg_rows_open(&rd, pools, "pools", "hdrf_pool", pool_fields, 5, pf, &np);
+	pe = fs_pg_rows_open(&rd, pools, "pools", "hdrf_pool", pool_fields, 6, pf, &np);
 	oe = NULL;
 	given = palloc(sizeof(vh_elem) *
 	               ((size_t) np + (size_t) ArrayGetNItems(ARR_NDIM(ops), ARR_DIMS(ops)) + 1));
@@ -413,6 +413,7 @@ vector_fair_share(PG_FUNCTION_ARGS)
 		                                 : amounts(rd.values[pf[3]], false, &tot, INFINITY, "limit",
 		                                           "pools", i + 1);
 		e->node.fifo = mode_field(&rd, pf[4], i + 1);
+		e->node.tier = rd.nulls[pf[5]] ? 0 : DatumGetInt32(rd.values[pf[5]]);
 	}
 	fs_pg_reader_close(&rd);
 	oe = fs_pg_rows_open(&rd, ops, "operations", "hdrf_operation", op_fields, 6, of, &no);
